@@ -1,0 +1,93 @@
+// Package actions holds what a catalog tool does when it is called: the
+// respond action (templated content), and the command action (a program run
+// directly, never through a shell). Each action is plain data, validated
+// before it is stored, and run with the arguments, input answers and secrets
+// of one call as template data.
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Spec is a tool's action: exactly one of its fields is set.
+type Spec struct {
+	Respond *Respond `json:"respond,omitempty"`
+	Command *Command `json:"command,omitempty"`
+}
+
+// Kind names the action that is set, or "" when none is.
+func (s Spec) Kind() string {
+	switch {
+	case s.Respond != nil:
+		return "respond"
+	case s.Command != nil:
+		return "command"
+	}
+	return ""
+}
+
+// Problem is one thing wrong with a definition, located by a field path
+// relative to the action (e.g. "respond.content[1].text").
+type Problem struct {
+	Field   string
+	Message string
+}
+
+// Validate lists every problem with the action; none means it can run.
+func (s Spec) Validate() []Problem {
+	n := 0
+	if s.Respond != nil {
+		n++
+	}
+	if s.Command != nil {
+		n++
+	}
+	switch {
+	case n == 0:
+		return []Problem{{Field: "action", Message: "an action is required (respond or command)"}}
+	case n > 1:
+		return []Problem{{Field: "action", Message: "exactly one action may be set, found several"}}
+	}
+	if s.Respond != nil {
+		return prefix("respond", s.Respond.Validate())
+	}
+	return prefix("command", s.Command.Validate())
+}
+
+// Reporter receives what an action streams while it runs. Progress is
+// dropped when the request asked for none; Log is dropped when the request
+// did not ask for a log level. Implementations decide that, not actions.
+type Reporter interface {
+	Progress(ctx context.Context, progress, total float64, message string) error
+	Log(ctx context.Context, level, logger string, data any) error
+}
+
+// Run executes the action with the given template data.
+func (s Spec) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+	switch {
+	case s.Respond != nil:
+		return s.Respond.Run(ctx, data, rep)
+	case s.Command != nil:
+		return s.Command.Run(ctx, data, rep)
+	}
+	return nil, errors.New("tool has no action")
+}
+
+func prefix(p string, ps []Problem) []Problem {
+	for i := range ps {
+		if ps[i].Field == "" {
+			ps[i].Field = p
+		} else {
+			ps[i].Field = p + "." + ps[i].Field
+		}
+	}
+	return ps
+}
+
+func problemf(field, format string, args ...any) Problem {
+	return Problem{Field: field, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,164 @@
+package actions
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Respond answers a call with templated content, optionally after streaming
+// progress and log steps.
+type Respond struct {
+	// Content blocks of the result, rendered in order.
+	Content []Content `json:"content,omitempty"`
+	// Structured is the result's structuredContent: any JSON value whose
+	// string leaves are templates. When the tool has an output schema the
+	// rendered value is checked against it.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	// IsError marks the result as a tool error the model should see.
+	IsError bool `json:"isError,omitempty"`
+	// Steps stream before the result, each after its delay.
+	Steps []Step `json:"steps,omitempty"`
+}
+
+// Step is one progress or log notification sent while a respond action runs.
+type Step struct {
+	// DelayMs is waited before the step is sent.
+	DelayMs int `json:"delayMs,omitempty"`
+	// Progress, when set, sends notifications/progress (if the request
+	// carries a progress token).
+	Progress *ProgressStep `json:"progress,omitempty"`
+	// Log, when set, sends notifications/message (if the request asked for
+	// a log level that admits it).
+	Log *LogStep `json:"log,omitempty"`
+}
+
+// ProgressStep is a progress notification.
+type ProgressStep struct {
+	Progress float64  `json:"progress"`
+	Total    float64  `json:"total,omitempty"`
+	Message  Template `json:"message,omitempty"`
+}
+
+// LogStep is a log message.
+type LogStep struct {
+	Level  string   `json:"level"`
+	Logger string   `json:"logger,omitempty"`
+	Data   Template `json:"data"`
+}
+
+// LogLevels are the syslog levels MCP uses, least severe first.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+const maxStepDelay = 10 * time.Minute
+
+// Validate lists the problems of the respond action.
+func (r *Respond) Validate() []Problem {
+	var ps []Problem
+	if len(r.Content) == 0 && len(r.Structured) == 0 {
+		ps = append(ps, problemf("content", "a respond action needs content or structured output"))
+	}
+	for i, c := range r.Content {
+		ps = append(ps, prefix(fmt.Sprintf("content[%d]", i), c.Validate())...)
+	}
+	if len(r.Structured) > 0 {
+		var v any
+		if err := json.Unmarshal(r.Structured, &v); err != nil {
+			ps = append(ps, problemf("structured", "not valid JSON: %v", err))
+		} else if err := checkJSONTemplates(v); err != nil {
+			ps = append(ps, problemf("structured", "%v", err))
+		}
+	}
+	for i, s := range r.Steps {
+		f := fmt.Sprintf("steps[%d]", i)
+		if s.DelayMs < 0 || time.Duration(s.DelayMs)*time.Millisecond > maxStepDelay {
+			ps = append(ps, problemf(f+".delayMs", "must be between 0 and %d", maxStepDelay.Milliseconds()))
+		}
+		if (s.Progress == nil) == (s.Log == nil) {
+			ps = append(ps, problemf(f, "a step is either progress or log"))
+		}
+		if s.Progress != nil {
+			if err := s.Progress.Message.Check(); err != nil {
+				ps = append(ps, problemf(f+".progress.message", "%v", err))
+			}
+			if s.Progress.Total != 0 && s.Progress.Progress > s.Progress.Total {
+				ps = append(ps, problemf(f+".progress.progress", "exceeds total"))
+			}
+		}
+		if s.Log != nil {
+			if !validLevel(s.Log.Level) {
+				ps = append(ps, problemf(f+".log.level", "unknown level %q", s.Log.Level))
+			}
+			if err := s.Log.Data.Check(); err != nil {
+				ps = append(ps, problemf(f+".log.data", "%v", err))
+			}
+		}
+	}
+	return ps
+}
+
+func validLevel(l string) bool {
+	for _, x := range LogLevels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Run streams the steps, then renders the result.
+func (r *Respond) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+	for i, s := range r.Steps {
+		if err := sleep(ctx, time.Duration(s.DelayMs)*time.Millisecond); err != nil {
+			return nil, err
+		}
+		if err := runStep(ctx, s, data, rep); err != nil {
+			return nil, fmt.Errorf("step %d: %w", i, err)
+		}
+	}
+	content, err := RenderAll(r.Content, data)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{Content: content, IsError: r.IsError}
+	if len(r.Structured) > 0 {
+		v, err := renderJSON(r.Structured, data)
+		if err != nil {
+			return nil, err
+		}
+		res.StructuredContent = v
+	}
+	return res, nil
+}
+
+func runStep(ctx context.Context, s Step, data *Data, rep Reporter) error {
+	if s.Progress != nil {
+		msg, err := s.Progress.Message.Render(data)
+		if err != nil {
+			return err
+		}
+		return rep.Progress(ctx, s.Progress.Progress, s.Progress.Total, msg)
+	}
+	text, err := s.Log.Data.Render(data)
+	if err != nil {
+		return err
+	}
+	return rep.Log(ctx, s.Log.Level, s.Log.Logger, text)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,144 @@
+package actions
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// Data is what templates see: {{.args.name}}, {{.inputs.key.content.field}},
+// {{.server.executable}}. Keys are lower-case so definitions read naturally.
+type Data struct {
+	// Args are the call's arguments (tool arguments, prompt arguments, or
+	// URI template variables).
+	Args map[string]any
+	// Inputs are the answers to the definition's input steps, by step key.
+	Inputs map[string]any
+	// Server describes the running mcptray: "executable" (its binary) and
+	// "db" (its database file), so a command can call the mcptray CLI.
+	Server map[string]string
+}
+
+func (d *Data) view() map[string]any {
+	v := map[string]any{"args": map[string]any{}, "inputs": map[string]any{}, "server": map[string]string{}}
+	if d == nil {
+		return v
+	}
+	if d.Args != nil {
+		v["args"] = d.Args
+	}
+	if d.Inputs != nil {
+		v["inputs"] = d.Inputs
+	}
+	if d.Server != nil {
+		v["server"] = d.Server
+	}
+	return v
+}
+
+var funcs = template.FuncMap{
+	// json renders a value as compact JSON, for structured text.
+	"json": func(v any) (string, error) {
+		b, err := json.Marshal(v)
+		return string(b), err
+	},
+	// default returns def when v is empty: {{default "anon" .args.name}}.
+	"default": func(def, v any) any {
+		if v == nil || v == "" {
+			return def
+		}
+		return v
+	},
+	"upper": strings.ToUpper,
+	"lower": strings.ToLower,
+	"trim":  strings.TrimSpace,
+}
+
+// Template is a text/template source in a definition. Plain text without
+// "{{" is used as is.
+type Template string
+
+// Check parses the template and reports a syntax error.
+func (t Template) Check() error {
+	if !strings.Contains(string(t), "{{") {
+		return nil
+	}
+	_, err := template.New("").Funcs(funcs).Option("missingkey=zero").Parse(string(t))
+	return err
+}
+
+// Render executes the template over data. A missing key renders as empty,
+// never as "<no value>".
+func (t Template) Render(data *Data) (string, error) {
+	s := string(t)
+	if !strings.Contains(s, "{{") {
+		return s, nil
+	}
+	tmpl, err := template.New("").Funcs(funcs).Option("missingkey=zero").Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("template: %w", err)
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, data.view()); err != nil {
+		return "", fmt.Errorf("template: %w", err)
+	}
+	return strings.ReplaceAll(b.String(), "<no value>", ""), nil
+}
+
+// renderJSON renders every string leaf of a JSON value as a template,
+// keeping the value's shape, so structured output can be written as JSON.
+func renderJSON(raw json.RawMessage, data *Data) (any, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("structured: %w", err)
+	}
+	return renderValue(v, data)
+}
+
+func renderValue(v any, data *Data) (any, error) {
+	switch x := v.(type) {
+	case string:
+		return Template(x).Render(data)
+	case []any:
+		for i := range x {
+			r, err := renderValue(x[i], data)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = r
+		}
+	case map[string]any:
+		for k := range x {
+			r, err := renderValue(x[k], data)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = r
+		}
+	}
+	return v, nil
+}
+
+// checkJSONTemplates reports the first template syntax error among the
+// string leaves of a JSON value.
+func checkJSONTemplates(v any) error {
+	switch x := v.(type) {
+	case string:
+		return Template(x).Check()
+	case []any:
+		for _, e := range x {
+			if err := checkJSONTemplates(e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if err := checkJSONTemplates(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

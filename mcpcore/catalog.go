@@ -1,0 +1,170 @@
+// Package mcpcore is mcptray's MCP engine: the catalog model and its
+// validation, the go-sdk servers kept in sync with the catalog, the HTTP
+// handler that routes each request to the 2026-07-28 (stateless) or the
+// 2025-11-25 (session) era behind an Origin/Host guard, token auth and
+// limits, the input steps answered by the client, and sealed request state.
+//
+// It has no GUI and no SQL: it talks to storage through the small interfaces
+// in source.go.
+package mcpcore
+
+import (
+	"encoding/json"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// CatalogFormat and CatalogVersion identify the JSON document a catalog is
+// imported from and exported to.
+const (
+	CatalogFormat  = "mcptray-catalog"
+	CatalogVersion = 1
+)
+
+// Catalog is everything a person defines. Its JSON form is the import/export
+// format (see README "Catalog JSON").
+type Catalog struct {
+	Format            string             `json:"format"`
+	Version           int                `json:"version"`
+	Tools             []Tool             `json:"tools,omitempty"`
+	Resources         []Resource         `json:"resources,omitempty"`
+	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`
+	Prompts           []Prompt           `json:"prompts,omitempty"`
+}
+
+// Tool is a callable tool.
+type Tool struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description"`
+	// Disabled tools are kept but not served.
+	Disabled bool `json:"disabled,omitempty"`
+	// Params generate the input schema. Mutually exclusive with InputSchema.
+	Params []Param `json:"params,omitempty"`
+	// InputSchema is a hand-written JSON Schema, served verbatim.
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// OutputSchema, when set, makes results carry checked structuredContent.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Hints        *Hints          `json:"hints,omitempty"`
+	// Steps ask for input before the action runs.
+	Steps  []InputStep  `json:"steps,omitempty"`
+	Action actions.Spec `json:"action"`
+}
+
+// Param is one tool argument, from which the input schema is generated.
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+	Enum        []any  `json:"enum,omitempty"`
+	Default     any    `json:"default,omitempty"`
+	// Items is the element type of an array parameter (default string).
+	Items string `json:"items,omitempty"`
+	// Header, when set, asks HTTP clients to mirror the value in an
+	// Mcp-Param-{Header} request header (x-mcp-header).
+	Header string `json:"header,omitempty"`
+}
+
+// ParamTypes are the JSON types a parameter may have.
+var ParamTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
+
+// Hints are the tool annotations clients may show; nil means the spec default.
+type Hints struct {
+	ReadOnly    *bool `json:"readOnly,omitempty"`
+	Destructive *bool `json:"destructive,omitempty"`
+	Idempotent  *bool `json:"idempotent,omitempty"`
+	OpenWorld   *bool `json:"openWorld,omitempty"`
+}
+
+// Resource is a resource with a fixed URI.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+	Disabled    bool   `json:"disabled,omitempty"`
+	// Exactly one source: Text (inline), Blob (inline base64) or File.
+	Text string `json:"text,omitempty"`
+	Blob string `json:"blob,omitempty"`
+	File string `json:"file,omitempty"`
+}
+
+// ResourceTemplate is a family of resources named by an RFC 6570 URI
+// template. Its content is either templated text over the URI variables, or
+// the file a "{path}"-style variable names inside Folder.
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+	Disabled    bool   `json:"disabled,omitempty"`
+	// Text is a template over .args (the URI variables).
+	Text actions.Template `json:"text,omitempty"`
+	// Folder maps the template's single variable onto files inside it; a
+	// read can never leave the folder.
+	Folder string `json:"folder,omitempty"`
+	// Completions offer values per URI variable.
+	Completions map[string][]string `json:"completions,omitempty"`
+}
+
+// Prompt is a reusable message template.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description"`
+	Disabled    bool             `json:"disabled,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Steps       []InputStep      `json:"steps,omitempty"`
+	Messages    []PromptMessage  `json:"messages"`
+}
+
+// PromptArgument is one prompt argument; Completions are offered to clients.
+type PromptArgument struct {
+	Name        string   `json:"name"`
+	Title       string   `json:"title,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Required    bool     `json:"required,omitempty"`
+	Completions []string `json:"completions,omitempty"`
+}
+
+// PromptMessage is one message: a role and a single content block.
+type PromptMessage struct {
+	Role    string          `json:"role"`
+	Content actions.Content `json:"content"`
+}
+
+// InputStep asks for something before a tool's action runs or a prompt is
+// rendered. Steps with the same Round are asked together; rounds are asked
+// in ascending order. The answer is visible to templates as .inputs.<Key>.
+type InputStep struct {
+	Key  string `json:"key"`
+	Kind string `json:"kind"`
+	// Round groups steps asked together (0 first).
+	Round int `json:"round,omitempty"`
+	// Optional steps are skipped when the client cannot answer them;
+	// otherwise the call fails with -32021 naming the missing capability.
+	Optional bool `json:"optional,omitempty"`
+	// Message is the question (form, url) or the user message (sampling).
+	Message actions.Template `json:"message,omitempty"`
+	// Schema is a form's requestedSchema, sent verbatim.
+	Schema json.RawMessage `json:"schema,omitempty"`
+	// URL is the page a url step opens.
+	URL actions.Template `json:"url,omitempty"`
+	// MaxTokens and SystemPrompt shape a sampling request.
+	MaxTokens    int    `json:"maxTokens,omitempty"`
+	SystemPrompt string `json:"systemPrompt,omitempty"`
+}
+
+// Input step kinds.
+const (
+	StepForm     = "form"
+	StepURL      = "url"
+	StepSampling = "sampling"
+	StepRoots    = "roots"
+)
+
+// StepKinds are the input step kinds a definition may use.
+var StepKinds = []string{StepForm, StepURL, StepSampling, StepRoots}

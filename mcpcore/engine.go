@@ -1,0 +1,300 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Version is mcptray's version, reported in serverInfo.
+	Version string
+	// Logger receives the engine's diagnostics; nil means slog.Default().
+	Logger *slog.Logger
+	// Executable and DBPath are offered to templates as .server.executable
+	// and .server.db, so a command can drive the mcptray CLI.
+	Executable string
+	DBPath     string
+	// Tokens verifies bearer tokens; nil turns auth off (tests, --no-auth).
+	Tokens TokenVerifier
+	// KeepAlive is the interval of SSE comments on idle listen streams
+	// (default 15 s).
+	KeepAlive time.Duration
+}
+
+// Engine serves the catalog of a Source over MCP. Each distinct tool
+// allowlist among client tokens gets its own go-sdk server, so a token
+// limited to some tools neither lists nor calls the others.
+type Engine struct {
+	src      Source
+	opts     Options
+	log      *slog.Logger
+	seal     atomic.Pointer[sealer]
+	settings atomic.Pointer[Settings]
+	catalog  atomic.Pointer[Catalog]
+
+	// shutdown ends listen streams gracefully (with their final result).
+	shutdown    context.Context
+	stopListens context.CancelFunc
+	syncMu      sync.Mutex // serializes Sync
+	mu          sync.Mutex // guards scopes
+	scopes      map[string]*scope
+	serverVars  map[string]string
+}
+
+// scope is one go-sdk server and what has been registered on it.
+type scope struct {
+	server  *mcp.Server
+	allow   []string // nil: every tool
+	applied map[string]string
+}
+
+// New builds an engine and loads the current catalog. The request-state key
+// comes from keys, so rounds survive restarts.
+func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 15 * time.Second
+	}
+	key, err := keys.Key(ctx, requestStateKeyName, 32)
+	if err != nil {
+		return nil, fmt.Errorf("loading the request-state key: %w", err)
+	}
+	s, err := newSealer(key)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		src:        src,
+		opts:       opts,
+		log:        opts.Logger,
+		scopes:     map[string]*scope{},
+		serverVars: map[string]string{"executable": opts.Executable, "db": opts.DBPath},
+	}
+	e.seal.Store(s)
+	e.shutdown, e.stopListens = context.WithCancel(context.Background())
+	if err := e.Sync(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *Engine) sealer() *sealer { return e.seal.Load() }
+
+func (e *Engine) currentSettings() Settings { return *e.settings.Load() }
+
+// Settings returns the settings in force.
+func (e *Engine) Settings() Settings { return e.currentSettings() }
+
+// Watch resyncs on every signal from changes until ctx ends.
+func (e *Engine) Watch(ctx context.Context, changes <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			if err := e.Sync(ctx); err != nil && ctx.Err() == nil {
+				e.log.Error("resyncing the catalog", "err", err)
+			}
+		}
+	}
+}
+
+// Shutdown ends open listen streams with their final result and closes
+// 2025-11-25 sessions (whose GET streams would otherwise hold the HTTP
+// server open); call it before shutting the HTTP server down.
+func (e *Engine) Shutdown() {
+	e.stopListens()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, sc := range e.scopes {
+		for ss := range sc.server.Sessions() {
+			if isLegacy(ss) {
+				_ = ss.Close()
+			}
+		}
+	}
+}
+
+// Sync reloads the catalog and settings and brings every server in line:
+// changed entries are re-registered, removed ones unregistered, and the
+// go-sdk publishes list_changed to listen streams and legacy sessions.
+func (e *Engine) Sync(ctx context.Context) error {
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
+	cat, err := e.src.Catalog(ctx)
+	if err != nil {
+		return fmt.Errorf("loading the catalog: %w", err)
+	}
+	set, err := e.src.Settings(ctx)
+	if err != nil {
+		return fmt.Errorf("loading settings: %w", err)
+	}
+	old := e.settings.Load()
+	e.settings.Store(&set)
+	e.catalog.Store(cat)
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if old != nil && serverIdentityChanged(*old, set) {
+		// Name, instructions and page size are fixed when a go-sdk server is
+		// made: start fresh servers and end the sessions of the old ones, so
+		// clients reconnect and see the new values.
+		for _, sc := range e.scopes {
+			for ss := range sc.server.Sessions() {
+				_ = ss.Close()
+			}
+		}
+		e.scopes = map[string]*scope{}
+	}
+	for _, sc := range e.scopes {
+		e.apply(sc, cat)
+	}
+	return nil
+}
+
+func serverIdentityChanged(a, b Settings) bool {
+	return a.ServerName != b.ServerName || a.ServerTitle != b.ServerTitle || a.Instructions != b.Instructions || a.PageSize != b.PageSize
+}
+
+// serverFor returns the server for a principal, making it on first use.
+func (e *Engine) serverFor(p Principal) *mcp.Server {
+	key := "*"
+	var allow []string
+	if p.Tools != nil {
+		allow = slices.Sorted(slices.Values(p.Tools))
+		key = strings.Join(allow, "\x00")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if sc, ok := e.scopes[key]; ok {
+		return sc.server
+	}
+	sc := &scope{allow: allow, applied: map[string]string{}}
+	sc.server = e.newServer(sc)
+	e.apply(sc, e.catalog.Load())
+	e.scopes[key] = sc
+	return sc.server
+}
+
+func (e *Engine) newServer(sc *scope) *mcp.Server {
+	set := e.currentSettings()
+	restricted := sc.allow != nil
+	srv := mcp.NewServer(&mcp.Implementation{Name: set.ServerName, Title: set.ServerTitle, Version: e.opts.Version}, &mcp.ServerOptions{
+		Instructions: set.Instructions,
+		Logger:       e.log,
+		PageSize:     set.PageSize,
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Completions: &mcp.CompletionCapabilities{},
+			Logging:     &mcp.LoggingCapabilities{},
+		},
+		CompletionHandler:  e.complete,
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			s := e.currentSettings()
+			c.TTLMs, c.CacheScope = s.CacheTTLMs, s.CacheScope
+			if restricted {
+				// What this token sees differs from what others see.
+				c.CacheScope = "private"
+			}
+		},
+	})
+	srv.AddReceivingMiddleware(e.middleware)
+	return srv
+}
+
+// apply registers what changed since the last apply on this scope. Entries
+// are fingerprinted by their JSON, so an edit re-registers exactly the
+// entries it touched.
+func (e *Engine) apply(sc *scope, cat *Catalog) {
+	want := map[string]string{}
+	adders := map[string]func() error{}
+	add := func(key string, def any, register func() error) {
+		fp, _ := json.Marshal(def)
+		want[key] = string(fp)
+		if sc.applied[key] != string(fp) {
+			adders[key] = register
+		}
+	}
+	for _, t := range cat.Tools {
+		if t.Disabled || (sc.allow != nil && !slices.Contains(sc.allow, t.Name)) {
+			continue
+		}
+		add("tool\x00"+t.Name, t, func() error { return e.addTool(sc.server, t) })
+	}
+	for _, p := range cat.Prompts {
+		if !p.Disabled {
+			add("prompt\x00"+p.Name, p, func() error { return e.addPrompt(sc.server, p) })
+		}
+	}
+	for _, r := range cat.Resources {
+		if !r.Disabled {
+			add("resource\x00"+r.URI, r, func() error { return e.addResource(sc.server, r) })
+		}
+	}
+	for _, t := range cat.ResourceTemplates {
+		if !t.Disabled {
+			add("template\x00"+t.URITemplate, t, func() error { return e.addTemplate(sc.server, t) })
+		}
+	}
+	for key := range sc.applied {
+		if _, ok := want[key]; !ok {
+			kind, name, _ := strings.Cut(key, "\x00")
+			switch kind {
+			case "tool":
+				sc.server.RemoveTools(name)
+			case "prompt":
+				sc.server.RemovePrompts(name)
+			case "resource":
+				sc.server.RemoveResources(name)
+			case "template":
+				sc.server.RemoveResourceTemplates(name)
+			}
+			delete(sc.applied, key)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(adders)) {
+		if err := register(adders[key]); err != nil {
+			e.log.Error("cannot serve catalog entry", "entry", strings.ReplaceAll(key, "\x00", " "), "err", err)
+			continue
+		}
+		sc.applied[key] = want[key]
+	}
+}
+
+// register runs a go-sdk registration, turning its panics on bad
+// definitions into errors: validation should have caught them, but a bad
+// entry must never take the server down.
+func register(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rejected by the MCP SDK: %v", r)
+		}
+	}()
+	return f()
+}
+
+// data returns fresh template data for one call.
+func (e *Engine) data(args map[string]any) *actions.Data {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars}
+}

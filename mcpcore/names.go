@@ -1,0 +1,27 @@
+package mcpcore
+
+import "fmt"
+
+// maxNameLen is the longest tool, prompt, parameter or step name allowed.
+const maxNameLen = 64
+
+// checkName applies mcptray's name rule: 1–64 characters of A-Za-z0-9_.-,
+// which every MCP client accepts.
+func checkName(name string) error {
+	if name == "" {
+		return fmt.Errorf("required")
+	}
+	if len(name) > maxNameLen {
+		return fmt.Errorf("%d characters; at most %d allowed", len(name), maxNameLen)
+	}
+	for i, r := range name {
+		if !nameRune(r) {
+			return fmt.Errorf("character %q at position %d is not allowed (use A-Z a-z 0-9 _ . -)", r, i+1)
+		}
+	}
+	return nil
+}
+
+func nameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-'
+}

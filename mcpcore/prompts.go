@@ -1,0 +1,63 @@
+package mcpcore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// addPrompt registers a catalog prompt.
+func (e *Engine) addPrompt(srv *mcp.Server, p Prompt) error {
+	mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+	for _, a := range p.Arguments {
+		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+	}
+	srv.AddPrompt(mp, e.promptHandler(p))
+	return nil
+}
+
+func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
+	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		args := map[string]any{}
+		for _, a := range p.Arguments {
+			v, ok := req.Params.Arguments[a.Name]
+			if !ok && a.Required {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("prompt %q: missing required argument %q", p.Name, a.Name)}
+			}
+			if ok {
+				args[a.Name] = v
+			}
+		}
+		data := e.data(args)
+		out, err := e.runSteps(ctx, stepRequest{
+			steps:     p.Steps,
+			bind:      binding{Method: "prompts/get", Name: p.Name, Arguments: args, Principal: principalOf(req.Extra)},
+			data:      data,
+			session:   req.Session,
+			caps:      req.ClientCapabilities(),
+			responses: req.Params.InputResponses,
+			state:     req.Params.RequestState,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if out.Requests != nil {
+			return &mcp.GetPromptResult{InputRequests: out.Requests, RequestState: out.State}, nil
+		}
+		if err := declined(p.Steps, out.Inputs); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		data.Inputs = out.Inputs
+		res := &mcp.GetPromptResult{Description: p.Description}
+		for i, m := range p.Messages {
+			c, err := m.Content.Render(data)
+			if err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("prompt %q message %d: %v", p.Name, i, err)}
+			}
+			res.Messages = append(res.Messages, &mcp.PromptMessage{Role: mcp.Role(m.Role), Content: c})
+		}
+		return res, nil
+	}
+}

@@ -1,0 +1,157 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// addResource registers a fixed resource.
+func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
+	srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MimeType},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			c := &mcp.ResourceContents{URI: r.URI, MIMEType: r.MimeType}
+			switch {
+			case r.Text != "":
+				c.Text = r.Text
+			case r.Blob != "":
+				b, err := base64.StdEncoding.DecodeString(r.Blob)
+				if err != nil {
+					return nil, internalError("resource %s: blob is not valid base64: %v", r.URI, err)
+				}
+				c.Blob = b
+			default:
+				b, err := os.ReadFile(r.File)
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, mcp.ResourceNotFoundError(r.URI)
+				}
+				if err != nil {
+					return nil, internalError("resource %s: %v", r.URI, err)
+				}
+				fileContents(c, r.File, b)
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+		})
+	return nil
+}
+
+// fileContents fills text or blob from a file's bytes: text when the MIME
+// type (given, or guessed from the extension) is textual, or when unknown
+// and the bytes are valid UTF-8.
+func fileContents(c *mcp.ResourceContents, name string, b []byte) {
+	if c.MIMEType == "" {
+		c.MIMEType = mime.TypeByExtension(filepath.Ext(name))
+	}
+	textual := strings.HasPrefix(c.MIMEType, "text/") || strings.Contains(c.MIMEType, "json") || strings.Contains(c.MIMEType, "xml") ||
+		(c.MIMEType == "" && utf8.Valid(b))
+	if textual {
+		c.Text = string(b)
+		if c.MIMEType == "" {
+			c.MIMEType = "text/plain"
+		}
+		return
+	}
+	c.Blob = b
+	if c.MIMEType == "" {
+		c.MIMEType = "application/octet-stream"
+	}
+}
+
+// addTemplate registers a resource template.
+func (e *Engine) addTemplate(srv *mcp.Server, t ResourceTemplate) error {
+	tmpl, err := uritemplate.New(t.URITemplate)
+	if err != nil {
+		return fmt.Errorf("uri template: %w", err)
+	}
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MimeType},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			uri := req.Params.URI
+			vals := tmpl.Match(uri)
+			if vals == nil {
+				return nil, mcp.ResourceNotFoundError(uri)
+			}
+			args := map[string]any{}
+			for _, name := range tmpl.Varnames() {
+				args[name] = vals.Get(name).String()
+			}
+			c := &mcp.ResourceContents{URI: uri, MIMEType: t.MimeType}
+			if t.Folder == "" {
+				text, err := t.Text.Render(e.data(args))
+				if err != nil {
+					return nil, internalError("resource %s: %v", uri, err)
+				}
+				c.Text = text
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+			}
+			rel := vals.Get(tmpl.Varnames()[0]).String()
+			b, err := readInFolder(t.Folder, rel)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errOutside) {
+					return nil, mcp.ResourceNotFoundError(uri)
+				}
+				return nil, internalError("resource %s: %v", uri, err)
+			}
+			fileContents(c, rel, b)
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+		})
+	return nil
+}
+
+var errOutside = errors.New("path leaves the folder")
+
+// readInFolder reads rel inside folder through os.Root, which refuses any
+// path — "..", absolute, or a symlink — that would resolve outside it.
+func readInFolder(folder, rel string) ([]byte, error) {
+	rel = strings.TrimPrefix(rel, "/")
+	if rel == "" || !fs.ValidPath(path.Clean(rel)) || path.Clean(rel) != rel {
+		return nil, errOutside
+	}
+	root, err := os.OpenRoot(folder)
+	if err != nil {
+		return nil, fmt.Errorf("opening folder: %w", err)
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %v", errOutside, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fs.ErrNotExist
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxResourceBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxResourceBytes {
+		return nil, fmt.Errorf("file is over the %d-byte limit", maxResourceBytes)
+	}
+	return b, nil
+}
+
+// maxResourceBytes caps what one resource read returns.
+const maxResourceBytes = 16 << 20
+
+func internalError(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(format, args...)}
+}

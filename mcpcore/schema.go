@@ -1,0 +1,200 @@
+package mcpcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// InputSchemaJSON returns the tool's input schema as served: the hand-written
+// one verbatim, or the one generated from its parameters.
+func (t Tool) InputSchemaJSON() json.RawMessage {
+	if len(t.InputSchema) > 0 {
+		return t.InputSchema
+	}
+	return generateSchema(t.Params)
+}
+
+// generateSchema builds a closed object schema from parameters.
+func generateSchema(params []Param) json.RawMessage {
+	props := map[string]any{}
+	required := []string{}
+	for _, p := range params {
+		s := map[string]any{"type": p.Type}
+		if p.Description != "" {
+			s["description"] = p.Description
+		}
+		if len(p.Enum) > 0 {
+			s["enum"] = p.Enum
+		}
+		if p.Default != nil {
+			s["default"] = p.Default
+		}
+		if p.Type == "array" {
+			items := p.Items
+			if items == "" {
+				items = "string"
+			}
+			s["items"] = map[string]any{"type": items}
+		}
+		if p.Header != "" {
+			s["x-mcp-header"] = p.Header
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	schema := map[string]any{"type": "object", "additionalProperties": false}
+	if len(params) > 0 {
+		schema["properties"] = props
+	}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	b, _ := json.Marshal(schema) // a map of JSON values always marshals
+	return b
+}
+
+// resolveSchema parses and resolves a JSON Schema, reporting what is wrong
+// with it; go-sdk panics on schemas this rejects, so it runs first.
+func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("not a JSON Schema: %w", err)
+	}
+	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON Schema: %w", err)
+	}
+	return r, nil
+}
+
+// checkInputSchema applies MCP's rules for a tool input schema: an object
+// root, a resolvable schema, and valid x-mcp-header annotations.
+func checkInputSchema(raw json.RawMessage) []string {
+	var root map[string]any
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return []string{fmt.Sprintf("not a JSON object: %v", err)}
+	}
+	var msgs []string
+	if root["type"] != "object" {
+		msgs = append(msgs, `the root must have "type": "object"`)
+	}
+	if _, err := resolveSchema(raw); err != nil {
+		msgs = append(msgs, err.Error())
+	}
+	return append(msgs, checkHeaderAnnotations(root)...)
+}
+
+// checkHeaderAnnotations enforces SEP-2243's x-mcp-header rules: only on
+// string/integer/boolean properties reachable through "properties" alone,
+// each value an RFC 9110 token, unique regardless of case. Clients drop
+// tools that break them, and go-sdk panics on them.
+func checkHeaderAnnotations(root map[string]any) []string {
+	var msgs []string
+	seen := map[string]string{}
+	var walk func(node map[string]any, path string, reachable bool)
+	walk = func(node map[string]any, path string, reachable bool) {
+		for key, v := range node {
+			child, ok := v.(map[string]any)
+			if key == "properties" {
+				if ok {
+					for name, p := range child {
+						if ps, ok := p.(map[string]any); ok {
+							msgs = append(msgs, checkHeaderProperty(ps, joinPath(path, name), reachable, seen)...)
+							walk(ps, joinPath(path, name), reachable)
+						}
+					}
+				}
+				continue
+			}
+			switch x := v.(type) {
+			case map[string]any:
+				walk(x, path, false)
+			case []any:
+				for _, e := range x {
+					if m, ok := e.(map[string]any); ok {
+						walk(m, path, false)
+					}
+				}
+			}
+		}
+	}
+	walk(root, "", true)
+	sort.Strings(msgs)
+	return msgs
+}
+
+func checkHeaderProperty(p map[string]any, path string, reachable bool, seen map[string]string) []string {
+	h, has := p["x-mcp-header"]
+	if !has {
+		return nil
+	}
+	name, ok := h.(string)
+	switch {
+	case !ok || name == "":
+		return []string{fmt.Sprintf("property %s: x-mcp-header must be a non-empty string", path)}
+	case !reachable:
+		return []string{fmt.Sprintf("property %s: x-mcp-header is only allowed on properties reached through \"properties\" alone", path)}
+	case !isToken(name):
+		return []string{fmt.Sprintf("property %s: x-mcp-header %q is not a valid HTTP header name token", path, name)}
+	}
+	if typ, _ := p["type"].(string); typ != "string" && typ != "integer" && typ != "boolean" {
+		return []string{fmt.Sprintf("property %s: x-mcp-header needs type string, integer or boolean (got %v)", path, p["type"])}
+	}
+	low := strings.ToLower(name)
+	if other, dup := seen[low]; dup {
+		return []string{fmt.Sprintf("property %s: x-mcp-header %q is already used by %s", path, name, other)}
+	}
+	seen[low] = path
+	return nil
+}
+
+func joinPath(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// isToken reports whether s is an RFC 9110 token (1*tchar).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkValue reports whether v (decoded JSON) fits a parameter type.
+func checkValue(typ string, v any) error {
+	ok := false
+	switch typ {
+	case "string":
+		_, ok = v.(string)
+	case "number":
+		_, ok = v.(float64)
+	case "integer":
+		f, isNum := v.(float64)
+		ok = isNum && f == math.Trunc(f) && math.Abs(f) <= 1<<53-1
+	case "boolean":
+		_, ok = v.(bool)
+	case "array":
+		_, ok = v.([]any)
+	case "object":
+		_, ok = v.(map[string]any)
+	}
+	if !ok {
+		return fmt.Errorf("%v is not a valid %s", v, typ)
+	}
+	return nil
+}

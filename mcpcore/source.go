@@ -1,0 +1,103 @@
+package mcpcore
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Settings are the server-wide options a person can change while it runs.
+type Settings struct {
+	ServerName   string `json:"serverName"`
+	ServerTitle  string `json:"serverTitle,omitempty"`
+	Instructions string `json:"instructions,omitempty"`
+	// AllowedOrigins are browser origins (scheme://host[:port]) allowed to
+	// call the endpoint, beyond the server's own loopback origin.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// CacheTTLMs and CacheScope fill ttlMs/cacheScope on cacheable results.
+	CacheTTLMs int    `json:"cacheTtlMs"`
+	CacheScope string `json:"cacheScope"`
+	// PageSize bounds list results.
+	PageSize int `json:"pageSize"`
+	// RequestStateTTLSeconds is how long an input_required round may take.
+	RequestStateTTLSeconds int `json:"requestStateTtlSeconds"`
+	// MaxBodyBytes caps a request body (413 beyond it).
+	MaxBodyBytes int64 `json:"maxBodyBytes"`
+}
+
+// DefaultSettings are used for any setting never stored.
+func DefaultSettings() Settings {
+	return Settings{
+		ServerName:             "mcptray",
+		CacheTTLMs:             5000,
+		CacheScope:             "public",
+		PageSize:               100,
+		RequestStateTTLSeconds: 600,
+		MaxBodyBytes:           4 << 20,
+	}
+}
+
+// RequestStateTTL is the request-state lifetime as a duration.
+func (s Settings) RequestStateTTL() time.Duration {
+	return time.Duration(s.RequestStateTTLSeconds) * time.Second
+}
+
+// Validate lists the problems of a settings value.
+func (s Settings) Validate() error {
+	var errs []error
+	if s.ServerName == "" {
+		errs = append(errs, errors.New("serverName: required"))
+	}
+	if s.CacheTTLMs < 0 {
+		errs = append(errs, errors.New("cacheTtlMs: must not be negative"))
+	}
+	if s.CacheScope != "public" && s.CacheScope != "private" {
+		errs = append(errs, errors.New(`cacheScope: must be "public" or "private"`))
+	}
+	if s.PageSize < 1 || s.PageSize > 10000 {
+		errs = append(errs, errors.New("pageSize: must be between 1 and 10000"))
+	}
+	if s.RequestStateTTLSeconds < 1 {
+		errs = append(errs, errors.New("requestStateTtlSeconds: must be at least 1"))
+	}
+	if s.MaxBodyBytes < 1024 {
+		errs = append(errs, errors.New("maxBodyBytes: must be at least 1024"))
+	}
+	for _, o := range s.AllowedOrigins {
+		if _, err := normalizeOrigin(o); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Source is where the engine reads what it serves; storage implements it.
+type Source interface {
+	// Catalog returns the current catalog.
+	Catalog(ctx context.Context) (*Catalog, error)
+	// Settings returns the current settings, defaults filled in.
+	Settings(ctx context.Context) (Settings, error)
+}
+
+// Principal is who a request is from: a client token (by name), or nobody
+// when auth is off.
+type Principal struct {
+	// Token is the client token's name; empty when auth is off.
+	Token string
+	// Tools, when non-nil, is the only tools this principal may list and call.
+	Tools []string
+}
+
+// ErrUnknownToken is what a TokenVerifier returns for a token it does not know.
+var ErrUnknownToken = errors.New("unknown or revoked token")
+
+// TokenVerifier resolves a bearer token to its principal.
+type TokenVerifier interface {
+	VerifyToken(ctx context.Context, token string) (Principal, error)
+}
+
+// KeyStore keeps the server's own secret keys (e.g. the request-state key),
+// creating one of the given size on first use.
+type KeyStore interface {
+	Key(ctx context.Context, name string, size int) ([]byte, error)
+}

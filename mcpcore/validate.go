@@ -1,0 +1,379 @@
+package mcpcore
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// Problem is one thing wrong with a definition: which entry, which field,
+// and what is wrong, worded for a person.
+type Problem struct {
+	// Entry names the definition, e.g. `tool "greet"` or `resource "test://x"`.
+	Entry string `json:"entry"`
+	// Field is a path inside the entry, e.g. "params[0].name".
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	if p.Field == "" {
+		return fmt.Sprintf("%s: %s", p.Entry, p.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", p.Entry, p.Field, p.Message)
+}
+
+// ValidationError lists every problem found; nothing was stored or served.
+type ValidationError struct {
+	Problems []Problem
+}
+
+func (e *ValidationError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = "  - " + p.String()
+	}
+	return fmt.Sprintf("invalid catalog (%d problem(s)):\n%s", len(e.Problems), strings.Join(lines, "\n"))
+}
+
+// asError returns nil for no problems, else a *ValidationError.
+func asError(ps []Problem) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: ps}
+}
+
+// ValidateCatalog checks every entry and the uniqueness of names and URIs,
+// and returns a *ValidationError listing every problem, or nil.
+func ValidateCatalog(c *Catalog) error {
+	var ps []Problem
+	if c.Format != "" && c.Format != CatalogFormat {
+		ps = append(ps, Problem{Entry: "catalog", Field: "format", Message: fmt.Sprintf("is %q, want %q", c.Format, CatalogFormat)})
+	}
+	if c.Version > CatalogVersion {
+		ps = append(ps, Problem{Entry: "catalog", Field: "version", Message: fmt.Sprintf("%d is newer than this mcptray understands (%d)", c.Version, CatalogVersion)})
+	}
+	ps = append(ps, validateAll(c.Tools, ValidateTool, func(t Tool) string { return toolEntry(t.Name) })...)
+	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r Resource) string { return resourceEntry(r.URI) })...)
+	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
+	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p Prompt) string { return promptEntry(p.Name) })...)
+	return asError(ps)
+}
+
+// validateAll validates each entry and reports every entry whose key
+// (its entry label) repeats an earlier one.
+func validateAll[T any](entries []T, validate func(T) []Problem, entry func(T) string) []Problem {
+	var ps []Problem
+	seen := map[string]int{}
+	for i, e := range entries {
+		ps = append(ps, validate(e)...)
+		key := entry(e)
+		if first, dup := seen[key]; dup {
+			ps = append(ps, Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
+			continue
+		}
+		seen[key] = i
+	}
+	return ps
+}
+
+func toolEntry(name string) string     { return fmt.Sprintf("tool %q", name) }
+func resourceEntry(uri string) string  { return fmt.Sprintf("resource %q", uri) }
+func templateEntry(tmpl string) string { return fmt.Sprintf("resource template %q", tmpl) }
+func promptEntry(name string) string   { return fmt.Sprintf("prompt %q", name) }
+
+// problems collects the problems of one entry.
+type problems struct {
+	entry string
+	list  []Problem
+}
+
+func (p *problems) add(field, format string, args ...any) {
+	p.list = append(p.list, Problem{Entry: p.entry, Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *problems) addActions(under string, ps []actions.Problem) {
+	for _, a := range ps {
+		field := a.Field
+		if under != "" {
+			field = under + "." + field
+		}
+		p.list = append(p.list, Problem{Entry: p.entry, Field: field, Message: a.Message})
+	}
+}
+
+// ValidateTool lists the problems of one tool definition.
+func ValidateTool(t Tool) []Problem {
+	p := &problems{entry: toolEntry(t.Name)}
+	if err := checkName(t.Name); err != nil {
+		p.add("name", "%v", err)
+	}
+	if strings.TrimSpace(t.Description) == "" {
+		p.add("description", "required: it is how the model decides when to call the tool")
+	}
+	if len(t.Params) > 0 && len(t.InputSchema) > 0 {
+		p.add("inputSchema", "set either params or a hand-written inputSchema, not both")
+	}
+	validateParams(p, t.Params)
+	if len(t.InputSchema) > 0 {
+		for _, m := range checkInputSchema(t.InputSchema) {
+			p.add("inputSchema", "%s", m)
+		}
+	}
+	if len(t.OutputSchema) > 0 {
+		if _, err := resolveSchema(t.OutputSchema); err != nil {
+			p.add("outputSchema", "%v", err)
+		}
+	}
+	validateSteps(p, t.Steps)
+	p.addActions("action", t.Action.Validate())
+	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError {
+		p.add("action.respond.structured", "the tool has an output schema, so its result needs structured output")
+	}
+	return p.list
+}
+
+func validateParams(p *problems, params []Param) {
+	seen := map[string]bool{}
+	headers := map[string]string{}
+	for i, prm := range params {
+		f := fmt.Sprintf("params[%d]", i)
+		if err := checkName(prm.Name); err != nil {
+			p.add(f+".name", "%v", err)
+		} else if seen[prm.Name] {
+			p.add(f+".name", "duplicate parameter %q", prm.Name)
+		}
+		seen[prm.Name] = true
+		if !slices.Contains(ParamTypes, prm.Type) {
+			p.add(f+".type", "%q is not one of %s", prm.Type, strings.Join(ParamTypes, ", "))
+			continue
+		}
+		for j, e := range prm.Enum {
+			if err := checkValue(prm.Type, e); err != nil {
+				p.add(fmt.Sprintf("%s.enum[%d]", f, j), "%v", err)
+			}
+		}
+		if prm.Default != nil {
+			if err := checkValue(prm.Type, prm.Default); err != nil {
+				p.add(f+".default", "%v", err)
+			} else if len(prm.Enum) > 0 && !slices.ContainsFunc(prm.Enum, func(e any) bool { return reflect.DeepEqual(e, prm.Default) }) {
+				p.add(f+".default", "%v is not one of the enum values", prm.Default)
+			}
+		}
+		if prm.Items != "" && (prm.Type != "array" || !slices.Contains(ParamTypes, prm.Items)) {
+			p.add(f+".items", "only an array parameter has items, of one of %s", strings.Join(ParamTypes, ", "))
+		}
+		if prm.Header != "" {
+			switch {
+			case !isToken(prm.Header):
+				p.add(f+".header", "%q is not a valid HTTP header name (letters, digits and !#$%%&'*+-.^_`|~)", prm.Header)
+			case prm.Type != "string" && prm.Type != "integer" && prm.Type != "boolean":
+				p.add(f+".header", "only string, integer and boolean parameters can be sent as a header")
+			case headers[strings.ToLower(prm.Header)] != "":
+				p.add(f+".header", "header %q is already used by parameter %q", prm.Header, headers[strings.ToLower(prm.Header)])
+			default:
+				headers[strings.ToLower(prm.Header)] = prm.Name
+			}
+		}
+	}
+}
+
+// validateSteps checks input steps: unique keys, a known kind, and what each
+// kind needs.
+func validateSteps(p *problems, steps []InputStep) {
+	seen := map[string]bool{}
+	for i, s := range steps {
+		f := fmt.Sprintf("steps[%d]", i)
+		if err := checkName(s.Key); err != nil {
+			p.add(f+".key", "%v", err)
+		} else if seen[s.Key] {
+			p.add(f+".key", "duplicate step key %q", s.Key)
+		}
+		seen[s.Key] = true
+		if s.Round < 0 || s.Round > 100 {
+			p.add(f+".round", "must be between 0 and 100")
+		}
+		if err := s.Message.Check(); err != nil {
+			p.add(f+".message", "%v", err)
+		}
+		if err := s.URL.Check(); err != nil {
+			p.add(f+".url", "%v", err)
+		}
+		switch s.Kind {
+		case StepForm:
+			if s.Message == "" {
+				p.add(f+".message", "a form needs a message telling the person what to fill in")
+			}
+			if len(s.Schema) == 0 {
+				p.add(f+".schema", "a form needs a schema (an object of flat primitive properties)")
+			} else {
+				for _, m := range checkFormSchema(s.Schema) {
+					p.add(f+".schema", "%s", m)
+				}
+			}
+		case StepURL:
+			if s.Message == "" || s.URL == "" {
+				p.add(f, "a url step needs a message and a url")
+			}
+		case StepSampling:
+			if s.Message == "" {
+				p.add(f+".message", "a sampling step needs the message to send to the model")
+			}
+			if s.MaxTokens < 0 {
+				p.add(f+".maxTokens", "must not be negative")
+			}
+		case StepRoots:
+		default:
+			p.add(f+".kind", "%q is not one of %s", s.Kind, strings.Join(StepKinds, ", "))
+		}
+	}
+}
+
+// checkFormSchema applies the elicitation rule: an object schema whose
+// properties are flat primitives (or enum arrays).
+func checkFormSchema(raw json.RawMessage) []string {
+	var root struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &root); err != nil {
+		return []string{fmt.Sprintf("not a JSON object: %v", err)}
+	}
+	var msgs []string
+	if root.Type != "object" {
+		msgs = append(msgs, `the root must have "type": "object"`)
+	}
+	if _, err := resolveSchema(raw); err != nil {
+		msgs = append(msgs, err.Error())
+	}
+	for _, name := range slices.Sorted(maps.Keys(root.Properties)) {
+		var prop struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(root.Properties[name], &prop); err != nil || !slices.Contains([]string{"string", "number", "integer", "boolean", "array"}, prop.Type) {
+			msgs = append(msgs, fmt.Sprintf("property %q must be a string, number, integer, boolean or enum array", name))
+		}
+	}
+	return msgs
+}
+
+// ValidateResource lists the problems of one fixed resource.
+func ValidateResource(r Resource) []Problem {
+	p := &problems{entry: resourceEntry(r.URI)}
+	checkURI(p, "uri", r.URI)
+	if strings.TrimSpace(r.Name) == "" {
+		p.add("name", "required")
+	}
+	sources := 0
+	for _, s := range []string{r.Text, r.Blob, r.File} {
+		if s != "" {
+			sources++
+		}
+	}
+	if sources != 1 {
+		p.add("text", "exactly one of text, blob or file is required (found %d)", sources)
+	}
+	if r.Blob != "" {
+		if _, err := base64.StdEncoding.DecodeString(r.Blob); err != nil {
+			p.add("blob", "not valid base64: %v", err)
+		}
+	}
+	if r.File != "" && !filepath.IsAbs(r.File) {
+		p.add("file", "must be an absolute path")
+	}
+	return p.list
+}
+
+func checkURI(p *problems, field, uri string) {
+	u, err := url.Parse(uri)
+	switch {
+	case uri == "":
+		p.add(field, "required")
+	case err != nil:
+		p.add(field, "not a valid URI: %v", err)
+	case u.Scheme == "":
+		p.add(field, "needs a scheme, e.g. file:///… or notes://…")
+	}
+}
+
+// ValidateResourceTemplate lists the problems of one resource template.
+func ValidateResourceTemplate(t ResourceTemplate) []Problem {
+	p := &problems{entry: templateEntry(t.URITemplate)}
+	if strings.TrimSpace(t.Name) == "" {
+		p.add("name", "required")
+	}
+	tmpl, err := uritemplate.New(t.URITemplate)
+	if err != nil {
+		p.add("uriTemplate", "not a valid RFC 6570 template: %v", err)
+	} else {
+		checkURI(p, "uriTemplate", strings.SplitN(t.URITemplate, "{", 2)[0]+"x")
+	}
+	if (t.Text == "") == (t.Folder == "") {
+		p.add("text", "exactly one of text or folder is required")
+	}
+	if err := t.Text.Check(); err != nil {
+		p.add("text", "%v", err)
+	}
+	if t.Folder != "" {
+		if !filepath.IsAbs(t.Folder) {
+			p.add("folder", "must be an absolute path")
+		}
+		if slices.Contains(strings.Split(filepath.ToSlash(t.Folder), "/"), "..") {
+			p.add("folder", "must not contain \"..\"")
+		}
+		if tmpl != nil && len(tmpl.Varnames()) != 1 {
+			p.add("uriTemplate", "a folder template needs exactly one variable (the path inside the folder), found %d", len(tmpl.Varnames()))
+		}
+	}
+	if tmpl != nil {
+		for _, v := range slices.Sorted(maps.Keys(t.Completions)) {
+			if !slices.Contains(tmpl.Varnames(), v) {
+				p.add("completions", "%q is not a variable of the template", v)
+			}
+		}
+	}
+	return p.list
+}
+
+// ValidatePrompt lists the problems of one prompt.
+func ValidatePrompt(pr Prompt) []Problem {
+	p := &problems{entry: promptEntry(pr.Name)}
+	if err := checkName(pr.Name); err != nil {
+		p.add("name", "%v", err)
+	}
+	if strings.TrimSpace(pr.Description) == "" {
+		p.add("description", "required")
+	}
+	seen := map[string]bool{}
+	for i, a := range pr.Arguments {
+		f := fmt.Sprintf("arguments[%d]", i)
+		if err := checkName(a.Name); err != nil {
+			p.add(f+".name", "%v", err)
+		} else if seen[a.Name] {
+			p.add(f+".name", "duplicate argument %q", a.Name)
+		}
+		seen[a.Name] = true
+	}
+	if len(pr.Messages) == 0 {
+		p.add("messages", "a prompt needs at least one message")
+	}
+	for i, m := range pr.Messages {
+		f := fmt.Sprintf("messages[%d]", i)
+		if m.Role != "user" && m.Role != "assistant" {
+			p.add(f+".role", "%q must be user or assistant", m.Role)
+		}
+		p.addActions(f+".content", m.Content.Validate())
+	}
+	validateSteps(p, pr.Steps)
+	return p.list
+}
