@@ -343,4 +343,3 @@ func (k *keepAlive) start(ctx context.Context, every time.Duration) func() {
 	}()
 	return func() { cancel(); <-done }
 }
-

@@ -110,4 +110,3 @@ func (r *reporter) Log(ctx context.Context, level, logger string, data any) erro
 }
 
 var _ actions.Reporter = (*reporter)(nil)
-
