@@ -1,13 +1,18 @@
 package mcpcore
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	textmsg "golang.org/x/text/message"
 )
 
 // InputSchemaJSON returns the tool's input schema as served: the hand-written
@@ -60,9 +65,26 @@ func generateSchema(params []Param) json.RawMessage {
 	return b
 }
 
-// resolveSchema parses and resolves a JSON Schema, reporting what is wrong
-// with it; go-sdk panics on schemas this rejects, so it runs first.
+// resolveSchema checks a user's JSON Schema twice: against the JSON Schema
+// meta-schema (2020-12 unless it declares another dialect), which catches
+// mistakes such as an unknown type, and by resolving it with the library
+// go-sdk validates arguments with, which panics on what it rejects.
 func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	doc, err := santhosh.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	c := santhosh.NewCompiler()
+	c.DefaultDraft(santhosh.Draft2020)
+	// No loader for remote schemes: a network $ref must never be fetched.
+	c.UseLoader(santhosh.SchemeURLLoader{})
+	const loc = "mem:///schema.json"
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, fmt.Errorf("invalid JSON Schema: %w", err)
+	}
+	if _, err := c.Compile(loc); err != nil {
+		return nil, fmt.Errorf("invalid JSON Schema: %s", schemaError(err))
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("not a JSON Schema: %w", err)
@@ -72,6 +94,39 @@ func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 		return nil, fmt.Errorf("invalid JSON Schema: %w", err)
 	}
 	return r, nil
+}
+
+// schemaError flattens a meta-schema failure into one readable line.
+func schemaError(err error) string {
+	var sve *santhosh.SchemaValidationError
+	if errors.As(err, &sve) {
+		err = sve.Err
+	}
+	var ve *santhosh.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var leaves []string
+	seen := map[string]bool{}
+	p := textmsg.NewPrinter(language.English)
+	var walk func(e *santhosh.ValidationError)
+	walk = func(e *santhosh.ValidationError) {
+		if len(e.Causes) == 0 {
+			// Of the alternatives an anyOf reports at one place, the
+			// first is the useful one.
+			at := "/" + strings.Join(e.InstanceLocation, "/")
+			if !seen[at] {
+				seen[at] = true
+				leaves = append(leaves, fmt.Sprintf("at %s: %s", at, e.ErrorKind.LocalizedString(p)))
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(leaves, "; ")
 }
 
 // checkInputSchema applies MCP's rules for a tool input schema: an object
@@ -98,34 +153,33 @@ func checkInputSchema(raw json.RawMessage) []string {
 func checkHeaderAnnotations(root map[string]any) []string {
 	var msgs []string
 	seen := map[string]string{}
-	var walk func(node map[string]any, path string, reachable bool)
-	walk = func(node map[string]any, path string, reachable bool) {
+	// walk visits every subschema; only one reached from the root through
+	// "properties" keys alone (isProp all the way) may carry a header.
+	var walk func(node map[string]any, path string, isProp bool)
+	walk = func(node map[string]any, path string, isProp bool) {
+		msgs = append(msgs, checkHeaderProperty(node, path, isProp, seen)...)
 		for key, v := range node {
-			child, ok := v.(map[string]any)
-			if key == "properties" {
-				if ok {
-					for name, p := range child {
-						if ps, ok := p.(map[string]any); ok {
-							msgs = append(msgs, checkHeaderProperty(ps, joinPath(path, name), reachable, seen)...)
-							walk(ps, joinPath(path, name), reachable)
-						}
-					}
-				}
-				continue
-			}
 			switch x := v.(type) {
 			case map[string]any:
-				walk(x, path, false)
+				if key == "properties" && (isProp || path == "") {
+					for name, p := range x {
+						if ps, ok := p.(map[string]any); ok {
+							walk(ps, joinPath(path, name), true)
+						}
+					}
+					continue
+				}
+				walk(x, joinPath(path, key), false)
 			case []any:
 				for _, e := range x {
 					if m, ok := e.(map[string]any); ok {
-						walk(m, path, false)
+						walk(m, joinPath(path, key), false)
 					}
 				}
 			}
 		}
 	}
-	walk(root, "", true)
+	walk(root, "", false)
 	sort.Strings(msgs)
 	return msgs
 }
@@ -140,7 +194,7 @@ func checkHeaderProperty(p map[string]any, path string, reachable bool, seen map
 	case !ok || name == "":
 		return []string{fmt.Sprintf("property %s: x-mcp-header must be a non-empty string", path)}
 	case !reachable:
-		return []string{fmt.Sprintf("property %s: x-mcp-header is only allowed on properties reached through \"properties\" alone", path)}
+		return []string{fmt.Sprintf("%s: x-mcp-header is only allowed on a property reached from the root through \"properties\" alone", orRoot(path))}
 	case !isToken(name):
 		return []string{fmt.Sprintf("property %s: x-mcp-header %q is not a valid HTTP header name token", path, name)}
 	}
@@ -153,6 +207,13 @@ func checkHeaderProperty(p map[string]any, path string, reachable bool, seen map
 	}
 	seen[low] = path
 	return nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "the schema root"
+	}
+	return "property " + path
 }
 
 func joinPath(a, b string) string {

@@ -1,0 +1,197 @@
+package mcpcore
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+func textAction(s string) actions.Spec {
+	return actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(s)}}}}
+}
+
+func validTool(name string) Tool {
+	return Tool{Name: name, Description: "does a thing", Action: textAction("ok")}
+}
+
+// problemsOf returns "entry|field" keys of a validation error's problems.
+func problemsOf(t *testing.T, err error) map[string]string {
+	t.Helper()
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want *ValidationError, got %v", err)
+	}
+	out := map[string]string{}
+	for _, p := range ve.Problems {
+		out[p.Entry+"|"+p.Field] = p.Message
+	}
+	return out
+}
+
+func TestValidateCatalogListsEveryProblem(t *testing.T) {
+	c := &Catalog{
+		Tools: []Tool{
+			validTool("ok_tool"),
+			validTool("bad name!"),
+			validTool("dup"),
+			validTool("dup"),
+			{Name: "broken_schema", Description: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"nonsense"}}}`), Action: textAction("x")},
+			{Name: "no_desc", Action: textAction("x")},
+		},
+		ResourceTemplates: []ResourceTemplate{
+			{URITemplate: "file:///notes/{path}", Name: "notes", Folder: "/tmp/../etc"},
+		},
+	}
+	got := problemsOf(t, ValidateCatalog(c))
+	for _, want := range []string{
+		`tool "bad name!"|name`,
+		`tool "dup"|`,
+		`tool "broken_schema"|inputSchema`,
+		`tool "no_desc"|description`,
+		`resource template "file:///notes/{path}"|folder`,
+	} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing problem %s; got %v", want, got)
+		}
+	}
+	for k := range got {
+		if strings.HasPrefix(k, `tool "ok_tool"`) {
+			t.Errorf("valid tool reported: %s", k)
+		}
+	}
+}
+
+func TestValidateToolRules(t *testing.T) {
+	long := strings.Repeat("a", 65)
+	tests := []struct {
+		name  string
+		tool  Tool
+		field string
+	}{
+		{"too long name", validTool(long), "name"},
+		{"empty name", validTool(""), "name"},
+		{"both params and schema", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string"}}, InputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "inputSchema"},
+		{"schema root not object", Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"string"}`), Action: textAction("x")}, "inputSchema"},
+		{"bad param type", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "date"}}, Action: textAction("x")}, "params[0].type"},
+		{"enum of wrong type", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "integer", Enum: []any{1.0, "x"}}}, Action: textAction("x")}, "params[0].enum[1]"},
+		{"default not in enum", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Enum: []any{"x"}, Default: "y"}}, Action: textAction("x")}, "params[0].default"},
+		{"header on number", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "number", Header: "A"}}, Action: textAction("x")}, "params[0].header"},
+		{"header not a token", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Header: "A B"}}, Action: textAction("x")}, "params[0].header"},
+		{"duplicate header", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Header: "R"}, {Name: "b", Type: "string", Header: "r"}}, Action: textAction("x")}, "params[1].header"},
+		{"schema header inside items", Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`), Action: textAction("x")}, "inputSchema"},
+		{"no action", Tool{Name: "t", Description: "d"}, "action.action"},
+		{"bad template", Tool{Name: "t", Description: "d", Action: textAction("{{.args.x")}, "action.respond.content[0].text"},
+		{"bad step kind", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: "telepathy"}}, Action: textAction("x")}, "steps[0].kind"},
+		{"form without schema", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: StepForm, Message: "m"}}, Action: textAction("x")}, "steps[0].schema"},
+		{"nested form property", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: StepForm, Message: "m", Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"}}}`)}}, Action: textAction("x")}, "steps[0].schema"},
+		{"output schema without structured", Tool{Name: "t", Description: "d", OutputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "action.respond.structured"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := ValidateTool(tt.tool)
+			for _, p := range ps {
+				if p.Field == tt.field {
+					return
+				}
+			}
+			t.Errorf("want a problem on %q, got %v", tt.field, ps)
+		})
+	}
+}
+
+func TestValidateAcceptsGoodDefinitions(t *testing.T) {
+	b, err := os.ReadFile("../examples/conformance.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseCatalog(b); err != nil {
+		t.Fatalf("the conformance catalog must be valid: %v", err)
+	}
+}
+
+func TestParseCatalogRejectsUnknownFieldsAndFormats(t *testing.T) {
+	for name, doc := range map[string]string{
+		"unknown field": `{"format":"mcptray-catalog","version":1,"tools":[{"name":"a","description":"d","action":{"respond":{"content":[{"type":"text","text":"x"}]}},"descripton":"typo"}]}`,
+		"wrong format":  `{"format":"other","version":1}`,
+		"no version":    `{"format":"mcptray-catalog"}`,
+		"trailing data": `{"format":"mcptray-catalog","version":1} {}`,
+		"newer version": `{"format":"mcptray-catalog","version":99}`,
+	} {
+		if _, err := ParseCatalog([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestGeneratedSchemaIsServedAndClosed(t *testing.T) {
+	tool := Tool{Name: "t", Description: "d", Params: []Param{
+		{Name: "q", Type: "string", Required: true, Description: "query", Header: "Query"},
+		{Name: "n", Type: "integer", Default: 5.0},
+		{Name: "tags", Type: "array"},
+	}, Action: textAction("x")}
+	if ps := ValidateTool(tool); len(ps) > 0 {
+		t.Fatalf("valid tool rejected: %v", ps)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(tool.InputSchemaJSON(), &s); err != nil {
+		t.Fatal(err)
+	}
+	props := s["properties"].(map[string]any)
+	if s["additionalProperties"] != false || s["type"] != "object" {
+		t.Errorf("schema not a closed object: %v", s)
+	}
+	if props["q"].(map[string]any)["x-mcp-header"] != "Query" {
+		t.Errorf("header annotation lost: %v", props["q"])
+	}
+	if props["tags"].(map[string]any)["items"].(map[string]any)["type"] != "string" {
+		t.Errorf("array items default to string: %v", props["tags"])
+	}
+	if req := s["required"].([]any); len(req) != 1 || req[0] != "q" {
+		t.Errorf("required = %v", req)
+	}
+	verbatim := json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"a":{"$anchor":"x"}}}`)
+	if got := (Tool{InputSchema: verbatim}).InputSchemaJSON(); string(got) != string(verbatim) {
+		t.Errorf("hand-written schema not verbatim: %s", got)
+	}
+}
+
+func TestValidateResourcesAndPrompts(t *testing.T) {
+	if ps := ValidateResource(Resource{URI: "no-scheme", Name: "n", Text: "x"}); len(ps) == 0 {
+		t.Error("URI without scheme accepted")
+	}
+	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Text: "x", Blob: "eA=="}); len(ps) == 0 {
+		t.Error("two sources accepted")
+	}
+	if ps := ValidateResource(Resource{URI: "file:///x", Name: "n", File: "relative/path"}); len(ps) == 0 {
+		t.Error("relative file accepted")
+	}
+	if ps := ValidateResourceTemplate(ResourceTemplate{URITemplate: "file:///n/{a}/{b}", Name: "n", Folder: "/tmp"}); len(ps) == 0 {
+		t.Error("folder template with two variables accepted")
+	}
+	if ps := ValidateResourceTemplate(ResourceTemplate{URITemplate: "x://{a}", Name: "n", Text: "t", Completions: map[string][]string{"b": {"1"}}}); len(ps) == 0 {
+		t.Error("completion for a missing variable accepted")
+	}
+	if ps := ValidatePrompt(Prompt{Name: "p", Description: "d", Messages: []PromptMessage{{Role: "system", Content: actions.Content{Type: "text", Text: "x"}}}}); len(ps) == 0 {
+		t.Error("system role accepted")
+	}
+	if ps := ValidatePrompt(Prompt{Name: "p", Description: "d"}); len(ps) == 0 {
+		t.Error("prompt without messages accepted")
+	}
+}
+
+func TestSettingsValidate(t *testing.T) {
+	s := DefaultSettings()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("defaults invalid: %v", err)
+	}
+	s.AllowedOrigins = []string{"http://localhost:6274", "not an origin", "http://x.example/path"}
+	s.CacheScope = "shared"
+	err := s.Validate()
+	if err == nil || !strings.Contains(err.Error(), "not an origin") || !strings.Contains(err.Error(), "/path") || !strings.Contains(err.Error(), "cacheScope") {
+		t.Errorf("want every problem named, got %v", err)
+	}
+}
