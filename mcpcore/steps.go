@@ -61,11 +61,38 @@ func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*stepOutcome, err
 	if err != nil {
 		return nil, err
 	}
-	rounds := roundsOf(active)
-	if isLegacy(r.session) {
-		return e.askSession(ctx, r, active, rounds)
+	var out *stepOutcome
+	switch rounds := roundsOf(active); {
+	case len(rounds) == 0:
+		out = &stepOutcome{Inputs: map[string]any{}}
+	case isLegacy(r.session):
+		out, err = e.askSession(ctx, r, active, rounds)
+	default:
+		out, err = e.askMRTR(r, active, rounds)
 	}
-	return e.askMRTR(r, active, rounds)
+	if err != nil || out.Inputs == nil {
+		return out, err
+	}
+	// Steps skipped for want of a capability still get an answer, so a
+	// template such as {{.inputs.key.content.x}} renders empty, not an error.
+	for _, s := range r.steps {
+		if _, ok := out.Inputs[s.Key]; !ok {
+			out.Inputs[s.Key] = skippedAnswer(s.Kind)
+		}
+	}
+	return out, nil
+}
+
+// skippedAnswer is the answer of a step that was not asked: the shape of a
+// real answer, with empty values.
+func skippedAnswer(kind string) map[string]any {
+	switch kind {
+	case StepSampling:
+		return map[string]any{"role": "", "model": "", "stopReason": "", "text": ""}
+	case StepRoots:
+		return map[string]any{"roots": []any{}}
+	}
+	return map[string]any{"action": "skipped", "content": map[string]any{}}
 }
 
 // isLegacy reports whether the session negotiated a pre-2026 revision.
@@ -195,6 +222,8 @@ func (e *Engine) askMRTR(r stepRequest, active []InputStep, rounds []int) (*step
 		}
 		pending = inRound(active, rounds[st.Round])
 	}
+	// A later round's questions may use the earlier answers.
+	r.data.Inputs = decodeAnswers(st.Answers)
 	reqs := mcp.InputRequestMap{}
 	for _, s := range pending {
 		ir, err := inputRequest(s, r.data)
@@ -237,6 +266,7 @@ func (e *Engine) askSession(ctx context.Context, r stepRequest, active []InputSt
 		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
+		r.data.Inputs = decodeAnswers(answers)
 	}
 	return &stepOutcome{Inputs: decodeAnswers(answers)}, nil
 }
@@ -324,7 +354,11 @@ func answerOf(s InputStep, resp mcp.InputResponse) (json.RawMessage, error) {
 		default:
 			return nil, fmt.Errorf("unknown elicitation action %q", er.Action)
 		}
-		v = map[string]any{"action": er.Action, "content": er.Content}
+		content := er.Content
+		if content == nil {
+			content = map[string]any{}
+		}
+		v = map[string]any{"action": er.Action, "content": content}
 	case StepSampling:
 		var content mcp.Content
 		var model, stop string
@@ -400,7 +434,7 @@ func declined(steps []InputStep, inputs map[string]any) error {
 		if s.Kind != StepForm && s.Kind != StepURL {
 			continue
 		}
-		if ans, ok := inputs[s.Key].(map[string]any); ok && ans["action"] != "accept" {
+		if ans, ok := inputs[s.Key].(map[string]any); ok && (ans["action"] == "decline" || ans["action"] == "cancel") {
 			return &errDeclined{key: s.Key, action: fmt.Sprint(ans["action"])}
 		}
 	}
