@@ -1,0 +1,164 @@
+package actions
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// recorder is a Reporter that keeps what it was sent.
+type recorder struct{ events []string }
+
+func (r *recorder) Progress(_ context.Context, p, total float64, msg string) error {
+	r.events = append(r.events, "progress "+msg)
+	return nil
+}
+
+func (r *recorder) Log(_ context.Context, level, _ string, data any) error {
+	r.events = append(r.events, "log "+level+" "+data.(string))
+	return nil
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) == 0 {
+		t.Fatalf("no content: %+v", res)
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("content[0] is %T", res.Content[0])
+	}
+	return tc.Text
+}
+
+func TestRespondRendersStepsThenContent(t *testing.T) {
+	r := &Respond{
+		Content:    []Content{{Type: "text", Text: "Hello, {{.args.name}}{{.args.missing}}!"}, {Type: "image", Data: "aGk=", MimeType: "image/png"}},
+		Structured: json.RawMessage(`{"greeting":"hi {{.args.name}}","n":3,"list":["{{upper .args.name}}"]}`),
+		Steps: []Step{
+			{Progress: &ProgressStep{Progress: 1, Total: 2, Message: "half of {{.args.name}}"}},
+			{DelayMs: 1, Log: &LogStep{Level: "info", Data: "done"}},
+		},
+	}
+	if ps := r.Validate(); len(ps) > 0 {
+		t.Fatalf("valid action rejected: %v", ps)
+	}
+	rec := &recorder{}
+	res, err := r.Run(context.Background(), &Data{Args: map[string]any{"name": "Ada"}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, res); got != "Hello, Ada!" {
+		t.Errorf("text = %q (a missing key renders empty)", got)
+	}
+	if img := res.Content[1].(*mcp.ImageContent); string(img.Data) != "hi" || img.MIMEType != "image/png" {
+		t.Errorf("image = %+v", img)
+	}
+	want := map[string]any{"greeting": "hi Ada", "n": 3.0, "list": []any{"ADA"}}
+	if got, _ := json.Marshal(res.StructuredContent); string(got) != mustJSON(want) {
+		t.Errorf("structured = %s", got)
+	}
+	if strings.Join(rec.events, ";") != "progress half of Ada;log info done" {
+		t.Errorf("events = %v", rec.events)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestRespondStopsOnCancel(t *testing.T) {
+	r := &Respond{Content: []Content{{Type: "text", Text: "x"}}, Steps: []Step{{DelayMs: 60_000, Log: &LogStep{Level: "info", Data: "late"}}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if _, err := r.Run(ctx, nil, &recorder{}); err == nil {
+		t.Fatal("a cancelled call ran to the end")
+	}
+}
+
+func TestValidateReportsFields(t *testing.T) {
+	spec := Spec{Respond: &Respond{
+		Content: []Content{{Type: "video"}, {Type: "image", Data: "***", MimeType: "audio/wav"}, {Type: "resource_link"}},
+		Steps:   []Step{{}, {Log: &LogStep{Level: "loud"}}},
+	}}
+	fields := map[string]bool{}
+	for _, p := range spec.Validate() {
+		fields[p.Field] = true
+	}
+	for _, f := range []string{"respond.content[0].type", "respond.content[1].data", "respond.content[1].mimeType", "respond.content[2].uri", "respond.content[2].name", "respond.steps[0]", "respond.steps[1].log.level"} {
+		if !fields[f] {
+			t.Errorf("no problem reported on %s; got %v", f, fields)
+		}
+	}
+	if ps := (Spec{}).Validate(); len(ps) != 1 {
+		t.Errorf("missing action: %v", ps)
+	}
+	if ps := (Spec{Respond: &Respond{Content: []Content{{Type: "text", Text: "x"}}}, Command: &Command{Argv: []Template{"true"}}}).Validate(); len(ps) != 1 {
+		t.Errorf("two actions: %v", ps)
+	}
+}
+
+func TestCommandArgumentsStayLiteral(t *testing.T) {
+	hostile := "; rm -rf ~ $(id) `id` && echo pwned"
+	c := &Command{Argv: []Template{"printf", "%s|", "{{.args.v}}", "b c"}}
+	res, err := c.Run(context.Background(), &Data{Args: map[string]any{"v": hostile}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := text(t, res), hostile+"|b c|"; got != want {
+		t.Errorf("argv was split or interpreted: got %q want %q", got, want)
+	}
+}
+
+func TestCommandFailureAndTimeout(t *testing.T) {
+	res, err := (&Command{Argv: []Template{"sh", "-c", "echo oops >&2; exit 3"}}).Run(context.Background(), nil, nil)
+	if err != nil || !res.IsError || !strings.Contains(text(t, res), "status 3") || !strings.Contains(text(t, res), "oops") {
+		t.Errorf("non-zero exit: %+v, %v", res, err)
+	}
+	res, err = (&Command{Argv: []Template{"/no/such/program"}}).Run(context.Background(), nil, nil)
+	if err != nil || !res.IsError || !strings.Contains(text(t, res), "/no/such/program") {
+		t.Errorf("missing program: %+v, %v", res, err)
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("the grandchild check reads /proc")
+	}
+	// The grandchild sleep must die with the group when the timeout hits.
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	res, err = (&Command{Argv: []Template{"sh", "-c", Template("sleep 30 & echo $! > " + pidFile + "; wait")}, TimeoutMs: 300}).Run(context.Background(), nil, nil)
+	if err != nil || !res.IsError || !strings.Contains(text(t, res), "timed out") {
+		t.Fatalf("timeout: %+v, %v", res, err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("the command outlived its timeout by far")
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for processExists(strings.TrimSpace(string(b))) {
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %s survived the timeout", b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processExists reports whether a live (non-zombie) process has this pid.
+func processExists(pid string) bool {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat))
+	return len(fields) > 2 && fields[2] != "Z"
+}
