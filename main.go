@@ -28,6 +28,7 @@ Usage:
   mcptray import FILE [--merge]   import a catalog JSON (all or nothing)
   mcptray export [FILE]           export the catalog JSON (stdout by default)
   mcptray tool|prompt enable|disable|toggle NAME
+  mcptray settings [set KEY=VALUE ...]   show or change settings
   mcptray version
 
 Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return importCmd(ctx, rest, stdout)
 	case "export":
 		return exportCmd(ctx, rest, stdout)
+	case "settings":
+		return settingsCmd(ctx, rest, stdout)
 	case "tool", "prompt":
 		return toggleCmd(ctx, cmd, rest, stdout)
 	case "version", "--version":
