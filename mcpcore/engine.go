@@ -99,13 +99,17 @@ func (e *Engine) currentSettings() Settings { return *e.settings.Load() }
 // Settings returns the settings in force.
 func (e *Engine) Settings() Settings { return e.currentSettings() }
 
-// Watch resyncs on every signal from changes until ctx ends.
+// Watch resyncs on every signal from changes until ctx ends or changes is
+// closed.
 func (e *Engine) Watch(ctx context.Context, changes <-chan struct{}) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-changes:
+		case _, ok := <-changes:
+			if !ok {
+				return
+			}
 			if err := e.Sync(ctx); err != nil && ctx.Err() == nil {
 				e.log.Error("resyncing the catalog", "err", err)
 			}

@@ -1,0 +1,119 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// catalogKind is what the whole-catalog operations need from each kind,
+// whatever its Go type.
+type catalogKind interface {
+	tableName() string
+	selectAll(ordinal int) string
+	appendJSON(c *mcpcore.Catalog, key string, def []byte) error
+	merge(dst, old, in *mcpcore.Catalog)
+	writeAll(ctx context.Context, tx *sql.Tx, c *mcpcore.Catalog, at string) error
+}
+
+// catalogKinds lists every kind in catalog order.
+func catalogKinds() []catalogKind {
+	return []catalogKind{toolKind, resourceKind, resourceTemplateKind, promptKind}
+}
+
+// Catalog returns the stored catalog, each list sorted by key (tool and
+// prompt name, resource URI, URI template). It reads all four tables in one
+// statement, so it sees a single committed state.
+func (s *Store) Catalog(ctx context.Context) (*mcpcore.Catalog, error) {
+	return readCatalog(ctx, s.db)
+}
+
+// Export returns the stored catalog in its import/export form; it holds no
+// secrets (those live in the keyring).
+func (s *Store) Export(ctx context.Context) (*mcpcore.Catalog, error) {
+	c, err := readCatalog(ctx, s.db)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	return c, nil
+}
+
+// Import stores catalog c in one transaction. With replace, the result is c
+// alone; otherwise c's entries are merged over the stored ones, an entry
+// with the same key replacing the stored one. The result is validated as a
+// whole first: on any problem Import returns a *mcpcore.ValidationError
+// listing them all and changes nothing.
+func (s *Store) Import(ctx context.Context, c *mcpcore.Catalog, replace bool) error {
+	if c == nil {
+		return errors.New("import: no catalog")
+	}
+	kinds := catalogKinds()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		// c's own format and version, when set, are checked with the rest.
+		result := &mcpcore.Catalog{Format: c.Format, Version: c.Version}
+		old := &mcpcore.Catalog{}
+		if !replace {
+			var err error
+			if old, err = readCatalog(ctx, tx); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+		}
+		for _, k := range kinds {
+			k.merge(result, old, c)
+		}
+		if err := mcpcore.ValidateCatalog(result); err != nil {
+			return err
+		}
+		at := now()
+		for _, k := range kinds {
+			if replace {
+				if _, err := tx.ExecContext(ctx, "DELETE FROM "+k.tableName()); err != nil {
+					return fmt.Errorf("import: clear %s: %w", k.tableName(), err)
+				}
+			}
+			if err := k.writeAll(ctx, tx, c, at); err != nil {
+				return fmt.Errorf("import: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// readCatalog reads every entry with a single UNION ALL query.
+func readCatalog(ctx context.Context, q queryer) (*mcpcore.Catalog, error) {
+	kinds := catalogKinds()
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = k.selectAll(i)
+	}
+	rows, err := q.QueryContext(ctx, strings.Join(parts, " UNION ALL ")+" ORDER BY 1, 2")
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	defer rows.Close()
+	c := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion}
+	for rows.Next() {
+		var (
+			i   int
+			key string
+			def []byte
+		)
+		if err := rows.Scan(&i, &key, &def); err != nil {
+			return nil, fmt.Errorf("read catalog: %w", err)
+		}
+		if i < 0 || i >= len(kinds) {
+			return nil, fmt.Errorf("read catalog: unexpected kind %d", i)
+		}
+		if err := kinds[i].appendJSON(c, key, def); err != nil {
+			return nil, fmt.Errorf("read catalog: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	return c, nil
+}

@@ -1,0 +1,148 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// wait bounds every wait for something asynchronous.
+const wait = 5 * time.Second
+
+// openTest opens a fresh database in a temporary directory, closed when the
+// test ends.
+func openTest(t *testing.T) *Store {
+	t.Helper()
+	return openAt(t, filepath.Join(t.TempDir(), "mcptray.db"))
+}
+
+// openAt opens the database at path, closed when the test ends.
+func openAt(t *testing.T, path string) *Store {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func greetTool(name, description string) mcpcore.Tool {
+	return mcpcore.Tool{
+		Name:        name,
+		Title:       "Greet",
+		Description: description,
+		Params: []mcpcore.Param{
+			{Name: "who", Type: "string", Description: "Who to greet", Required: true},
+			{Name: "style", Type: "string", Enum: []any{"plain", "loud"}, Default: "plain"},
+		},
+		Hints: &mcpcore.Hints{ReadOnly: ptr(true), OpenWorld: ptr(false)},
+		Action: actions.Spec{Respond: &actions.Respond{
+			Content: []actions.Content{{Type: "text", Text: "Hello, {{.args.who}}!"}},
+		}},
+	}
+}
+
+func commandTool(name string) mcpcore.Tool {
+	return mcpcore.Tool{
+		Name:        name,
+		Description: "Lists a directory.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"}},"required":["dir"]}`),
+		Hints:       &mcpcore.Hints{ReadOnly: ptr(true)},
+		Action: actions.Spec{Command: &actions.Command{
+			Argv:      []actions.Template{"ls", "-la", "{{.args.dir}}"},
+			TimeoutMs: 5000,
+		}},
+	}
+}
+
+func readmeResource(uri string) mcpcore.Resource {
+	return mcpcore.Resource{URI: uri, Name: "readme", Title: "Read me", MimeType: "text/markdown", Text: "# Hello\n"}
+}
+
+func notesTemplate(uriTemplate, folder string) mcpcore.ResourceTemplate {
+	return mcpcore.ResourceTemplate{
+		URITemplate: uriTemplate,
+		Name:        "notes",
+		Description: "My notes, by path.",
+		MimeType:    "text/markdown",
+		Folder:      folder,
+		Completions: map[string][]string{"path": {"todo.md", "ideas.md"}},
+	}
+}
+
+func reviewPrompt(name string) mcpcore.Prompt {
+	return mcpcore.Prompt{
+		Name:        name,
+		Description: "Review a piece of code.",
+		Arguments:   []mcpcore.PromptArgument{{Name: "code", Required: true, Completions: []string{"main.go"}}},
+		Messages: []mcpcore.PromptMessage{
+			{Role: "user", Content: actions.Content{Type: "text", Text: "Please review:\n{{.args.code}}"}},
+		},
+	}
+}
+
+// mustJSON encodes v for comparisons that ignore Go-level differences such
+// as int versus float64 in decoded any values.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return string(b)
+}
+
+// dump renders every row of every table, timestamps included, to check
+// that a failed operation changed nothing.
+func dump(t *testing.T, s *Store) string {
+	t.Helper()
+	ctx := context.Background()
+	var b strings.Builder
+	for _, table := range []string{"tools", "resources", "resource_templates", "prompts", "settings", "tokens", "server_keys", "schema_migrations"} {
+		rows, err := s.db.QueryContext(ctx, "SELECT * FROM "+table+" ORDER BY 1")
+		if err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatalf("dump %s: %v", table, err)
+			}
+			fmt.Fprintf(&b, "%s %q\n", table, vals)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		rows.Close()
+	}
+	return b.String()
+}
+
+// receive waits up to d for a signal on ch.
+func receive(ch <-chan struct{}, d time.Duration) bool {
+	select {
+	case _, ok := <-ch:
+		return ok
+	case <-time.After(d):
+		return false
+	}
+}

@@ -1,0 +1,330 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// TokenPrefix starts every client token secret.
+const TokenPrefix = "mcpt_"
+
+// touchInterval is the least time between two recorded uses of a token.
+const touchInterval = time.Minute
+
+// TokenInfo describes a client token. Its secret is never stored, only its
+// SHA-256.
+type TokenInfo struct {
+	Name string
+	// Tools is the only tools the token may list and call; nil means all.
+	Tools      []string
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+}
+
+// tokenCache holds the tokens verification compares against, valid for
+// the change generation they were loaded at.
+type tokenCache struct {
+	mu      sync.Mutex
+	loaded  bool
+	gen     uint64
+	entries []tokenEntry
+}
+
+// tokenEntry is one stored token hash and who it stands for.
+type tokenEntry struct {
+	hash      []byte
+	principal mcpcore.Principal
+}
+
+// touch is a token use to record.
+type touch struct {
+	name string
+	at   time.Time
+}
+
+// CreateToken creates a client token and returns its secret, which is shown
+// once and never stored. name is 1–64 of A-Z a-z 0-9 _ . - and must be
+// unused (else the error wraps ErrExists); tools restricts the token to
+// those tools, nil meaning all.
+func (s *Store) CreateToken(ctx context.Context, name string, tools []string) (string, error) {
+	if !validName(name) {
+		return "", fmt.Errorf("create token: name %q must be 1 to 64 of A-Z a-z 0-9 _ . -", name)
+	}
+	toolsJSON, err := encodeTools(tools)
+	if err != nil {
+		return "", fmt.Errorf("create token %q: %w", name, err)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("create token %q: %w", name, err)
+	}
+	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	hash := sha256.Sum256([]byte(secret))
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE name = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("create token %q: %w", name, err)
+		}
+		if n > 0 {
+			return fmt.Errorf("create token: a token named %q: %w", name, ErrExists)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (name, hash, tools, created_at) VALUES (?, ?, ?, ?)`,
+			name, hash[:], toolsJSON, now())
+		if err != nil {
+			return fmt.Errorf("create token %q: %w", name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return secret, nil
+}
+
+// ListTokens describes every client token, by name.
+func (s *Store) ListTokens(ctx context.Context) ([]TokenInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, tools, created_at, last_used_at FROM tokens ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []TokenInfo
+	for rows.Next() {
+		var (
+			info            TokenInfo
+			tools, lastUsed sql.NullString
+			createdAt       string
+		)
+		if err := rows.Scan(&info.Name, &tools, &createdAt, &lastUsed); err != nil {
+			return nil, fmt.Errorf("list tokens: %w", err)
+		}
+		if info.Tools, err = decodeTools(tools); err != nil {
+			return nil, fmt.Errorf("list tokens: %q: %w", info.Name, err)
+		}
+		if info.CreatedAt, err = parseTime(createdAt); err != nil {
+			return nil, fmt.Errorf("list tokens: %q: %w", info.Name, err)
+		}
+		if lastUsed.Valid {
+			t, err := parseTime(lastUsed.String)
+			if err != nil {
+				return nil, fmt.Errorf("list tokens: %q: %w", info.Name, err)
+			}
+			info.LastUsedAt = &t
+		}
+		out = append(out, info)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeToken deletes the named token; its secret stops working at once.
+func (s *Store) RevokeToken(ctx context.Context, name string) error {
+	return s.updateToken(ctx, "revoke", name, `DELETE FROM tokens WHERE name = ?`, name)
+}
+
+// SetTokenTools restricts the named token to tools, nil meaning all.
+func (s *Store) SetTokenTools(ctx context.Context, name string, tools []string) error {
+	toolsJSON, err := encodeTools(tools)
+	if err != nil {
+		return fmt.Errorf("set tools of token %q: %w", name, err)
+	}
+	return s.updateToken(ctx, "set tools of", name, `UPDATE tokens SET tools = ? WHERE name = ?`, toolsJSON, name)
+}
+
+// updateToken runs one statement that must touch the named token's row.
+func (s *Store) updateToken(ctx context.Context, what, name, query string, args ...any) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("%s token %q: %w", what, name, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return fmt.Errorf("%s token %q: %w", what, name, errors.Join(ErrNotFound, err))
+		}
+		return nil
+	})
+}
+
+// VerifyToken resolves a bearer token secret to its principal, or returns
+// an error wrapping mcpcore.ErrUnknownToken. It compares the secret's hash
+// with every known hash in constant time, from an in-memory list refreshed
+// whenever the database changes, and records the use at most once a minute
+// per token, in the background.
+func (s *Store) VerifyToken(ctx context.Context, secret string) (mcpcore.Principal, error) {
+	entries, err := s.tokenEntries(ctx)
+	if err != nil {
+		return mcpcore.Principal{}, fmt.Errorf("verify token: %w", err)
+	}
+	hash := sha256.Sum256([]byte(secret))
+	found := -1
+	for i := range entries {
+		eq := subtle.ConstantTimeCompare(entries[i].hash, hash[:])
+		found = subtle.ConstantTimeSelect(eq, i, found)
+	}
+	if found < 0 {
+		return mcpcore.Principal{}, fmt.Errorf("verify token: %w", mcpcore.ErrUnknownToken)
+	}
+	p := entries[found].principal
+	p.Tools = slices.Clone(p.Tools)
+	s.noteUse(p.Token)
+	return p, nil
+}
+
+// tokenEntries returns the cached tokens, reloading them after any change.
+// Concurrent callers wait for a single reload.
+func (s *Store) tokenEntries(ctx context.Context) ([]tokenEntry, error) {
+	c := &s.tokens
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gen := s.changeGen.Load()
+	if c.loaded && c.gen == gen {
+		return c.entries, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT name, hash, tools, last_used_at FROM tokens`)
+	if err != nil {
+		return nil, fmt.Errorf("load tokens: %w", err)
+	}
+	defer rows.Close()
+	var entries []tokenEntry
+	used := make(map[string]time.Time)
+	for rows.Next() {
+		var (
+			e               tokenEntry
+			tools, lastUsed sql.NullString
+		)
+		if err := rows.Scan(&e.principal.Token, &e.hash, &tools, &lastUsed); err != nil {
+			return nil, fmt.Errorf("load tokens: %w", err)
+		}
+		if e.principal.Tools, err = decodeTools(tools); err != nil {
+			return nil, fmt.Errorf("load tokens: %q: %w", e.principal.Token, err)
+		}
+		if t, err := parseTime(lastUsed.String); lastUsed.Valid && err == nil {
+			used[e.principal.Token] = t
+		}
+		entries = append(entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load tokens: %w", err)
+	}
+	s.touchMu.Lock()
+	for name, t := range used {
+		if t.After(s.lastUsed[name]) {
+			s.lastUsed[name] = t
+		}
+	}
+	s.touchMu.Unlock()
+	c.entries, c.gen, c.loaded = entries, gen, true
+	return entries, nil
+}
+
+// noteUse queues a last-use update unless one was recorded within
+// touchInterval. It never blocks: when the queue is full the use is dropped.
+func (s *Store) noteUse(name string) {
+	at := time.Now()
+	s.touchMu.Lock()
+	due := at.Sub(s.lastUsed[name]) >= touchInterval
+	if due {
+		s.lastUsed[name] = at
+	}
+	s.touchMu.Unlock()
+	if due {
+		select {
+		case s.touchCh <- touch{name: name, at: at}:
+		default:
+		}
+	}
+}
+
+// touchLoop records queued token uses until the Store closes, then records
+// what is still queued.
+func (s *Store) touchLoop() {
+	defer s.wg.Done()
+	for {
+		select {
+		case t := <-s.touchCh:
+			s.recordUse(t)
+		case <-s.done:
+			for {
+				select {
+				case t := <-s.touchCh:
+					s.recordUse(t)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// recordUse stores one token use. It is best effort: a failure only leaves
+// last_used_at older than it could be.
+func (s *Store) recordUse(t touch) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	at := t.at.UTC().Format(timeLayout)
+	_ = s.quietExec(ctx, `UPDATE tokens SET last_used_at = ? WHERE name = ? AND (last_used_at IS NULL OR last_used_at < ?)`,
+		at, t.name, at)
+}
+
+// encodeTools checks a tool allowlist and encodes it for the tools column:
+// NULL for nil (all tools), else a sorted JSON array without duplicates.
+func encodeTools(tools []string) (sql.NullString, error) {
+	if tools == nil {
+		return sql.NullString{}, nil
+	}
+	list := slices.Clone(tools)
+	for _, t := range list {
+		if !validName(t) {
+			return sql.NullString{}, fmt.Errorf("tool name %q must be 1 to 64 of A-Z a-z 0-9 _ . -", t)
+		}
+	}
+	slices.Sort(list)
+	list = slices.Compact(list)
+	b, err := json.Marshal(list)
+	if err != nil {
+		return sql.NullString{}, fmt.Errorf("encode tools: %w", err)
+	}
+	return sql.NullString{String: string(b), Valid: true}, nil
+}
+
+// decodeTools reads the tools column: nil for NULL, else a non-nil list.
+func decodeTools(v sql.NullString) ([]string, error) {
+	if !v.Valid {
+		return nil, nil
+	}
+	tools := []string{}
+	if err := json.Unmarshal([]byte(v.String), &tools); err != nil {
+		return nil, fmt.Errorf("decode tools: %w", err)
+	}
+	return tools, nil
+}
+
+// validName reports whether s is 1–64 of A-Z a-z 0-9 _ . - (token and tool
+// names).
+func validName(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
