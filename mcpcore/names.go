@@ -5,9 +5,10 @@ import "fmt"
 // maxNameLen is the longest tool, prompt, parameter or step name allowed.
 const maxNameLen = 64
 
-// checkName applies mcptray's name rule: 1–64 characters of A-Za-z0-9_.-,
-// which every MCP client accepts.
-func checkName(name string) error {
+// CheckName applies mcptray's name rule to tool, prompt, parameter, step
+// and client token names: 1–64 characters of A-Za-z0-9_.-, which every MCP
+// client accepts.
+func CheckName(name string) error {
 	if name == "" {
 		return fmt.Errorf("required")
 	}

@@ -115,7 +115,7 @@ func (p *problems) addActions(under string, ps []actions.Problem) {
 // ValidateTool lists the problems of one tool definition.
 func ValidateTool(t Tool) []Problem {
 	p := &problems{entry: toolEntry(t.Name)}
-	if err := checkName(t.Name); err != nil {
+	if err := CheckName(t.Name); err != nil {
 		p.add("name", "%v", err)
 	}
 	if strings.TrimSpace(t.Description) == "" {
@@ -148,7 +148,7 @@ func validateParams(p *problems, params []Param) {
 	headers := map[string]string{}
 	for i, prm := range params {
 		f := fmt.Sprintf("params[%d]", i)
-		if err := checkName(prm.Name); err != nil {
+		if err := CheckName(prm.Name); err != nil {
 			p.add(f+".name", "%v", err)
 		} else if seen[prm.Name] {
 			p.add(f+".name", "duplicate parameter %q", prm.Name)
@@ -194,7 +194,7 @@ func validateSteps(p *problems, steps []InputStep) {
 	seen := map[string]bool{}
 	for i, s := range steps {
 		f := fmt.Sprintf("steps[%d]", i)
-		if err := checkName(s.Key); err != nil {
+		if err := CheckName(s.Key); err != nil {
 			p.add(f+".key", "%v", err)
 		} else if seen[s.Key] {
 			p.add(f+".key", "duplicate step key %q", s.Key)
@@ -348,7 +348,7 @@ func ValidateResourceTemplate(t ResourceTemplate) []Problem {
 // ValidatePrompt lists the problems of one prompt.
 func ValidatePrompt(pr Prompt) []Problem {
 	p := &problems{entry: promptEntry(pr.Name)}
-	if err := checkName(pr.Name); err != nil {
+	if err := CheckName(pr.Name); err != nil {
 		p.add("name", "%v", err)
 	}
 	if strings.TrimSpace(pr.Description) == "" {
@@ -357,7 +357,7 @@ func ValidatePrompt(pr Prompt) []Problem {
 	seen := map[string]bool{}
 	for i, a := range pr.Arguments {
 		f := fmt.Sprintf("arguments[%d]", i)
-		if err := checkName(a.Name); err != nil {
+		if err := CheckName(a.Name); err != nil {
 			p.add(f+".name", "%v", err)
 		} else if seen[a.Name] {
 			p.add(f+".name", "duplicate argument %q", a.Name)

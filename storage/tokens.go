@@ -59,8 +59,8 @@ type touch struct {
 // unused (else the error wraps ErrExists); tools restricts the token to
 // those tools, nil meaning all.
 func (s *Store) CreateToken(ctx context.Context, name string, tools []string) (string, error) {
-	if !validName(name) {
-		return "", fmt.Errorf("create token: name %q must be 1 to 64 of A-Z a-z 0-9 _ . -", name)
+	if err := mcpcore.CheckName(name); err != nil {
+		return "", fmt.Errorf("create token: name %q: %w", name, err)
 	}
 	toolsJSON, err := encodeTools(tools)
 	if err != nil {
@@ -288,8 +288,8 @@ func encodeTools(tools []string) (sql.NullString, error) {
 	}
 	list := slices.Clone(tools)
 	for _, t := range list {
-		if !validName(t) {
-			return sql.NullString{}, fmt.Errorf("tool name %q must be 1 to 64 of A-Z a-z 0-9 _ . -", t)
+		if err := mcpcore.CheckName(t); err != nil {
+			return sql.NullString{}, fmt.Errorf("tool name %q: %w", t, err)
 		}
 	}
 	slices.Sort(list)
@@ -311,20 +311,4 @@ func decodeTools(v sql.NullString) ([]string, error) {
 		return nil, fmt.Errorf("decode tools: %w", err)
 	}
 	return tools, nil
-}
-
-// validName reports whether s is 1–64 of A-Z a-z 0-9 _ . - (token and tool
-// names).
-func validName(s string) bool {
-	if len(s) < 1 || len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -1,0 +1,99 @@
+# mcptray build and test entry points. `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-print-directory
+
+GO          ?= go
+CACHE       := $(CURDIR)/.cache
+TOOLS_BIN   := $(CACHE)/bin
+BIN         := bin/mcptray
+STDIO_BIN   := bin/mcptray-stdio
+TEST_TIMEOUT ?= 10m
+GOTESTFLAGS ?=
+BENCHTIME   ?= 1s
+ARGS        ?=
+
+# Debian packages the build needs, as CHECK:PACKAGE (CHECK = a command, or a file
+# that must exist). cgo (mattn/go-sqlite3) needs a C compiler and the libc headers;
+# the conformance suite is installed with npm.
+DEB_DEPS := gcc:gcc /usr/include/stdio.h:libc6-dev npm:npm
+
+# staticcheck, pinned; installed into $(TOOLS_BIN) on first use.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK         := $(TOOLS_BIN)/staticcheck
+# The stamp names the Go version too: a staticcheck built by an older Go may not
+# understand a newer Go's code.
+STATICCHECK_STAMP    = $(TOOLS_BIN)/.staticcheck-$(STATICCHECK_VERSION)-$(shell $(GO) env GOVERSION)
+
+# Go sources for gofmt: everything but hidden dirs (.cache, .git), node_modules and testdata.
+GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -type f -print)
+
+step = @printf '\n==> %s\n' "$(1)"
+
+.PHONY: help deps build run test fmt-check vet staticcheck unit conformance bench clean distclean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
+
+deps: ## install missing system packages (gcc, libc headers, npm)
+	@bash scripts/deps.sh $(DEB_DEPS)
+
+build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio exists)
+	CGO_ENABLED=1 $(GO) build -o $(BIN) .
+	@if [ -d cmd/mcptray-stdio ]; then set -x; CGO_ENABLED=0 $(GO) build -o $(STDIO_BIN) ./cmd/mcptray-stdio; fi
+
+run: build ## build and start the app on its default database (ARGS=... to pass flags)
+	./$(BIN) $(ARGS)
+
+# Every step runs even when an earlier one fails, so one run shows all problems;
+# the target fails if any step did. The last line on success is the conformance
+# summary "N passed, M failed".
+TEST_STEPS := fmt-check vet staticcheck unit conformance
+test: deps ## gofmt, go vet, staticcheck, go test, conformance
+	@failed=""; \
+	for step in $(TEST_STEPS); do \
+	  $(MAKE) $$step || failed="$$failed $$step"; \
+	done; \
+	if [ -n "$$failed" ]; then printf '\nmake test: FAILED:%s\n' "$$failed"; exit 1; fi
+
+fmt-check: ## fail if gofmt would change a file
+	$(call step,gofmt -l)
+	@out=$$(gofmt -l $(or $(GO_FILES),/dev/null)); \
+	if [ -n "$$out" ]; then echo "gofmt: these files need formatting (run gofmt -w):"; echo "$$out"; exit 1; fi; \
+	echo "ok"
+
+vet: ## go vet ./...
+	$(call step,go vet ./...)
+	@$(GO) vet ./... && echo ok
+
+$(STATICCHECK_STAMP):
+	@echo "installing staticcheck $(STATICCHECK_VERSION) into $(TOOLS_BIN)"
+	@mkdir -p $(TOOLS_BIN)
+	@GOBIN=$(TOOLS_BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@rm -f $(TOOLS_BIN)/.staticcheck-* && touch $@
+
+staticcheck: $(STATICCHECK_STAMP) ## staticcheck ./... (pinned, project-local)
+	$(call step,staticcheck $(STATICCHECK_VERSION) ./...)
+	@$(STATICCHECK) ./... && echo ok
+
+unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
+	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
+	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+
+conformance: ## MCP conformance suite against bin/mcptray serve (both revisions)
+	$(call step,MCP conformance (scripts/conformance.sh))
+	@$(MAKE) build
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh
+
+bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./...
+	@if [ -f scripts/bench.sh ]; then set -x; bash scripts/bench.sh; \
+	else set -x; $(GO) test -run='^$$' -bench=. -benchtime=$(BENCHTIME) ./...; fi
+
+clean: ## remove build outputs
+	rm -rf bin
+
+distclean: clean ## also remove .cache (installed tools, conformance suite)
+	rm -rf .cache
