@@ -179,8 +179,10 @@ func (e *Engine) serverFor(p Principal) *mcp.Server {
 	key := "*"
 	var allow []string
 	if p.Tools != nil {
-		allow = slices.Sorted(slices.Values(p.Tools))
-		key = strings.Join(allow, "\x00")
+		// Non-nil even when empty: a token allowed no tools sees none.
+		allow = append(make([]string, 0, len(p.Tools)), p.Tools...)
+		slices.Sort(allow)
+		key = "=" + strings.Join(allow, "\x00")
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -17,16 +17,18 @@ type message struct {
 	} `json:"params"`
 }
 
-// isModern decides the era of a POST: a session id or a legacy version
-// header means 2025-11-25 and earlier; another version header, or a body
-// carrying the 2026 per-request _meta (or a method only 2026 has), means
-// 2026-07-28. initialize without those is the legacy handshake.
+// isModern decides the era of a POST: a legacy version header, or no
+// header and a session id, means 2025-11-25 and earlier; another version
+// header, or a body carrying the 2026 per-request _meta (or a method only
+// 2026 has), means 2026-07-28. initialize without those is the legacy
+// handshake.
 func isModern(sessionID, versionHeader string, m *message) bool {
+	if versionHeader != "" {
+		// 2026-07-28 ignores Mcp-Session-Id, so the version decides first.
+		return !slices.Contains(legacyVersions, versionHeader)
+	}
 	if sessionID != "" {
 		return false
-	}
-	if versionHeader != "" {
-		return !slices.Contains(legacyVersions, versionHeader)
 	}
 	if _, ok := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]; ok {
 		return true
