@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,10 @@ func (e *Engine) Handler() http.Handler {
 		}
 		p, ok := e.authenticate(w, r)
 		if !ok {
+			return
+		}
+		if !e.sessionInScope(r, p) {
+			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "session not found: this client token's tool allowlist changed; initialize a new session")
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
@@ -158,6 +163,32 @@ func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal
 		return Principal{}, false
 	}
 	return p, true
+}
+
+// sessionInScope reports whether a 2025-11-25 session request belongs to
+// the server of the token's current tool allowlist. go-sdk keeps a session
+// on the server it was opened on, so after the allowlist changes the old
+// session must end (404 makes the client initialize again); it is not
+// closed here, so a token holder cannot close someone else's session.
+func (e *Engine) sessionInScope(r *http.Request, p Principal) bool {
+	id := r.Header.Get("Mcp-Session-Id")
+	if v := r.Header.Get("MCP-Protocol-Version"); id == "" || (v != "" && !slices.Contains(legacyVersions, v)) {
+		return true
+	}
+	current := e.serverFor(p)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, sc := range e.scopes {
+		if sc.server == current {
+			continue
+		}
+		for ss := range sc.server.Sessions() {
+			if ss.ID() == id {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // router reads and checks the body, then picks the era's handler.

@@ -19,10 +19,9 @@ const requestStateKeyName = "request-state"
 // stateVersion prefixes every sealed state so the format can evolve.
 const stateVersion = "v1."
 
-// roundState is what a sealed requestState carries between rounds: where
-// the flow is and the answers collected so far.
+// roundState is what a sealed requestState carries between rounds: the
+// answers collected so far (which also say how far the flow has come).
 type roundState struct {
-	Round   int                        `json:"r"`
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 	Expires int64                      `json:"e"`
 }

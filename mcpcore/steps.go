@@ -183,10 +183,13 @@ func inRound(steps []InputStep, round int) []InputStep {
 }
 
 // askMRTR advances the flow by the answers in this request and returns the
-// next round to ask, or the inputs once every round is answered. Answers
-// for steps of the current round are taken with or without a state (a
-// client may answer the first round at once); unanswered, unknown-kind or
-// invalid answers are asked again, and unknown keys are ignored.
+// next round to ask, or the inputs once every step is answered. Progress is
+// derived from the sealed answers, never from a position: the round asked
+// is the first with an unanswered step, so neither a client changing its
+// declared capabilities between rounds nor an edit of the definition can
+// skip a required step. Answers for that round are taken with or without a
+// state (a client may answer the first round at once); unanswered or invalid
+// answers are asked again, and unknown keys are ignored.
 func (e *Engine) askMRTR(r stepRequest, active []InputStep, rounds []int) (*stepOutcome, error) {
 	st := roundState{Answers: map[string]json.RawMessage{}}
 	if r.state != "" {
@@ -198,15 +201,22 @@ func (e *Engine) askMRTR(r stepRequest, active []InputStep, rounds []int) (*step
 			st.Answers = map[string]json.RawMessage{}
 		}
 	}
-	if st.Round >= len(rounds) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error(), Data: json.RawMessage(`{"reason":"invalid_request_state"}`)}
-	}
-	current := inRound(active, rounds[st.Round])
-	var pending []InputStep
-	for _, s := range current {
-		if _, done := st.Answers[s.Key]; done {
-			continue
+	next := func() []InputStep {
+		for _, round := range rounds {
+			var open []InputStep
+			for _, s := range inRound(active, round) {
+				if _, done := st.Answers[s.Key]; !done {
+					open = append(open, s)
+				}
+			}
+			if len(open) > 0 {
+				return open
+			}
 		}
+		return nil
+	}
+	var pending []InputStep
+	for _, s := range next() {
 		if resp, ok := r.responses[s.Key]; ok {
 			if ans, err := answerOf(s, resp); err == nil {
 				st.Answers[s.Key] = ans
@@ -216,11 +226,9 @@ func (e *Engine) askMRTR(r stepRequest, active []InputStep, rounds []int) (*step
 		pending = append(pending, s)
 	}
 	if len(pending) == 0 {
-		st.Round++
-		if st.Round == len(rounds) {
+		if pending = next(); len(pending) == 0 {
 			return &stepOutcome{Inputs: decodeAnswers(st.Answers)}, nil
 		}
-		pending = inRound(active, rounds[st.Round])
 	}
 	// A later round's questions may use the earlier answers.
 	r.data.Inputs = decodeAnswers(st.Answers)
