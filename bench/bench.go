@@ -1,0 +1,172 @@
+// Package bench measures the overhead of mcptray's MCP endpoint over a bare
+// go-sdk server serving the same tool.
+//
+// It provides the two servers under test — the real mcptray engine on a
+// SQLite file (NewOurs) and a plain go-sdk server (NewBare) — plus the client
+// load (Load, over HTTP with the official go-sdk client) and a server-only
+// in-process replay of one captured tools/call (Capture, Replay).
+//
+// The entry point is scripts/bench.sh (`make bench`), which runs
+// bench/cmd/mcpbench. The Benchmark functions in bench_test.go drive the same
+// replay for profiling with `go test -cpuprofile`; plain `go test` skips them.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ToolName is the name of the benchmarked tool on both servers.
+const ToolName = "echo"
+
+// Era is the protocol revision a client speaks.
+type Era string
+
+// The two eras mcptray serves on one endpoint.
+const (
+	// Modern is the stateless revision: each POST is a whole request.
+	Modern Era = "2026-07-28"
+	// Legacy is the session revision: initialize, then Mcp-Session-Id.
+	Legacy Era = "2025-11-25"
+)
+
+// Eras lists both eras, modern first.
+var Eras = []Era{Modern, Legacy}
+
+// EchoTool is the catalog definition of the benchmarked tool: one required
+// string parameter "text", answered with a respond action rendering it.
+func EchoTool() mcpcore.Tool {
+	return mcpcore.Tool{
+		Name:        ToolName,
+		Description: "Echoes its text argument.",
+		Params:      []mcpcore.Param{{Name: "text", Type: "string", Description: "what to echo", Required: true}},
+		Action: actions.Spec{Respond: &actions.Respond{
+			Content: []actions.Content{{Type: "text", Text: "{{.args.text}}"}},
+		}},
+	}
+}
+
+// NewBare returns a bare go-sdk endpoint exposing the same tool as EchoTool
+// (same input schema, same result): a plain mcp.Server behind a stateless
+// handler for 2026-07-28 and a session handler for 2025-11-25, routed like
+// docs/go-sdk.md §2 — by session id, then the version header, and only when
+// that is absent by peeking the body's _meta. It has no auth, no Origin
+// guard and no body limit beyond go-sdk's own.
+func NewBare() http.Handler {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "v0"}, nil)
+	tool := EchoTool()
+	mcp.AddTool(srv, &mcp.Tool{Name: tool.Name, Description: tool.Description, InputSchema: tool.InputSchemaJSON()},
+		func(_ context.Context, _ *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, any, error) {
+			text, _ := in["text"].(string)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+	get := func(*http.Request) *mcp.Server { return srv }
+	modern := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
+	legacy := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if bareIsModern(r) {
+			modern.ServeHTTP(w, r)
+		} else {
+			legacy.ServeHTTP(w, r)
+		}
+	})
+}
+
+// bareIsModern is the minimal era routing of docs/go-sdk.md §2.
+func bareIsModern(r *http.Request) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		return v >= string(Modern)
+	}
+	if r.Method != http.MethodPost {
+		return false
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var peek struct {
+		Method string `json:"method"`
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &peek)
+	_, ok := peek.Params.Meta["io.modelcontextprotocol/protocolVersion"]
+	return ok || peek.Method == "server/discover"
+}
+
+// Ours is a running mcptray engine on its own SQLite file.
+type Ours struct {
+	// Handler is the engine's MCP endpoint (eng.Handler()).
+	Handler http.Handler
+	// Token is a valid client token secret; empty when auth is off.
+	Token string
+	// DBPath is the database file.
+	DBPath string
+
+	engine *mcpcore.Engine
+	store  *storage.Store
+	cancel context.CancelFunc
+}
+
+// NewOurs opens a fresh database in dir, stores a catalog holding EchoTool,
+// and starts the engine the way `mcptray serve` does: the store is the
+// catalog source, key store and (with auth) token verifier, and the engine
+// watches the store for changes. With auth it also creates a client token.
+// logger nil means the product default, slog.Default().
+func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*Ours, error) {
+	db := filepath.Join(dir, "mcptray.db")
+	st, err := storage.Open(db)
+	if err != nil {
+		return nil, err
+	}
+	o := &Ours{store: st, DBPath: db}
+	fail := func(err error) (*Ours, error) {
+		_ = st.Close()
+		return nil, err
+	}
+	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}}
+	if err := st.Import(ctx, cat, true); err != nil {
+		return fail(fmt.Errorf("importing the bench catalog: %w", err))
+	}
+	exe, _ := os.Executable()
+	opts := mcpcore.Options{Version: "bench", Executable: exe, DBPath: db, Logger: logger}
+	if auth {
+		if o.Token, err = st.CreateToken(ctx, "bench", nil); err != nil {
+			return fail(err)
+		}
+		opts.Tokens = st
+	}
+	eng, err := mcpcore.New(ctx, st, st, opts)
+	if err != nil {
+		return fail(err)
+	}
+	wctx, cancel := context.WithCancel(context.Background())
+	go eng.Watch(wctx, st.Changes(wctx))
+	o.engine, o.cancel, o.Handler = eng, cancel, eng.Handler()
+	return o, nil
+}
+
+// Close stops the engine and closes the database.
+func (o *Ours) Close() error {
+	o.engine.Shutdown()
+	o.cancel()
+	return o.store.Close()
+}

@@ -1,0 +1,120 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// servers builds the three handlers under test in dir.
+func servers(tb testing.TB) (names []string, handlers map[string]http.Handler, tokens map[string]string) {
+	tb.Helper()
+	// The product logs to stderr through slog.Default(); log to a file
+	// instead, at the same cost, so benchmark output stays readable.
+	logf, err := os.Create(filepath.Join(tb.TempDir(), "server.log"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = logf.Close() })
+	logger := slog.New(slog.NewTextHandler(logf, nil))
+	handlers = map[string]http.Handler{"bare": NewBare()}
+	tokens = map[string]string{}
+	for _, auth := range []bool{true, false} {
+		name := "ours"
+		if !auth {
+			name = "ours-noauth"
+		}
+		o, err := NewOurs(context.Background(), tb.TempDir(), auth, logger)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { _ = o.Close() })
+		handlers[name], tokens[name] = o.Handler, o.Token
+	}
+	return []string{"bare", "ours", "ours-noauth"}, handlers, tokens
+}
+
+// TestSmoke checks, quickly, that both servers answer the echo call the
+// same way in both eras, over HTTP and by replay.
+func TestSmoke(t *testing.T) {
+	names, handlers, tokens := servers(t)
+	for _, name := range names {
+		for _, era := range Eras {
+			r, err := Capture(context.Background(), handlers[name], tokens[name], era)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, era, err)
+			}
+			if err := r.Call(); err != nil {
+				t.Errorf("%s %s: %v", name, era, err)
+			}
+			r.Close()
+		}
+	}
+}
+
+// BenchmarkServer replays a captured tools/call straight into each handler,
+// one call at a time: the server's own cost, without network or client.
+// Profile with:
+//
+//	go test ./bench -run '^$' -bench 'Server/ours/2026' -cpuprofile cpu.out
+func BenchmarkServer(b *testing.B) {
+	names, handlers, tokens := servers(b)
+	for _, name := range names {
+		for _, era := range Eras {
+			b.Run(fmt.Sprintf("%s/%s", name, era), func(b *testing.B) {
+				r, err := Capture(context.Background(), handlers[name], tokens[name], era)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer r.Close()
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := r.Call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkServerParallel is BenchmarkServer with 4 goroutines per P, each
+// replaying its own session.
+func BenchmarkServerParallel(b *testing.B) {
+	names, handlers, tokens := servers(b)
+	for _, name := range names {
+		for _, era := range Eras {
+			b.Run(fmt.Sprintf("%s/%s", name, era), func(b *testing.B) {
+				const perP = 4
+				replays := make([]*Replay, perP*runtime.GOMAXPROCS(0))
+				for i := range replays {
+					r, err := Capture(context.Background(), handlers[name], tokens[name], era)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer r.Close()
+					replays[i] = r
+				}
+				var next atomic.Int32
+				b.ReportAllocs()
+				b.SetParallelism(perP)
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					r := replays[next.Add(1)-1]
+					for pb.Next() {
+						if err := r.Call(); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
+}
