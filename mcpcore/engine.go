@@ -40,9 +40,12 @@ type Engine struct {
 	src      Source
 	opts     Options
 	log      *slog.Logger
+	sdkLog   *slog.Logger // go-sdk's, warnings and errors only
 	seal     atomic.Pointer[sealer]
 	settings atomic.Pointer[Settings]
 	catalog  atomic.Pointer[Catalog]
+	// templates caches the parsed templates of the current catalog.
+	templates atomic.Pointer[actions.TemplateCache]
 
 	// shutdown ends listen streams gracefully (with their final result).
 	shutdown    context.Context
@@ -81,6 +84,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		src:        src,
 		opts:       opts,
 		log:        opts.Logger,
+		sdkLog:     sdkLogger(opts.Logger),
 		scopes:     map[string]*scope{},
 		serverVars: map[string]string{"executable": opts.Executable, "db": opts.DBPath},
 	}
@@ -150,6 +154,7 @@ func (e *Engine) Sync(ctx context.Context) error {
 	old := e.settings.Load()
 	e.settings.Store(&set)
 	e.catalog.Store(cat)
+	e.templates.Store(&actions.TemplateCache{})
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -201,7 +206,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 	restricted := sc.allow != nil
 	srv := mcp.NewServer(&mcp.Implementation{Name: set.ServerName, Title: set.ServerTitle, Version: e.opts.Version}, &mcp.ServerOptions{
 		Instructions: set.Instructions,
-		Logger:       e.log,
+		Logger:       e.sdkLog,
 		PageSize:     set.PageSize,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
@@ -302,5 +307,5 @@ func (e *Engine) data(args map[string]any) *actions.Data {
 	if args == nil {
 		args = map[string]any{}
 	}
-	return &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars}
+	return &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load()}
 }

@@ -8,13 +8,23 @@ import (
 // legacyVersions are the session-era revisions served through initialize.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-// message is what the router peeks from a POST body.
+// message is what the router peeks from every POST body.
 type message struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Method string          `json:"method"`
-	Params struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	} `json:"params"`
+}
+
+// hasModernMeta reports whether a body carries the 2026 per-request
+// protocolVersion; it is decoded only when the headers cannot decide.
+func hasModernMeta(body []byte) bool {
+	var m struct {
+		Params struct {
+			Meta struct {
+				Version *json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Params.Meta.Version != nil
 }
 
 // isModern decides the era of a POST: a legacy version header, or no
@@ -22,7 +32,7 @@ type message struct {
 // header, or a body carrying the 2026 per-request _meta (or a method only
 // 2026 has), means 2026-07-28. initialize without those is the legacy
 // handshake.
-func isModern(sessionID, versionHeader string, m *message) bool {
+func isModern(sessionID, versionHeader string, m *message, body []byte) bool {
 	if versionHeader != "" {
 		// 2026-07-28 ignores Mcp-Session-Id, so the version decides first.
 		return !slices.Contains(legacyVersions, versionHeader)
@@ -30,8 +40,5 @@ func isModern(sessionID, versionHeader string, m *message) bool {
 	if sessionID != "" {
 		return false
 	}
-	if _, ok := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]; ok {
-		return true
-	}
-	return m.Method == "server/discover" || m.Method == "subscriptions/listen"
+	return m.Method == "server/discover" || m.Method == "subscriptions/listen" || hasModernMeta(body)
 }

@@ -29,7 +29,7 @@ func TestIsModern(t *testing.T) {
 		{"plain legacy request", "", "", `{"method":"tools/list"}`, false},
 	}
 	for _, tt := range tests {
-		if got := isModern(tt.session, tt.version, msg(tt.body)); got != tt.want {
+		if got := isModern(tt.session, tt.version, msg(tt.body), []byte(tt.body)); got != tt.want {
 			t.Errorf("%s: isModern = %v, want %v", tt.name, got, tt.want)
 		}
 	}

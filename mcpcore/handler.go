@@ -39,11 +39,11 @@ func (e *Engine) Handler() http.Handler {
 	modern := mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		PropagateRequestCancellation: true,
-		Logger:                       e.log,
+		Logger:                       e.sdkLog,
 	})
 	legacy := mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{
 		SessionTimeout: 30 * time.Minute,
-		Logger:         e.log,
+		Logger:         e.sdkLog,
 	})
 	// go-sdk reads the token identity through its own context key, which
 	// only its middleware sets; the token was verified already, so this
@@ -241,7 +241,7 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.ContentLength = int64(len(body))
 	jw := &jsonErrors{ResponseWriter: w, id: msg.ID}
 	defer jw.finish()
-	if !isModern(sessionID, r.Header.Get("MCP-Protocol-Version"), &msg) {
+	if !isModern(sessionID, r.Header.Get("MCP-Protocol-Version"), &msg, body) {
 		rt.legacy.ServeHTTP(jw, r)
 		return
 	}

@@ -36,7 +36,7 @@ func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 			bind:      binding{Method: "prompts/get", Name: p.Name, Arguments: args, Principal: principalOf(req.Extra)},
 			data:      data,
 			session:   req.Session,
-			caps:      req.ClientCapabilities(),
+			caps:      req.ClientCapabilities,
 			responses: req.Params.InputResponses,
 			state:     req.Params.RequestState,
 		})

@@ -21,11 +21,13 @@ const modernVersion = "2026-07-28"
 
 // stepRequest is one call of a definition that has input steps.
 type stepRequest struct {
-	steps     []InputStep
-	bind      binding
-	data      *actions.Data
-	session   *mcp.ServerSession
-	caps      *mcp.ClientCapabilities
+	steps   []InputStep
+	bind    binding
+	data    *actions.Data
+	session *mcp.ServerSession
+	// caps reads the client's capabilities; go-sdk decodes them anew on
+	// each call, so it runs only for definitions that have steps.
+	caps      func() *mcp.ClientCapabilities
 	responses mcp.InputResponseMap
 	state     string
 }
@@ -57,7 +59,7 @@ func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*stepOutcome, err
 	if len(r.steps) == 0 {
 		return &stepOutcome{Inputs: map[string]any{}}, nil
 	}
-	active, err := answerable(r.steps, r.caps)
+	active, err := answerable(r.steps, r.caps())
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func TestStepsRoundsAndAnswers(t *testing.T) {
 		{Key: "first", Kind: StepForm, Message: "Name?", Schema: nameForm},
 		{Key: "second", Kind: StepForm, Message: "Hi {{.inputs.first.content.name}}, colour?", Schema: nameForm, Round: 1},
 	}
-	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(nil), caps: formCaps()}
+	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(nil), caps: formCaps}
 	ctx := context.Background()
 
 	out, err := e.runSteps(ctx, req)
@@ -98,12 +98,12 @@ func TestStepsCapabilities(t *testing.T) {
 		{Key: "llm", Kind: StepSampling, Message: "Hello", Optional: true},
 	}
 	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(nil),
-		caps: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}}
+		caps: func() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}} }}
 	out, err := e.runSteps(context.Background(), req)
 	if err != nil || out.Requests["llm"] == nil || out.Requests["ask"] != nil {
 		t.Fatalf("want only the sampling step, got %+v, %v", out, err)
 	}
-	req.caps = &mcp.ClientCapabilities{}
+	req.caps = func() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{} }
 	out, err = e.runSteps(context.Background(), req)
 	if err != nil || out.Requests != nil {
 		t.Fatalf("with nothing declared, optional steps are skipped: %+v, %v", out, err)

@@ -48,7 +48,7 @@ func (e *Engine) toolHandler(t Tool) mcp.ToolHandlerFor[map[string]any, any] {
 			bind:      binding{Method: "tools/call", Name: t.Name, Arguments: data.Args, Principal: principalOf(req.Extra)},
 			data:      data,
 			session:   req.Session,
-			caps:      req.ClientCapabilities(),
+			caps:      req.ClientCapabilities,
 			responses: req.Params.InputResponses,
 			state:     req.Params.RequestState,
 		})

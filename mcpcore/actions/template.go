@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -19,6 +20,31 @@ type Data struct {
 	// Server describes the running mcptray: "executable" (its binary) and
 	// "db" (its database file), so a command can call the mcptray CLI.
 	Server map[string]string
+	// Templates, when set, keeps parsed templates across calls.
+	Templates *TemplateCache
+}
+
+// TemplateCache keeps parsed templates by source, so a definition's
+// templates are parsed once rather than on every call. It is safe for
+// concurrent use; whoever owns it drops it when the definitions change.
+type TemplateCache struct {
+	m sync.Map // source -> *template.Template
+}
+
+func (c *TemplateCache) parse(src string) (*template.Template, error) {
+	if c != nil {
+		if t, ok := c.m.Load(src); ok {
+			return t.(*template.Template), nil
+		}
+	}
+	t, err := template.New("").Funcs(funcs).Option("missingkey=zero").Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		c.m.Store(src, t)
+	}
+	return t, nil
 }
 
 func (d *Data) view() map[string]any {
@@ -65,7 +91,7 @@ func (t Template) Check() error {
 	if !strings.Contains(string(t), "{{") {
 		return nil
 	}
-	_, err := template.New("").Funcs(funcs).Option("missingkey=zero").Parse(string(t))
+	_, err := (*TemplateCache)(nil).parse(string(t))
 	return err
 }
 
@@ -76,7 +102,11 @@ func (t Template) Render(data *Data) (string, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
-	tmpl, err := template.New("").Funcs(funcs).Option("missingkey=zero").Parse(s)
+	var cache *TemplateCache
+	if data != nil {
+		cache = data.Templates
+	}
+	tmpl, err := cache.parse(s)
 	if err != nil {
 		return "", fmt.Errorf("template: %w", err)
 	}
