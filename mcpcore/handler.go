@@ -3,7 +3,6 @@ package mcpcore
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,7 +135,7 @@ func (e *Engine) originAllowed(origin, port string) bool {
 		return true
 	}
 	for _, a := range e.currentSettings().AllowedOrigins {
-		if n, err := normalizeOrigin(a); err == nil && subtle.ConstantTimeCompare([]byte(n), []byte(norm)) == 1 {
+		if n, err := normalizeOrigin(a); err == nil && n == norm {
 			return true
 		}
 	}
