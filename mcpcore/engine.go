@@ -61,6 +61,22 @@ type scope struct {
 	server  *mcp.Server
 	allow   []string // nil: every tool
 	applied map[string]string
+	// listens ends this server's listen streams (gracefully) when the
+	// server is retired or the engine shuts down.
+	listens     context.Context
+	stopListens context.CancelFunc
+}
+
+// retire ends what would go stale on a server that is being replaced: its
+// listen streams (with their final result; clients listen again) and its
+// 2025-11-25 sessions (clients initialize again). Calls in flight finish.
+func (sc *scope) retire() {
+	sc.stopListens()
+	for ss := range sc.server.Sessions() {
+		if isLegacy(ss) {
+			_ = ss.Close()
+		}
+	}
 }
 
 // New builds an engine and loads the current catalog. The request-state key
@@ -129,11 +145,7 @@ func (e *Engine) Shutdown() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, sc := range e.scopes {
-		for ss := range sc.server.Sessions() {
-			if isLegacy(ss) {
-				_ = ss.Close()
-			}
-		}
+		sc.retire()
 	}
 }
 
@@ -160,12 +172,10 @@ func (e *Engine) Sync(ctx context.Context) error {
 	defer e.mu.Unlock()
 	if old != nil && serverIdentityChanged(*old, set) {
 		// Name, instructions and page size are fixed when a go-sdk server is
-		// made: start fresh servers and end the sessions of the old ones, so
-		// clients reconnect and see the new values.
+		// made: new requests get fresh servers, and clients holding a stream
+		// or session on an old one reconnect and see the new values.
 		for _, sc := range e.scopes {
-			for ss := range sc.server.Sessions() {
-				_ = ss.Close()
-			}
+			sc.retire()
 		}
 		e.scopes = map[string]*scope{}
 	}
@@ -195,6 +205,7 @@ func (e *Engine) serverFor(p Principal) *mcp.Server {
 		return sc.server
 	}
 	sc := &scope{allow: allow, applied: map[string]string{}}
+	sc.listens, sc.stopListens = context.WithCancel(e.shutdown)
 	sc.server = e.newServer(sc)
 	e.apply(sc, e.catalog.Load())
 	e.scopes[key] = sc
@@ -227,7 +238,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 			}
 		},
 	})
-	srv.AddReceivingMiddleware(e.middleware)
+	srv.AddReceivingMiddleware(e.middleware(sc))
 	return srv
 }
 

@@ -153,6 +153,30 @@ func TestShutdownEndsListen(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	s, id := e.listen(t)
 	e.eng.Shutdown()
+	wantFinalResult(t, s, id)
+}
+
+// TestServerChangeEndsListen: a new server name replaces the go-sdk
+// servers; a stream on the old one ends with its result, so the client
+// listens again, on the new one.
+func TestServerChangeEndsListen(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	s, id := e.listen(t)
+	set, err := e.st.Settings(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.ServerName = "renamed"
+	if err := e.st.PutSettings(testCtx(t), set); err != nil {
+		t.Fatal(err)
+	}
+	wantFinalResult(t, s, id)
+}
+
+// wantFinalResult reads the listen stream's final result, and then nothing
+// but keep-alive comments until it closes.
+func wantFinalResult(t *testing.T, s *stream, id int64) {
+	t.Helper()
 	m := s.nextMessage(t)
 	if !m.isResponse() || m.Error != nil {
 		t.Fatalf("after Shutdown: %+v, want the listen request's result", m)

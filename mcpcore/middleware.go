@@ -14,27 +14,30 @@ import (
 // 2026-07-28 moved it to -32602.
 const legacyResourceNotFound = -32002
 
-// middleware adapts go-sdk per era: listen streams end with their result on
-// shutdown, and legacy sessions get the legacy resource-not-found code.
-func (e *Engine) middleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "subscriptions/listen" {
-			ctx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			stop := context.AfterFunc(e.shutdown, cancel)
-			defer stop()
-			return next(ctx, method, req)
-		}
-		res, err := next(ctx, method, req)
-		if method == "resources/read" && err != nil {
-			var je *jsonrpc.Error
-			if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && je.Message == "Resource not found" {
-				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && isLegacy(ss) {
-					return res, &jsonrpc.Error{Code: legacyResourceNotFound, Message: je.Message, Data: je.Data}
+// middleware adapts go-sdk for one scope's server: its listen streams end
+// with their result when the server is retired or the engine shuts down,
+// and legacy sessions get the legacy resource-not-found code.
+func (e *Engine) middleware(sc *scope) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "subscriptions/listen" {
+				ctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				stop := context.AfterFunc(sc.listens, cancel)
+				defer stop()
+				return next(ctx, method, req)
+			}
+			res, err := next(ctx, method, req)
+			if method == "resources/read" && err != nil {
+				var je *jsonrpc.Error
+				if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && je.Message == "Resource not found" {
+					if ss, ok := req.GetSession().(*mcp.ServerSession); ok && isLegacy(ss) {
+						return res, &jsonrpc.Error{Code: legacyResourceNotFound, Message: je.Message, Data: je.Data}
+					}
 				}
 			}
+			return res, err
 		}
-		return res, err
 	}
 }
 
