@@ -52,6 +52,7 @@ func (e *Engine) Handler() http.Handler {
 		return &auth.TokenInfo{UserID: p.Token}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	route := &router{e: e, modern: modern, legacy: legacy}
+	authed := withTokenInfo(route)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != EndpointPath {
 			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no MCP endpoint at %s; use %s", r.URL.Path, EndpointPath))
@@ -73,7 +74,7 @@ func (e *Engine) Handler() http.Handler {
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
-		withTokenInfo(route).ServeHTTP(w, r)
+		authed.ServeHTTP(w, r)
 	})
 }
 
