@@ -56,7 +56,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	go eng.Watch(ctx, st.Changes(ctx))
+	go eng.Watch(ctx)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

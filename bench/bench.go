@@ -159,7 +159,7 @@ func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*
 		return fail(err)
 	}
 	wctx, cancel := context.WithCancel(context.Background())
-	go eng.Watch(wctx, st.Changes(wctx))
+	go eng.Watch(wctx)
 	o.engine, o.cancel, o.Handler = eng, cancel, eng.Handler()
 	return o, nil
 }

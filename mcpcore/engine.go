@@ -119,9 +119,14 @@ func (e *Engine) currentSettings() Settings { return *e.settings.Load() }
 // Settings returns the settings in force.
 func (e *Engine) Settings() Settings { return e.currentSettings() }
 
-// Watch resyncs on every signal from changes until ctx ends or changes is
-// closed.
-func (e *Engine) Watch(ctx context.Context, changes <-chan struct{}) {
+// Watch keeps the engine in sync with its source until ctx ends: it
+// subscribes to changes, catches up with any made since New loaded the
+// catalog, then resyncs on every signal.
+func (e *Engine) Watch(ctx context.Context) {
+	changes := e.src.Changes(ctx)
+	if err := e.Sync(ctx); err != nil && ctx.Err() == nil {
+		e.log.Error("resyncing the catalog", "err", err)
+	}
 	for {
 		select {
 		case <-ctx.Done():

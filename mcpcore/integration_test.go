@@ -151,7 +151,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		eng.Watch(watchCtx, st.Changes(watchCtx))
+		eng.Watch(watchCtx)
 	}()
 	t.Cleanup(func() { stopWatch(); <-watched })
 	srv := httptest.NewServer(eng.Handler())

@@ -77,6 +77,9 @@ type Source interface {
 	Catalog(ctx context.Context) (*Catalog, error)
 	// Settings returns the current settings, defaults filled in.
 	Settings(ctx context.Context) (Settings, error)
+	// Changes signals (coalesced) after any change to the catalog or
+	// settings, until ctx ends, when it is closed.
+	Changes(ctx context.Context) <-chan struct{}
 }
 
 // Principal is who a request is from: a client token (by name), or nobody

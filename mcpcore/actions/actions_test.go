@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -161,4 +162,26 @@ func processExists(pid string) bool {
 	}
 	fields := strings.Fields(string(stat))
 	return len(fields) > 2 && fields[2] != "Z"
+}
+
+func TestSecretsRenderAndRedact(t *testing.T) {
+	d := &Data{Secret: func(name string) (string, error) {
+		if name == "api" {
+			return "s3cr3t-value", nil
+		}
+		return "", errors.New("no such secret")
+	}}
+	got, err := Template(`token={{secret "api"}}`).Render(d)
+	if err != nil || got != "token=s3cr3t-value" {
+		t.Fatalf("render = %q, %v", got, err)
+	}
+	if r := d.Redact("echo: s3cr3t-value!"); r != "echo: [secret:api]!" {
+		t.Errorf("redact = %q", r)
+	}
+	if _, err := Template(`{{secret "missing"}}`).Render(d); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("missing secret: %v", err)
+	}
+	if _, err := Template(`{{secret "api"}}`).Render(&Data{}); err == nil {
+		t.Error("a secret rendered without a secret store")
+	}
 }

@@ -22,6 +22,47 @@ type Data struct {
 	Server map[string]string
 	// Templates, when set, keeps parsed templates across calls.
 	Templates *TemplateCache
+	// Secret resolves {{secret "name"}}; nil means no secrets are available.
+	Secret func(name string) (string, error)
+
+	mu   sync.Mutex
+	used map[string]string // secret value -> name, for Redact
+}
+
+// secret resolves a secret for a template and remembers its value, so that
+// everything the call produces can be redacted.
+func (d *Data) secret(name string) (string, error) {
+	if d == nil || d.Secret == nil {
+		return "", fmt.Errorf("secret %q: no secret store is available", name)
+	}
+	v, err := d.Secret(name)
+	if err != nil {
+		return "", fmt.Errorf("secret %q: %w", name, err)
+	}
+	if v != "" {
+		d.mu.Lock()
+		if d.used == nil {
+			d.used = map[string]string{}
+		}
+		d.used[v] = name
+		d.mu.Unlock()
+	}
+	return v, nil
+}
+
+// Redact replaces every secret value this call's templates resolved with
+// "[secret:NAME]", so a program that echoes a secret does not leak it into
+// results, logs or errors.
+func (d *Data) Redact(s string) string {
+	if d == nil {
+		return s
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for v, name := range d.used {
+		s = strings.ReplaceAll(s, v, "[secret:"+name+"]")
+	}
+	return s
 }
 
 // TemplateCache keeps parsed templates by source, so a definition's
@@ -65,6 +106,8 @@ func (d *Data) view() map[string]any {
 }
 
 var funcs = template.FuncMap{
+	// secret is bound to the call's Data when a template uses it.
+	"secret": func(string) (string, error) { return "", fmt.Errorf("secret: not available here") },
 	// json renders a value as compact JSON, for structured text.
 	"json": func(v any) (string, error) {
 		b, err := json.Marshal(v)
@@ -109,6 +152,13 @@ func (t Template) Render(data *Data) (string, error) {
 	tmpl, err := cache.parse(s)
 	if err != nil {
 		return "", fmt.Errorf("template: %w", err)
+	}
+	if strings.Contains(s, "secret") {
+		// Parsed templates are shared; bind this call's secrets to a copy.
+		if tmpl, err = tmpl.Clone(); err != nil {
+			return "", fmt.Errorf("template: %w", err)
+		}
+		tmpl.Funcs(template.FuncMap{"secret": data.secret})
 	}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, data.view()); err != nil {
