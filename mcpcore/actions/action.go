@@ -17,6 +17,7 @@ import (
 type Spec struct {
 	Respond *Respond `json:"respond,omitempty"`
 	Command *Command `json:"command,omitempty"`
+	HTTP    *HTTP    `json:"http,omitempty"`
 }
 
 // Kind names the action that is set, or "" when none is.
@@ -26,6 +27,8 @@ func (s Spec) Kind() string {
 		return "respond"
 	case s.Command != nil:
 		return "command"
+	case s.HTTP != nil:
+		return "http"
 	}
 	return ""
 }
@@ -40,22 +43,24 @@ type Problem struct {
 // Validate lists every problem with the action; none means it can run.
 func (s Spec) Validate() []Problem {
 	n := 0
-	if s.Respond != nil {
-		n++
-	}
-	if s.Command != nil {
-		n++
+	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil} {
+		if set {
+			n++
+		}
 	}
 	switch {
 	case n == 0:
-		return []Problem{{Field: "action", Message: "an action is required (respond or command)"}}
+		return []Problem{{Field: "action", Message: "an action is required (respond, command or http)"}}
 	case n > 1:
 		return []Problem{{Field: "action", Message: "exactly one action may be set, found several"}}
 	}
-	if s.Respond != nil {
+	switch {
+	case s.Respond != nil:
 		return prefix("respond", s.Respond.Validate())
+	case s.Command != nil:
+		return prefix("command", s.Command.Validate())
 	}
-	return prefix("command", s.Command.Validate())
+	return prefix("http", s.HTTP.Validate())
 }
 
 // Reporter receives what an action streams while it runs. Progress is
@@ -73,6 +78,8 @@ func (s Spec) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolR
 		return s.Respond.Run(ctx, data, rep)
 	case s.Command != nil:
 		return s.Command.Run(ctx, data, rep)
+	case s.HTTP != nil:
+		return s.HTTP.Run(ctx, data, rep)
 	}
 	return nil, errors.New("tool has no action")
 }

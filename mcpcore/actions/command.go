@@ -3,31 +3,248 @@ package actions
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Command runs a program directly — never through a shell — so a templated
-// argument is always exactly one argv entry, whatever it contains.
+// argument is always exactly one argv entry, whatever it contains: a value
+// like "; rm -rf ~" or "$(id)" reaches the program as those literal bytes.
+//
+// In JSON (defaults in brackets):
+//
+//	{
+//	  "argv": ["git", "-C", "{{.args.repo}}", "log", "-n", "{{.args.n}}"],
+//	  "dir": "/home/me/src",           // working directory [the server's]
+//	  "inheritEnv": "default",         // "default" | "none" | "all" | ["NAME", "LC_*", "@default"] ["default"]
+//	  "env": {"TOKEN": "{{secret \"api\"}}"},
+//	  "stdin": "{{.args.text}}",       // [empty]
+//	  "timeoutMs": 60000,              // [60000]
+//	  "maxOutputBytes": 1048576,       // cap on stdout, and on stderr [1 MiB]
+//	  "stream": "progress"             // "progress" | "log" | "" [""]
+//	}
+//
+// Exit status 0 gives stdout as text content; any other exit gives an
+// isError result carrying the status and stderr. Secret values the templates
+// resolved are redacted from everything the command returns, even when the
+// program echoes them.
 type Command struct {
-	// Argv is the program and its arguments, each a template.
+	// Argv is the program followed by its arguments, each a template over
+	// .args, .inputs, .server and {{secret "name"}}. Each rendered entry is
+	// one argument, never split and never interpreted by a shell. A program
+	// without a path separator is searched in PATH — the PATH the command's
+	// environment sets, else the server's; one with a separator is used as
+	// is (relative to Dir when relative).
 	Argv []Template `json:"argv"`
 	// Dir is the working directory (a template); empty means the server's.
 	Dir Template `json:"dir,omitempty"`
-	// TimeoutMs bounds the run; 0 means DefaultCommandTimeout.
+	// InheritEnv selects which of the server's environment variables the
+	// program sees; the zero value means "default" (DefaultInheritedEnv).
+	InheritEnv InheritEnv `json:"inheritEnv,omitzero"`
+	// Env sets variables on top of the inherited ones, NAME → template;
+	// secrets are allowed and are redacted from the output.
+	Env map[string]Template `json:"env,omitempty"`
+	// Stdin is written to the program's standard input (a template); empty
+	// means the program reads end-of-file at once.
+	Stdin Template `json:"stdin,omitempty"`
+	// TimeoutMs bounds the run; 0 means DefaultCommandTimeout. When it
+	// expires the whole process group is killed.
 	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// MaxOutputBytes caps what is kept of stdout and, separately, of
+	// stderr; 0 means DefaultMaxOutputBytes, at most MaxOutputBytesLimit.
+	// Output past the cap is read and discarded (the program is not
+	// blocked and not killed for it) and the result says it was truncated.
+	MaxOutputBytes int `json:"maxOutputBytes,omitempty"`
+	// Stream sends each non-blank stdout line while the program runs:
+	// "progress" as notifications/progress (message = the line, progress =
+	// the number of lines so far), "log" as notifications/message at level
+	// info; "" streams nothing. Only lines within the output cap stream.
+	Stream string `json:"stream,omitempty"`
 }
 
-// DefaultCommandTimeout applies when a command sets no timeout.
-const DefaultCommandTimeout = 60 * time.Second
+const (
+	// DefaultCommandTimeout applies when a command sets no timeout.
+	DefaultCommandTimeout = 60 * time.Second
+	// DefaultMaxOutputBytes caps stdout and stderr when a command sets no cap.
+	DefaultMaxOutputBytes = 1 << 20
+	// MaxOutputBytesLimit is the largest cap a command may set.
+	MaxOutputBytesLimit = 64 << 20
+	// maxStreamLine caps one streamed line; the rest of the line is dropped.
+	maxStreamLine = 4 << 10
+	// waitDelay bounds how long output pipes are drained after the program
+	// exited (or was killed) while a leftover background process still
+	// holds them open.
+	waitDelay = 2 * time.Second
+)
 
-// maxCommandOutput caps what is kept of stdout and of stderr.
-const maxCommandOutput = 1 << 20
+var (
+	// ErrProgramNotFound is matched (errors.Is) by the error of a command
+	// whose program could not be found.
+	ErrProgramNotFound = errors.New("program not found")
+	// ErrCommandTimeout is matched (errors.Is) by the error of a command
+	// that ran past its timeout and was killed.
+	ErrCommandTimeout = errors.New("timed out")
+)
+
+// StreamModes are the values Command.Stream may take.
+var StreamModes = []string{"", "progress", "log"}
+
+// DefaultInheritedEnv is what a command inherits of the server's
+// environment unless it says otherwise: variables that locate things
+// (programs, home, temp, locale, the desktop session, CA certificates) and
+// carry no credentials. Tokens, keys, proxies (they may embed passwords)
+// and agent sockets (SSH_AUTH_SOCK) stay out unless a command names them.
+// A trailing "*" matches a prefix. On Windows names match case-insensitively.
+var DefaultInheritedEnv = []string{
+	// Unix
+	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TZ", "TMPDIR",
+	"XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+	"XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+	"SSL_CERT_FILE", "SSL_CERT_DIR",
+	// Windows
+	"SystemRoot", "SystemDrive", "windir", "ComSpec", "PATHEXT", "TEMP", "TMP", "USERPROFILE",
+	"USERNAME", "USERDOMAIN", "HOMEDRIVE", "HOMEPATH", "APPDATA", "LOCALAPPDATA", "ProgramData",
+	"ProgramFiles", "ProgramFiles(x86)", "ProgramW6432", "CommonProgramFiles", "OS",
+	"NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
+}
+
+// InheritEnv says which of the server's environment variables a command
+// inherits. In JSON it is either a string — "default" (DefaultInheritedEnv),
+// "none" or "all" — or a list of names, where "LC_*" matches a prefix and
+// "@default" stands for DefaultInheritedEnv: ["@default", "HTTPS_PROXY"]
+// adds one variable to the default set. An empty list means none.
+type InheritEnv struct {
+	// Mode is "default" (or empty), "none" or "all"; ignored when Names is set.
+	Mode string
+	// Names, when not nil, lists exactly the variables to inherit.
+	Names []string
+}
+
+// IsZero reports whether the default applies.
+func (e InheritEnv) IsZero() bool { return e.Names == nil && (e.Mode == "" || e.Mode == "default") }
+
+// MarshalJSON writes the mode string or the list of names.
+func (e InheritEnv) MarshalJSON() ([]byte, error) {
+	if e.Names != nil {
+		return json.Marshal(e.Names)
+	}
+	if e.Mode == "" {
+		return json.Marshal("default")
+	}
+	return json.Marshal(e.Mode)
+}
+
+// UnmarshalJSON reads a mode string or a list of names.
+func (e *InheritEnv) UnmarshalJSON(b []byte) error {
+	var mode string
+	if err := json.Unmarshal(b, &mode); err == nil {
+		*e = InheritEnv{Mode: mode}
+		return nil
+	}
+	var names []string
+	if err := json.Unmarshal(b, &names); err != nil {
+		return errors.New(`inheritEnv: want "default", "none", "all" or a list of variable names`)
+	}
+	if len(names) == 0 {
+		*e = InheritEnv{Mode: "none"}
+		return nil
+	}
+	*e = InheritEnv{Names: names}
+	return nil
+}
+
+// patterns lists the name patterns to inherit; nil with all=true means all.
+func (e InheritEnv) patterns() (pats []string, all bool) {
+	if e.Names != nil {
+		for _, n := range e.Names {
+			if n == "@default" {
+				pats = append(pats, DefaultInheritedEnv...)
+			} else {
+				pats = append(pats, n)
+			}
+		}
+		return pats, false
+	}
+	switch e.Mode {
+	case "all":
+		return nil, true
+	case "none":
+		return nil, false
+	}
+	return DefaultInheritedEnv, false
+}
+
+func (e InheritEnv) validate() []Problem {
+	var ps []Problem
+	if e.Names == nil {
+		switch e.Mode {
+		case "", "default", "none", "all":
+		default:
+			ps = append(ps, problemf("inheritEnv", `unknown mode %q; "default", "none", "all" or a list of names`, e.Mode))
+		}
+		return ps
+	}
+	for i, n := range e.Names {
+		if n == "@default" {
+			continue
+		}
+		if err := checkEnvName(strings.TrimSuffix(n, "*")); err != nil {
+			ps = append(ps, problemf(fmt.Sprintf("inheritEnv[%d]", i), "%v", err))
+		}
+	}
+	return ps
+}
+
+func checkEnvName(n string) error {
+	switch {
+	case n == "":
+		return errors.New("an environment variable name must not be empty")
+	case strings.ContainsAny(n, "=\x00*"):
+		return fmt.Errorf("%q is not a valid environment variable name (no '=', '*' or NUL)", n)
+	}
+	return nil
+}
+
+// envNameMatch reports whether a variable name matches a pattern (a name,
+// or a prefix ending in "*"); Windows names are case-insensitive.
+func envNameMatch(pattern, name string) bool {
+	if p, ok := strings.CutSuffix(pattern, "*"); ok {
+		return len(name) >= len(p) && sameEnvName(name[:len(p)], p)
+	}
+	return sameEnvName(pattern, name)
+}
+
+// envName returns the name of a NAME=value entry, "" when there is none.
+// On Windows, names of per-drive variables ("=C:") start with '='.
+func envName(kv string) string {
+	i := strings.IndexByte(kv, '=')
+	if i == 0 {
+		i = strings.IndexByte(kv[1:], '=') + 1
+	}
+	if i <= 0 {
+		return ""
+	}
+	return kv[:i]
+}
+
+func sameEnvName(a, b string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
 
 // Validate lists the problems of the command action.
 func (c *Command) Validate() []Problem {
@@ -43,82 +260,401 @@ func (c *Command) Validate() []Problem {
 	if err := c.Dir.Check(); err != nil {
 		ps = append(ps, problemf("dir", "%v", err))
 	}
+	ps = append(ps, c.InheritEnv.validate()...)
+	for _, name := range sortedKeys(c.Env) {
+		if err := checkEnvName(name); err != nil {
+			ps = append(ps, problemf("env", "%v", err))
+			continue
+		}
+		if err := c.Env[name].Check(); err != nil {
+			ps = append(ps, problemf("env."+name, "%v", err))
+		}
+	}
+	if err := c.Stdin.Check(); err != nil {
+		ps = append(ps, problemf("stdin", "%v", err))
+	}
 	if c.TimeoutMs < 0 {
 		ps = append(ps, problemf("timeoutMs", "must not be negative"))
+	}
+	if c.MaxOutputBytes < 0 || c.MaxOutputBytes > MaxOutputBytesLimit {
+		ps = append(ps, problemf("maxOutputBytes", "must be between 0 (the default, %d) and %d", DefaultMaxOutputBytes, MaxOutputBytesLimit))
+	}
+	if !slices.Contains(StreamModes, c.Stream) {
+		ps = append(ps, problemf("stream", `unknown mode %q; "progress", "log" or empty`, c.Stream))
 	}
 	return ps
 }
 
-// Run executes the program. Exit 0 gives its stdout as text; any other exit
-// gives an isError result carrying stderr, so the model sees what failed.
-func (c *Command) Run(ctx context.Context, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
-	argv := make([]string, len(c.Argv))
-	for i, a := range c.Argv {
-		s, err := a.Render(data)
-		if err != nil {
-			return nil, fmt.Errorf("argv[%d]: %w", i, err)
-		}
-		argv[i] = s
-	}
-	dir, err := c.Dir.Render(data)
-	if err != nil {
-		return nil, fmt.Errorf("dir: %w", err)
-	}
-	timeout := DefaultCommandTimeout
-	if c.TimeoutMs > 0 {
-		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+// Output is what a command produced. Stdout and Stderr hold at most the
+// command's output cap each; secret values are already redacted.
+type Output struct {
+	// Program is argv[0] as rendered.
+	Program string
+	// Stdout and Stderr are the kept output.
+	Stdout, Stderr []byte
+	// StdoutTruncated and StderrTruncated say output was cut at the cap.
+	StdoutTruncated, StderrTruncated bool
+	// StdoutBytes and StderrBytes count everything the program wrote.
+	StdoutBytes, StderrBytes int64
+	// ExitCode is the exit status; -1 when a signal ended the program.
+	ExitCode int
+	// Status describes the end: "exit status 3", "signal: killed".
+	Status string
+	// Duration is how long the program ran.
+	Duration time.Duration
+}
 
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	killGroupOnCancel(cmd)
-	var stdout, stderr cappedBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	var exitErr *exec.ExitError
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return errorResult(fmt.Sprintf("%s timed out after %s", argv[0], timeout)), nil
-	case ctx.Err() != nil:
+// Output runs the program to its end and returns what it wrote. A non-zero
+// exit is not an error (see ExitCode). Errors are returned, redacted, when
+// the definition does not render, the program cannot be found or started,
+// or the run timed out (ErrCommandTimeout; the partial output is returned
+// too). When ctx is cancelled the process group is killed and ctx's error
+// is returned.
+func (c *Command) Output(ctx context.Context, data *Data) (*Output, error) {
+	return c.run(ctx, data, nil)
+}
+
+// Run executes the program. Exit 0 gives its stdout as text; any other exit
+// gives an isError result carrying the status and stderr (stdout when
+// stderr is empty), so the model sees what failed. A program that cannot be
+// found or started, or that timed out, is an isError result too; only
+// cancellation of ctx is returned as an error. Stdout lines stream through
+// rep when Stream is set.
+func (c *Command) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+	out, err := c.run(ctx, data, rep)
+	if ctx.Err() != nil {
 		return nil, ctx.Err()
-	case errors.As(err, &exitErr):
-		msg := fmt.Sprintf("%s exited with status %d", argv[0], exitErr.ExitCode())
-		if s := strings.TrimSpace(stderr.String()); s != "" {
-			msg += ":\n" + s
+	}
+	if err != nil {
+		msg := err.Error()
+		if out != nil && errors.Is(err, ErrCommandTimeout) && len(bytes.TrimSpace(out.Stderr)) > 0 {
+			msg += "; stderr so far:\n" + strings.TrimSpace(outputText(out.Stderr, out.StderrTruncated, out.StderrBytes))
 		}
 		return errorResult(msg), nil
-	case err != nil:
-		return errorResult(fmt.Sprintf("cannot run %s: %v", argv[0], err)), nil
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: stdout.String()}}}, nil
+	if out.ExitCode != 0 {
+		msg := fmt.Sprintf("%s failed (%s)", out.Program, out.Status)
+		if s := strings.TrimSpace(outputText(out.Stderr, out.StderrTruncated, out.StderrBytes)); s != "" {
+			msg += ":\n" + s
+		} else if s := strings.TrimSpace(outputText(out.Stdout, out.StdoutTruncated, out.StdoutBytes)); s != "" {
+			// Some programs report failures on stdout.
+			msg += "; no stderr, stdout:\n" + s
+		}
+		return errorResult(msg), nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: outputText(out.Stdout, out.StdoutTruncated, out.StdoutBytes)}}}, nil
+}
+
+// outputText renders kept output as text, noting a cut.
+func outputText(b []byte, truncated bool, total int64) string {
+	if !truncated {
+		return string(b)
+	}
+	return fmt.Sprintf("%s\n[output truncated: kept %d of %d bytes]", trimPartialRune(b), len(b), total)
+}
+
+// trimPartialRune drops a UTF-8 sequence cut in half at the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
-// cappedBuffer keeps the first maxCommandOutput bytes and notes the rest was cut.
-type cappedBuffer struct {
-	b         bytes.Buffer
-	truncated bool
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := maxCommandOutput - c.b.Len(); room < len(p) {
-		c.truncated = true
-		if room > 0 {
-			c.b.Write(p[:room])
+// run renders the definition, runs the program and collects its output,
+// streaming stdout lines to rep when the command asks for it.
+func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, error) {
+	if len(c.Argv) == 0 {
+		return nil, errors.New("command: no program (argv is empty)")
+	}
+	argv := make([]string, len(c.Argv))
+	for i, a := range c.Argv {
+		s, err := a.Render(data)
+		if err != nil {
+			return nil, redactErr(data, fmt.Errorf("argv[%d]: %w", i, err))
 		}
-		return len(p), nil
+		argv[i] = s
 	}
-	return c.b.Write(p)
+	if argv[0] == "" {
+		return nil, errors.New("command: the program (argv[0]) rendered empty")
+	}
+	dir, err := c.Dir.Render(data)
+	if err != nil {
+		return nil, redactErr(data, fmt.Errorf("dir: %w", err))
+	}
+	env, err := c.environ(data)
+	if err != nil {
+		return nil, redactErr(data, err)
+	}
+	var stdin string
+	if c.Stdin != "" {
+		if stdin, err = c.Stdin.Render(data); err != nil {
+			return nil, redactErr(data, fmt.Errorf("stdin: %w", err))
+		}
+	}
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil {
+			return nil, redactErr(data, fmt.Errorf("working directory: %w", err))
+		} else if !fi.IsDir() {
+			return nil, redactErr(data, fmt.Errorf("working directory %s is not a directory", dir))
+		}
+	}
+	path, err := findProgram(argv[0], dir, env)
+	if err != nil {
+		return nil, redactErr(data, err)
+	}
+
+	timeout := DefaultCommandTimeout
+	if c.TimeoutMs > 0 {
+		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
+	}
+	limit := DefaultMaxOutputBytes
+	if c.MaxOutputBytes > 0 {
+		limit = c.MaxOutputBytes
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(tctx, path, argv[1:]...)
+	cmd.Args[0] = argv[0]
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.WaitDelay = waitDelay
+	killGroupOnCancel(cmd)
+	if c.Stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	stdout := &capWriter{max: limit}
+	stderr := &capWriter{max: limit}
+	if rep != nil && c.Stream != "" {
+		stdout.onLine = c.streamer(tctx, data, rep, filepath.Base(argv[0]))
+	}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+
+	start := time.Now()
+	err = cmd.Run()
+	stdout.flush()
+	out := &Output{
+		Program:         data.Redact(argv[0]),
+		Stdout:          redactBytes(data, stdout.buf.Bytes()),
+		Stderr:          redactBytes(data, stderr.buf.Bytes()),
+		StdoutTruncated: stdout.truncated,
+		StderrTruncated: stderr.truncated,
+		StdoutBytes:     stdout.total,
+		StderrBytes:     stderr.total,
+		ExitCode:        -1,
+		Duration:        time.Since(start),
+	}
+	if cmd.ProcessState != nil {
+		out.ExitCode = cmd.ProcessState.ExitCode()
+		out.Status = cmd.ProcessState.String()
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return out, ctx.Err()
+	case err != nil && tctx.Err() != nil:
+		return out, redactErr(data, fmt.Errorf("%s %w after %s (its process group was killed)", argv[0], ErrCommandTimeout, timeout))
+	case err == nil, errors.Is(err, exec.ErrWaitDelay), errors.As(err, &exitErr):
+		// Finished: a non-zero exit is reported through ExitCode. After
+		// ErrWaitDelay the program exited but a background process it left
+		// kept the output open; what it wrote until then is kept.
+		return out, nil
+	}
+	return out, redactErr(data, fmt.Errorf("cannot run %s: %w", argv[0], err))
 }
 
-func (c *cappedBuffer) String() string {
-	if c.truncated {
-		return c.b.String() + "\n[output truncated]"
+// streamer returns the function that sends one stdout line to rep.
+func (c *Command) streamer(ctx context.Context, data *Data, rep Reporter, logger string) func(string) {
+	n := 0
+	return func(line string) {
+		if strings.TrimSpace(line) == "" {
+			return
+		}
+		n++
+		line = data.Redact(line)
+		// A failed notification (the client went away) does not stop the
+		// program; cancellation does that.
+		if c.Stream == "progress" {
+			_ = rep.Progress(ctx, float64(n), 0, line)
+		} else {
+			_ = rep.Log(ctx, "info", logger, line)
+		}
 	}
-	return c.b.String()
+}
+
+// environ builds the program's environment: the inherited variables, then
+// the command's own entries, which replace inherited ones of the same name.
+func (c *Command) environ(data *Data) ([]string, error) {
+	pats, all := c.InheritEnv.patterns()
+	env := []string{}
+	for _, kv := range os.Environ() {
+		name := envName(kv)
+		if name != "" && (all || slices.ContainsFunc(pats, func(p string) bool { return envNameMatch(p, name) })) {
+			env = append(env, kv)
+		}
+	}
+	for _, name := range sortedKeys(c.Env) {
+		v, err := c.Env[name].Render(data)
+		if err != nil {
+			return nil, fmt.Errorf("env.%s: %w", name, err)
+		}
+		env = slices.DeleteFunc(env, func(kv string) bool { return sameEnvName(envName(kv), name) })
+		env = append(env, name+"="+v)
+	}
+	return env, nil
+}
+
+// findProgram resolves the program the way a shell would, without one: a
+// name with a path separator is used as is (relative to dir), a bare name
+// is searched in the PATH of the program's environment — or in the
+// server's when that environment has none. Relative PATH entries are
+// skipped, so a program in the working directory never shadows one in PATH.
+func findProgram(name, dir string, env []string) (string, error) {
+	if strings.ContainsRune(name, '/') || (runtime.GOOS == "windows" && strings.ContainsAny(name, `\:`)) {
+		p := name
+		if !filepath.IsAbs(p) && dir != "" {
+			p = filepath.Join(dir, p)
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("%w: %s does not exist", ErrProgramNotFound, p)
+		}
+		return name, nil
+	}
+	pathEnv, ok := "", false
+	for _, kv := range env {
+		if n := envName(kv); sameEnvName(n, "PATH") {
+			pathEnv, ok = kv[len(n)+1:], true
+		}
+	}
+	if !ok || runtime.GOOS == "windows" {
+		// Windows resolution (PATHEXT, the current directory rules) is
+		// exec.LookPath's; it searches the server's PATH.
+		pathEnv = os.Getenv("PATH")
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", fmt.Errorf("%w: %q is not in PATH (searched %q)", ErrProgramNotFound, name, pathEnv)
+		}
+		if !filepath.IsAbs(p) {
+			return "", fmt.Errorf("%w: %q resolves to %s in the current directory, which is not searched", ErrProgramNotFound, name, p)
+		}
+		return p, nil
+	}
+	for _, d := range filepath.SplitList(pathEnv) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q is not in PATH (searched %q)", ErrProgramNotFound, name, pathEnv)
+}
+
+// capWriter keeps the first max bytes written to it, counts the rest and
+// discards it, so a runaway program neither blocks on a full pipe nor fills
+// memory. When onLine is set, each complete line within the kept bytes is
+// passed to it as it arrives.
+type capWriter struct {
+	max       int
+	buf       bytes.Buffer
+	truncated bool
+	total     int64
+	onLine    func(string)
+	line      []byte
+	longLine  bool
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	w.total += int64(n)
+	if room := w.max - w.buf.Len(); room < len(p) {
+		w.truncated = true
+		p = p[:max(room, 0)]
+	}
+	w.buf.Write(p)
+	if w.onLine != nil {
+		for len(p) > 0 {
+			i := bytes.IndexByte(p, '\n')
+			if i < 0 {
+				w.addLine(p)
+				break
+			}
+			w.addLine(p[:i])
+			w.emit()
+			p = p[i+1:]
+		}
+	}
+	return n, nil
+}
+
+func (w *capWriter) addLine(p []byte) {
+	if room := maxStreamLine - len(w.line); room < len(p) {
+		w.longLine = true
+		p = p[:max(room, 0)]
+	}
+	w.line = append(w.line, p...)
+}
+
+func (w *capWriter) emit() {
+	line := string(bytes.TrimSuffix(w.line, []byte("\r")))
+	if w.longLine {
+		line = string(trimPartialRune([]byte(line))) + "…"
+	}
+	w.line, w.longLine = w.line[:0], false
+	w.onLine(line)
+}
+
+// flush streams a last line that had no newline.
+func (w *capWriter) flush() {
+	if w.onLine != nil && len(w.line) > 0 {
+		w.emit()
+	}
+}
+
+// redactedError carries a message with secrets redacted; errors.Is still
+// sees the sentinel errors (ErrCommandTimeout, context.Canceled…) of the
+// original without exposing its unredacted text.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string        { return e.msg }
+func (e *redactedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+func redactErr(data *Data, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &redactedError{msg: data.Redact(err.Error()), err: err}
+}
+
+func redactBytes(data *Data, b []byte) []byte {
+	if data == nil || len(b) == 0 {
+		return b
+	}
+	if r := data.Redact(string(b)); r != string(b) {
+		return []byte(r)
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -2,8 +2,21 @@
 
 package actions
 
-import "os/exec"
+import (
+	"os/exec"
+	"runtime"
+	"strconv"
+)
 
-// killGroupOnCancel kills only the process where process groups are not
-// available; exec.CommandContext's default does that already.
-func killGroupOnCancel(*exec.Cmd) {}
+// killGroupOnCancel kills the process and, on Windows, its process tree
+// (taskkill /T) when the command's context is done. Elsewhere only the
+// process is killed, as exec.CommandContext does by default.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	if runtime.GOOS != "windows" {
+		return
+	}
+	cmd.Cancel = func() error {
+		_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
+		return cmd.Process.Kill()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"text/template"
@@ -123,6 +124,11 @@ var funcs = template.FuncMap{
 	"upper": strings.ToUpper,
 	"lower": strings.ToLower,
 	"trim":  strings.TrimSpace,
+
+	// pathescape escapes a value for one URL path segment ("/" too):
+	// https://api/x/{{pathescape .args.name}}. For query values, use an
+	// http action's query map or the built-in urlquery.
+	"pathescape": url.PathEscape,
 }
 
 // Template is a text/template source in a definition. Plain text without

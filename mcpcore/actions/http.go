@@ -1,0 +1,498 @@
+package actions
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTP calls a web API. The URL, query values, headers and body are
+// templates over .args, .inputs, .server and {{secret "name"}}.
+//
+// In JSON (defaults in brackets):
+//
+//	{
+//	  "method": "POST",                  // GET HEAD POST PUT PATCH DELETE OPTIONS [GET]
+//	  "url": "https://api.example.com/repos/{{pathescape .args.repo}}/issues",
+//	  "query": {"q": "{{.args.q}}"},     // escaped for you; empty values are left out
+//	  "headers": {"Authorization": "Bearer {{secret \"gh\"}}"},
+//	  "body": "{\"title\": {{json .args.title}}}",
+//	  "timeoutMs": 30000,                // whole exchange, body included [30000]
+//	  "maxBytes": 5242880                // response body cap [5 MiB]
+//	}
+//
+// Escaping: the URL template is used as written, so a value placed in a
+// path segment must be escaped with {{pathescape .args.x}} (which also
+// escapes "/", so a value cannot climb to another path), and one placed in
+// a hand-written query with {{urlquery .args.x}}. Values in Query are
+// escaped automatically and appended to the URL's own query. A value can
+// never change the scheme or host when the URL template writes them
+// literally ("https://host/…"); only http and https URLs are called. In a
+// JSON body, write values with {{json .args.x}} so they arrive quoted and
+// escaped.
+//
+// Each call has its own client: TLS certificates are always verified, the
+// environment's proxy settings (HTTPS_PROXY, NO_PROXY) apply but loopback
+// is never proxied, no cookies are kept. At most MaxRedirects redirects
+// are followed, never from https to http; on a redirect to another host
+// (or port) the headers that carry a secret are dropped (as Go already
+// does for Authorization and Cookie), and a body that carries a secret is
+// not resent.
+//
+// A 2xx response becomes a text block (JSON, text, XML…; the engine turns
+// JSON into structured content when the tool has an output schema), an
+// image or audio block for image/* and audio/*, or an embedded resource
+// blob for other binary types. Any other status is an isError result
+// "HTTP <status> <reason>" with an excerpt of the body.
+type HTTP struct {
+	// Method is the request method, GET when empty (see HTTPMethods).
+	Method string `json:"method,omitempty"`
+	// URL is the address, a template; see the escaping rules above.
+	URL Template `json:"url"`
+	// Query adds query parameters, name → template, escaped automatically
+	// and sent in name order; a value that renders empty is left out.
+	Query map[string]Template `json:"query,omitempty"`
+	// Headers are request headers, name → template; secrets are allowed.
+	// A value that renders empty is left out; "Host" sets the request's
+	// host. Content-Type defaults to application/json when the body is
+	// JSON, else text/plain; User-Agent to "mcptray".
+	Headers map[string]Template `json:"headers,omitempty"`
+	// Body is the request body, a template; empty sends none.
+	Body Template `json:"body,omitempty"`
+	// TimeoutMs bounds the whole exchange; 0 means DefaultHTTPTimeout.
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// MaxBytes caps the response body read; 0 means DefaultHTTPMaxBytes,
+	// at most HTTPMaxBytesLimit. A longer body is cut and reported as
+	// truncated.
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+}
+
+const (
+	// DefaultHTTPTimeout applies when an http action sets no timeout.
+	DefaultHTTPTimeout = 30 * time.Second
+	// DefaultHTTPMaxBytes caps a response body when an http action sets no cap.
+	DefaultHTTPMaxBytes = 5 << 20
+	// HTTPMaxBytesLimit is the largest cap an http action may set.
+	HTTPMaxBytesLimit = 64 << 20
+	// MaxRedirects is how many redirects an http action follows.
+	MaxRedirects = 5
+	// errorExcerpt is how much of a failed response's body an error shows.
+	errorExcerpt = 1 << 10
+)
+
+// HTTPMethods are the methods an http action may use.
+var HTTPMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// managedHeaders are set by the HTTP client itself, never by a definition.
+var managedHeaders = []string{"Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "Te", "Trailer", "Proxy-Connection"}
+
+// Response is what Fetch returns. Secret values are already redacted from
+// the body, the headers and the URL.
+type Response struct {
+	// Status is the status code, Reason its text ("Not Found").
+	Status int
+	Reason string
+	// ContentType is the Content-Type header as sent.
+	ContentType string
+	// Header holds all response headers.
+	Header http.Header
+	// URL is the address that answered, after redirects, without credentials.
+	URL string
+	// Body is the response body, at most the action's cap.
+	Body []byte
+	// Truncated says the body was longer than the cap and was cut.
+	Truncated bool
+}
+
+// OK reports a 2xx status.
+func (r *Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
+
+// Validate lists the problems of the http action.
+func (h *HTTP) Validate() []Problem {
+	var ps []Problem
+	if h.Method != "" && !slices.Contains(HTTPMethods, strings.ToUpper(h.Method)) {
+		ps = append(ps, problemf("method", "unknown method %q; one of %s", h.Method, strings.Join(HTTPMethods, ", ")))
+	}
+	switch raw := strings.TrimSpace(string(h.URL)); {
+	case raw == "":
+		ps = append(ps, problemf("url", "a URL is required"))
+	case h.URL.Check() != nil:
+		ps = append(ps, problemf("url", "%v", h.URL.Check()))
+	case !strings.Contains(raw, "{{"):
+		if _, err := parseHTTPURL(raw); err != nil {
+			ps = append(ps, problemf("url", "%v", err))
+		}
+	default:
+		// A literal scheme must be http or https.
+		static, _, _ := strings.Cut(raw, "{{")
+		if scheme, _, ok := strings.Cut(static, "://"); ok && !isHTTPScheme(scheme) {
+			ps = append(ps, problemf("url", "scheme %q: only http and https URLs can be called", scheme))
+		}
+	}
+	for _, k := range sortedKeys(h.Query) {
+		if k == "" {
+			ps = append(ps, problemf("query", "a query parameter needs a name"))
+		}
+		if err := h.Query[k].Check(); err != nil {
+			ps = append(ps, problemf("query."+k, "%v", err))
+		}
+	}
+	for _, k := range sortedKeys(h.Headers) {
+		switch {
+		case !validToken(k):
+			ps = append(ps, problemf("headers", "%q is not a valid header name", k))
+			continue
+		case slices.Contains(managedHeaders, http.CanonicalHeaderKey(k)):
+			ps = append(ps, problemf("headers."+k, "%s is set by the HTTP client and cannot be defined", http.CanonicalHeaderKey(k)))
+		}
+		if err := h.Headers[k].Check(); err != nil {
+			ps = append(ps, problemf("headers."+k, "%v", err))
+		}
+	}
+	if err := h.Body.Check(); err != nil {
+		ps = append(ps, problemf("body", "%v", err))
+	}
+	if h.TimeoutMs < 0 {
+		ps = append(ps, problemf("timeoutMs", "must not be negative"))
+	}
+	if h.MaxBytes < 0 || h.MaxBytes > HTTPMaxBytesLimit {
+		ps = append(ps, problemf("maxBytes", "must be between 0 (the default, %d) and %d", DefaultHTTPMaxBytes, HTTPMaxBytesLimit))
+	}
+	return ps
+}
+
+// validToken reports whether s is an RFC 9110 token (a method or header name).
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0x80 || !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHTTPScheme(s string) bool {
+	return strings.EqualFold(s, "http") || strings.EqualFold(s, "https")
+}
+
+func parseHTTPURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("not a valid URL: %w", err)
+	}
+	if !isHTTPScheme(u.Scheme) {
+		return nil, fmt.Errorf("%q is not an http or https URL", u.Redacted())
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("%q has no host", u.Redacted())
+	}
+	return u, nil
+}
+
+// Fetch performs the request and reads the (capped) response body. Any
+// status is a Response; an error means no response: the definition did not
+// render, the URL is not http(s), the network failed, TLS verification
+// failed, the redirect limit was hit or the exchange timed out. Errors are
+// redacted; when ctx is cancelled its error is returned.
+func (h *HTTP) Fetch(ctx context.Context, data *Data) (*Response, error) {
+	r, err := h.fetch(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, redactErr(data, err)
+	}
+	return r, nil
+}
+
+// Run calls the API and turns the response into a tool result.
+func (h *HTTP) Run(ctx context.Context, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
+	r, err := h.Fetch(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return errorResult(err.Error()), nil
+	}
+	return r.result(), nil
+}
+
+func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
+	method := "GET"
+	if h.Method != "" {
+		method = strings.ToUpper(h.Method)
+	}
+	if !slices.Contains(HTTPMethods, method) {
+		return nil, fmt.Errorf("unknown method %q", h.Method)
+	}
+	raw, err := h.URL.Render(data)
+	if err != nil {
+		return nil, fmt.Errorf("url: %w", err)
+	}
+	u, err := parseHTTPURL(strings.TrimSpace(raw))
+	if err != nil {
+		return nil, fmt.Errorf("url: %w", err)
+	}
+	if len(h.Query) > 0 {
+		q := url.Values{}
+		for _, k := range sortedKeys(h.Query) {
+			v, err := h.Query[k].Render(data)
+			if err != nil {
+				return nil, fmt.Errorf("query.%s: %w", k, err)
+			}
+			if v != "" {
+				q.Add(k, v)
+			}
+		}
+		if enc := q.Encode(); enc != "" {
+			if u.RawQuery != "" {
+				u.RawQuery += "&"
+			}
+			u.RawQuery += enc
+		}
+	}
+	var body io.Reader
+	var bodyText string
+	if h.Body != "" {
+		if bodyText, err = h.Body.Render(data); err != nil {
+			return nil, fmt.Errorf("body: %w", err)
+		}
+		body = strings.NewReader(bodyText)
+	}
+
+	timeout := DefaultHTTPTimeout
+	if h.TimeoutMs > 0 {
+		timeout = time.Duration(h.TimeoutMs) * time.Millisecond
+	}
+	limit := int64(DefaultHTTPMaxBytes)
+	if h.MaxBytes > 0 {
+		limit = h.MaxBytes
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(tctx, method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, displayURL(u), err)
+	}
+	req.Header.Set("User-Agent", "mcptray")
+	for _, k := range sortedKeys(h.Headers) {
+		v, err := h.Headers[k].Render(data)
+		if err != nil {
+			return nil, fmt.Errorf("headers.%s: %w", k, err)
+		}
+		switch {
+		case v == "":
+		case http.CanonicalHeaderKey(k) == "Host":
+			req.Host = v
+		default:
+			req.Header.Set(k, v)
+		}
+	}
+	if body != nil && req.Header.Get("Content-Type") == "" {
+		if json.Valid([]byte(bodyText)) {
+			req.Header.Set("Content-Type", "application/json")
+		} else {
+			req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		}
+	}
+
+	client := newHTTPClient(data, bodyText != "" && data.Redact(bodyText) != bodyText)
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, h.exchangeError(ctx, tctx, method, u, timeout, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, h.exchangeError(ctx, tctx, method, u, timeout, fmt.Errorf("reading the response: %w", err))
+	}
+	r := &Response{
+		Status:      resp.StatusCode,
+		Reason:      strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode))),
+		ContentType: data.Redact(resp.Header.Get("Content-Type")),
+		Header:      resp.Header.Clone(),
+		URL:         redactURL(data, resp.Request.URL),
+		Body:        b,
+	}
+	if r.Reason == "" {
+		r.Reason = http.StatusText(r.Status)
+	}
+	if int64(len(b)) > limit {
+		r.Body, r.Truncated = b[:limit], true
+	}
+	r.Body = redactBytes(data, r.Body)
+	for _, vs := range r.Header {
+		for i := range vs {
+			vs[i] = data.Redact(vs[i])
+		}
+	}
+	return r, nil
+}
+
+// exchangeError words a failed exchange: a timeout, or the network's own
+// error without net/url's quoting of the whole URL.
+func (h *HTTP) exchangeError(ctx, tctx context.Context, method string, u *url.URL, timeout time.Duration, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(tctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s %s: timed out after %s", method, displayURL(u), timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("%s %s: %w", method, displayURL(u), err)
+}
+
+// displayURL is a URL as messages show it: without a password and with
+// its escapes decoded, so that redaction finds a secret even when it was
+// escaped into the URL. (Messages are redacted once, as a whole.)
+func displayURL(u *url.URL) string {
+	v := *u
+	v.RawQuery, v.Fragment, v.RawFragment = "", "", ""
+	s := v.Redacted()
+	if un, err := url.PathUnescape(s); err == nil {
+		s = un
+	}
+	if u.RawQuery != "" {
+		q, err := url.QueryUnescape(u.RawQuery)
+		if err != nil {
+			q = u.RawQuery
+		}
+		s += "?" + q
+	}
+	return s
+}
+
+// redactURL is a URL with secrets redacted: escaped as sent, unless a
+// secret appears in it only once decoded.
+func redactURL(data *Data, u *url.URL) string {
+	s := u.Redacted()
+	if un := displayURL(u); data.Redact(un) != un {
+		return data.Redact(un)
+	}
+	return data.Redact(s)
+}
+
+// newHTTPClient builds the client of one call: its own transport (no state
+// shared between calls or definitions), certificate verification on, the
+// redirect policy of the http action.
+func newHTTPClient(data *Data, bodyHasSecret bool) *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	tr := &http.Transport{
+		Proxy:                  http.ProxyFromEnvironment,
+		DialContext:            dialer.DialContext,
+		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout:    10 * time.Second,
+		ForceAttemptHTTP2:      true,
+		MaxResponseHeaderBytes: 1 << 20,
+	}
+	return &http.Client{
+		Transport: tr,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > MaxRedirects {
+				return fmt.Errorf("stopped after %d redirects", MaxRedirects)
+			}
+			for _, v := range via {
+				if v.URL.Scheme == "https" && req.URL.Scheme != "https" {
+					return fmt.Errorf("refused a redirect from https to %s (%s)", req.URL.Scheme, displayURL(req.URL))
+				}
+			}
+			// Another host (or port) is another party; http → https on
+			// the same host is not.
+			if !strings.EqualFold(via[0].URL.Host, req.URL.Host) {
+				for k, vs := range req.Header {
+					if slices.ContainsFunc(vs, func(v string) bool { return data.Redact(v) != v }) {
+						req.Header.Del(k)
+					}
+				}
+				if bodyHasSecret && req.GetBody != nil {
+					return fmt.Errorf("refused to resend a body carrying a secret to another host (%s)", displayURL(req.URL))
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// result turns a response into a tool result.
+func (r *Response) result() *mcp.CallToolResult {
+	status := fmt.Sprintf("HTTP %d %s", r.Status, r.Reason)
+	if !r.OK() {
+		msg := status
+		if len(r.Body) > 0 {
+			if utf8.Valid(r.Body) || r.Truncated && utf8.Valid(trimPartialRune(r.Body)) {
+				ex := r.Body
+				if len(ex) > errorExcerpt {
+					ex = ex[:errorExcerpt]
+				}
+				msg += ":\n" + string(trimPartialRune(ex))
+				if len(ex) < len(r.Body) || r.Truncated {
+					msg += "…"
+				}
+			} else {
+				msg += fmt.Sprintf(" (%d bytes of %s)", len(r.Body), r.ContentType)
+			}
+		}
+		return errorResult(msg)
+	}
+	if len(r.Body) == 0 {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: status}}}
+	}
+	mt, _, _ := mime.ParseMediaType(r.ContentType)
+	mt = strings.ToLower(mt)
+	major, _, _ := strings.Cut(mt, "/")
+	switch {
+	case major == "image" || major == "audio":
+		if r.Truncated {
+			return errorResult(fmt.Sprintf("%s: the %s is larger than the %d-byte cap (maxBytes)", status, mt, len(r.Body)))
+		}
+		if major == "image" {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: r.Body, MIMEType: mt}}}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{Data: r.Body, MIMEType: mt}}}
+	case isTextType(mt) || utf8.Valid(r.Body) || r.Truncated && utf8.Valid(trimPartialRune(r.Body)):
+		text := string(r.Body)
+		if r.Truncated {
+			text = fmt.Sprintf("%s\n[response truncated at %d bytes]", trimPartialRune(r.Body), len(r.Body))
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+	}
+	if r.Truncated {
+		return errorResult(fmt.Sprintf("%s: the %s body is larger than the %d-byte cap (maxBytes)", status, mt, len(r.Body)))
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: r.URL, MIMEType: mt, Blob: r.Body}}}}
+}
+
+// isTextType reports media types whose body is text.
+func isTextType(mt string) bool {
+	switch {
+	case strings.HasPrefix(mt, "text/"), strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
+		return true
+	}
+	switch mt {
+	case "application/json", "application/xml", "application/javascript", "application/x-www-form-urlencoded",
+		"application/yaml", "application/x-yaml", "application/toml", "application/x-ndjson", "application/graphql-response+json":
+		return true
+	}
+	return false
+}
