@@ -85,10 +85,17 @@ type Resource struct {
 	Description string `json:"description,omitempty"`
 	MimeType    string `json:"mimeType,omitempty"`
 	Disabled    bool   `json:"disabled,omitempty"`
-	// Exactly one source: Text (inline), Blob (inline base64) or File.
-	Text string `json:"text,omitempty"`
-	Blob string `json:"blob,omitempty"`
-	File string `json:"file,omitempty"`
+	// Exactly one source: Text (inline), Blob (inline base64), File (read
+	// on every read, and watched: a change publishes
+	// notifications/resources/updated), HTTP (fetched on every read) or
+	// Command (run on every read; its stdout is the content). Whether the
+	// content is text or a blob follows MimeType (given, or guessed from the
+	// file name or the HTTP Content-Type).
+	Text    string           `json:"text,omitempty"`
+	Blob    string           `json:"blob,omitempty"`
+	File    string           `json:"file,omitempty"`
+	HTTP    *actions.HTTP    `json:"http,omitempty"`
+	Command *actions.Command `json:"command,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by an RFC 6570 URI
@@ -104,7 +111,8 @@ type ResourceTemplate struct {
 	// Text is a template over .args (the URI variables).
 	Text actions.Template `json:"text,omitempty"`
 	// Folder maps the template's single variable onto files inside it; a
-	// read can never leave the folder.
+	// read can never leave the folder, and completion of the variable lists
+	// the folder's entries.
 	Folder string `json:"folder,omitempty"`
 	// Completions offer values per URI variable.
 	Completions map[string][]string `json:"completions,omitempty"`

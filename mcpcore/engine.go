@@ -31,6 +31,15 @@ type Options struct {
 	// KeepAlive is the interval of SSE comments on idle listen streams
 	// (default 15 s).
 	KeepAlive time.Duration
+	// Secrets resolves {{secret "name"}} in templates; nil means no secrets
+	// are available, and a template using one fails with a clear error.
+	// Every secret value a call resolves is redacted from what it returns.
+	Secrets SecretReader
+	// Activity, when set, receives one record after every request.
+	Activity ActivitySink
+	// FilePollInterval is how often file resources are checked for changes
+	// (default 500 ms); a change publishes notifications/resources/updated.
+	FilePollInterval time.Duration
 }
 
 // Engine serves the catalog of a Source over MCP. Each distinct tool
@@ -54,6 +63,8 @@ type Engine struct {
 	mu          sync.Mutex // guards scopes
 	scopes      map[string]*scope
 	serverVars  map[string]string
+	// files watches the files of file resources.
+	files *fileWatcher
 }
 
 // scope is one go-sdk server and what has been registered on it.
@@ -106,7 +117,9 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 	}
 	e.seal.Store(s)
 	e.shutdown, e.stopListens = context.WithCancel(context.Background())
+	e.files = newFileWatcher(opts.FilePollInterval, e.resourceUpdated)
 	if err := e.Sync(ctx); err != nil {
+		e.files.stop()
 		return nil, err
 	}
 	return e, nil
@@ -142,11 +155,13 @@ func (e *Engine) Watch(ctx context.Context) {
 	}
 }
 
-// Shutdown ends open listen streams with their final result and closes
+// Shutdown ends open listen streams with their final result, closes
 // 2025-11-25 sessions (whose GET streams would otherwise hold the HTTP
-// server open); call it before shutting the HTTP server down.
+// server open) and stops watching files; call it before shutting the HTTP
+// server down. After Shutdown the engine starts no goroutine of its own.
 func (e *Engine) Shutdown() {
 	e.stopListens()
+	e.files.stop() // before taking mu: a poll in progress may need it
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, sc := range e.scopes {
@@ -172,6 +187,7 @@ func (e *Engine) Sync(ctx context.Context) error {
 	e.settings.Store(&set)
 	e.catalog.Store(cat)
 	e.templates.Store(&actions.TemplateCache{})
+	e.files.set(fileResources(cat))
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -188,6 +204,35 @@ func (e *Engine) Sync(ctx context.Context) error {
 		e.apply(sc, cat)
 	}
 	return nil
+}
+
+// fileResources maps the URI of each served file resource to its file.
+func fileResources(cat *Catalog) map[string]string {
+	out := map[string]string{}
+	for _, r := range cat.Resources {
+		if !r.Disabled && r.File != "" {
+			out[r.URI] = r.File
+		}
+	}
+	return out
+}
+
+// resourceUpdated tells every server's subscribers of uri that it changed:
+// go-sdk sends notifications/resources/updated to the 2026 listen streams
+// whose resourceSubscriptions name it and to the 2025-11-25 sessions that
+// subscribed with resources/subscribe.
+func (e *Engine) resourceUpdated(ctx context.Context, uri string) {
+	e.mu.Lock()
+	servers := make([]*mcp.Server, 0, len(e.scopes))
+	for _, sc := range e.scopes {
+		servers = append(servers, sc.server)
+	}
+	e.mu.Unlock()
+	for _, srv := range servers {
+		if err := srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+			e.log.Warn("publishing a resource update", "uri", uri, "err", err)
+		}
+	}
 }
 
 func serverIdentityChanged(a, b Settings) bool {
@@ -318,10 +363,28 @@ func register(f func() error) (err error) {
 	return f()
 }
 
-// data returns fresh template data for one call.
-func (e *Engine) data(args map[string]any) *actions.Data {
+// data returns fresh template data for one call. {{secret "name"}} reads
+// Options.Secrets with the call's ctx (with no Secrets, a template using a
+// secret fails saying no secret store is available), and the data is
+// recorded on the request, so the middleware can redact the secret values
+// from whatever the request answers.
+func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 	if args == nil {
 		args = map[string]any{}
 	}
-	return &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load()}
+	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load()}
+	c := callOf(ctx)
+	if secrets := e.opts.Secrets; secrets != nil {
+		d.Secret = func(name string) (string, error) {
+			v, err := secrets.Secret(ctx, name)
+			if err == nil && c != nil {
+				c.secrets.Store(true)
+			}
+			return v, err
+		}
+	}
+	if c != nil {
+		c.add(d)
+	}
+	return d
 }

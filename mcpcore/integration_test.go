@@ -88,6 +88,11 @@ type envOptions struct {
 	settings func(*mcpcore.Settings)
 	// extra entries are imported over the conformance catalog.
 	extra *mcpcore.Catalog
+	// secrets and activity are Options.Secrets and Options.Activity.
+	secrets  mcpcore.SecretReader
+	activity mcpcore.ActivitySink
+	// filePoll is Options.FilePollInterval (default 500 ms).
+	filePoll time.Duration
 }
 
 // conformanceCatalog is examples/conformance.json, parsed and validated.
@@ -139,7 +144,8 @@ func newEnv(t *testing.T, o envOptions) *env {
 			t.Fatalf("PutSettings: %v", err)
 		}
 	}
-	opts := mcpcore.Options{Version: "test", KeepAlive: o.keepAlive, Logger: logger}
+	opts := mcpcore.Options{Version: "test", KeepAlive: o.keepAlive, Logger: logger,
+		Secrets: o.secrets, Activity: o.activity, FilePollInterval: o.filePoll}
 	if o.auth {
 		opts.Tokens = st
 	}

@@ -5,47 +5,92 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // legacyResourceNotFound is the 2025-11-25 code for an unknown resource;
 // 2026-07-28 moved it to -32602.
 const legacyResourceNotFound = -32002
 
-// middleware adapts go-sdk for one scope's server: its listen streams end
-// with their result when the server is retired or the engine shuts down,
-// and legacy sessions get the legacy resource-not-found code.
+// middleware adapts go-sdk for one scope's server. Around every request
+// (notifications aside) it keeps the request's bookkeeping, redacts the
+// secret values the request's templates resolved from its answer, and
+// records it in the activity log. Listen streams end with their result when
+// the server is retired or the engine shuts down, and legacy sessions get
+// the legacy resource-not-found code.
 func (e *Engine) middleware(sc *scope) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "subscriptions/listen" {
-				ctx, cancel := context.WithCancel(ctx)
-				defer cancel()
-				stop := context.AfterFunc(sc.listens, cancel)
-				defer stop()
+			if strings.HasPrefix(method, "notifications/") {
 				return next(ctx, method, req)
 			}
-			res, err := next(ctx, method, req)
-			if method == "resources/read" && err != nil {
-				var je *jsonrpc.Error
-				if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && je.Message == "Resource not found" {
-					if ss, ok := req.GetSession().(*mcp.ServerSession); ok && isLegacy(ss) {
-						return res, &jsonrpc.Error{Code: legacyResourceNotFound, Message: je.Message, Data: je.Data}
-					}
-				}
+			start := time.Now()
+			ctx, c := withCall(ctx)
+			res, err := e.handle(ctx, sc, next, method, req)
+			res, err = c.redactResult(res), wireError(c.redactError(err))
+			if e.opts.Activity != nil {
+				e.record(activityOf(start, method, req, res, err))
 			}
 			return res, err
 		}
 	}
 }
 
+// handle runs one request on the scope's server.
+func (e *Engine) handle(ctx context.Context, sc *scope, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
+	if method == "subscriptions/listen" {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(sc.listens, cancel)
+		defer stop()
+		return next(ctx, method, req)
+	}
+	res, err := next(ctx, method, req)
+	if method == "resources/read" && err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && je.Message == "Resource not found" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && isLegacy(ss) {
+				return res, &jsonrpc.Error{Code: legacyResourceNotFound, Message: je.Message, Data: je.Data}
+			}
+		}
+	}
+	return res, err
+}
+
+// wireError gives an error without a JSON-RPC code the internal-error code
+// (go-sdk would send it with code 0). Cancellation is left as it is.
+func wireError(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return err
+	}
+	return internalCode{err}
+}
+
+// internalCode is a plain error with the internal-error code: errors.As
+// finds a -32603 *jsonrpc.Error in it, and errors.Is still finds the
+// original (go-sdk checks some plain sentinel errors).
+type internalCode struct{ err error }
+
+func (c internalCode) Error() string { return c.err.Error() }
+
+func (c internalCode) Unwrap() []error {
+	return []error{c.err, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: c.err.Error()}}
+}
+
 // maxCompletions is the spec's cap on completion values.
 const maxCompletions = 100
 
 // complete offers the values a definition lists for a prompt argument or a
-// template variable, filtered by the typed prefix.
+// template variable, filtered by the typed prefix; a folder template's path
+// variable is completed from the folder's entries (folderCompletions).
 func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	cat := e.catalog.Load()
 	ref, arg := req.Params.Ref, req.Params.Argument
@@ -68,6 +113,14 @@ func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 			if t.URITemplate == ref.URI && !t.Disabled {
 				found = true
 				values = t.Completions[arg.Name]
+				if t.Folder != "" && folderVariable(t) == arg.Name {
+					// The folder's entries follow any listed values.
+					for _, v := range folderCompletions(t.Folder, arg.Value) {
+						if !slices.Contains(values, v) {
+							values = append(values, v)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -83,4 +136,13 @@ func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	total := len(matches)
 	matches = slices.Clip(matches[:min(total, maxCompletions)])
 	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: matches, Total: total, HasMore: total > maxCompletions}}, nil
+}
+
+// folderVariable is the name of a folder template's single variable.
+func folderVariable(t ResourceTemplate) string {
+	tmpl, err := uritemplate.New(t.URITemplate)
+	if err != nil || len(tmpl.Varnames()) != 1 {
+		return ""
+	}
+	return tmpl.Varnames()[0]
 }

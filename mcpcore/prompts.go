@@ -30,7 +30,7 @@ func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 				args[a.Name] = v
 			}
 		}
-		data := e.data(args)
+		data := e.data(ctx, args)
 		out, err := e.runSteps(ctx, stepRequest{
 			steps:     p.Steps,
 			bind:      binding{Method: "prompts/get", Name: p.Name, Arguments: args, Principal: principalOf(req.Extra)},

@@ -1,16 +1,20 @@
 package mcpcore
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"mime"
+	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -19,7 +23,12 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
-// addResource registers a fixed resource.
+// addResource registers a fixed resource. Its content is read anew on
+// every read: inline text or blob, a file, an HTTP GET (or whatever the
+// http source says), or a command's stdout. A source that fails — an HTTP
+// status outside 2xx, a command exiting non-zero, output past its cap — is
+// a -32603 error saying what failed; resources/read has no tool-style error
+// result, and a partial document must not pass for the whole.
 func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
 	srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MimeType},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -33,6 +42,14 @@ func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
 					return nil, internalError("resource %s: blob is not valid base64: %v", r.URI, err)
 				}
 				c.Blob = b
+			case r.HTTP != nil:
+				if err := e.readHTTP(ctx, r, c); err != nil {
+					return nil, err
+				}
+			case r.Command != nil:
+				if err := e.readCommand(ctx, r, c); err != nil {
+					return nil, err
+				}
 			default:
 				b, err := os.ReadFile(r.File)
 				if errors.Is(err, fs.ErrNotExist) {
@@ -45,6 +62,59 @@ func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
 			}
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
 		})
+	return nil
+}
+
+// readHTTP fills c from the resource's HTTP source. The MIME type is the
+// resource's, else the response's Content-Type.
+func (e *Engine) readHTTP(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
+	resp, err := r.HTTP.Fetch(ctx, e.data(ctx, nil))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return internalError("resource %s: %v", r.URI, err)
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		msg := fmt.Sprintf("resource %s: the HTTP source answered %d %s", r.URI, resp.Status, http.StatusText(resp.Status))
+		if b := excerpt(string(bytes.ToValidUTF8(resp.Body, nil))); b != "" {
+			msg += ": " + b
+		}
+		data, _ := json.Marshal(map[string]any{"uri": r.URI, "httpStatus": resp.Status})
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg, Data: data}
+	}
+	if resp.Truncated {
+		return internalError("resource %s: the HTTP response is larger than the source's size cap (maxBytes)", r.URI)
+	}
+	if c.MIMEType == "" {
+		if mt, _, err := mime.ParseMediaType(resp.ContentType); err == nil {
+			c.MIMEType = mt
+		}
+	}
+	fileContents(c, "", resp.Body)
+	return nil
+}
+
+// readCommand fills c with the stdout of the resource's command.
+func (e *Engine) readCommand(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
+	out, err := r.Command.Output(ctx, e.data(ctx, nil))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return internalError("resource %s: %v", r.URI, err)
+	}
+	if out.ExitCode != 0 {
+		msg := fmt.Sprintf("resource %s: %s exited with %s", r.URI, out.Program, out.Status)
+		if s := excerpt(string(bytes.ToValidUTF8(out.Stderr, nil))); s != "" {
+			msg += ": " + s
+		}
+		return internalError("%s", msg)
+	}
+	if out.StdoutTruncated {
+		return internalError("resource %s: %s wrote %d bytes, more than its output cap of %d (maxOutputBytes)", r.URI, out.Program, out.StdoutBytes, len(out.Stdout))
+	}
+	fileContents(c, "", out.Stdout)
 	return nil
 }
 
@@ -89,7 +159,7 @@ func (e *Engine) addTemplate(srv *mcp.Server, t ResourceTemplate) error {
 			}
 			c := &mcp.ResourceContents{URI: uri, MIMEType: t.MimeType}
 			if t.Folder == "" {
-				text, err := t.Text.Render(e.data(args))
+				text, err := t.Text.Render(e.data(ctx, args))
 				if err != nil {
 					return nil, internalError("resource %s: %v", uri, err)
 				}
@@ -147,6 +217,68 @@ func readInFolder(folder, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("file is over the %d-byte limit", maxResourceBytes)
 	}
 	return b, nil
+}
+
+// folderCompletions lists the entries of folder that complete typed, a
+// path inside it: the entries of typed's directory whose name starts with
+// its last element (ignoring case; dot-files only when that starts with a
+// dot), as paths like typed, directories suffixed "/". It goes through
+// os.Root, so a typed path leaving the folder ("..", absolute, through a
+// symlink) lists nothing, and a symlink that leads out of the folder (or
+// nowhere) is not listed.
+func folderCompletions(folder, typed string) []string {
+	lead := ""
+	if strings.HasPrefix(typed, "/") {
+		lead, typed = "/", strings.TrimPrefix(typed, "/")
+	}
+	dir, prefix := path.Split(typed)
+	name := "."
+	if dir != "" {
+		d := strings.TrimSuffix(dir, "/")
+		if d == "." || !fs.ValidPath(d) {
+			return nil
+		}
+		name = filepath.FromSlash(d)
+	}
+	root, err := os.OpenRoot(folder)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil
+	}
+	lower := strings.ToLower(prefix)
+	var out []string
+	for _, ent := range entries {
+		n := ent.Name()
+		if !strings.HasPrefix(strings.ToLower(n), lower) || (strings.HasPrefix(n, ".") && !strings.HasPrefix(prefix, ".")) {
+			continue
+		}
+		rel := dir + n
+		typ := ent.Type()
+		if typ&fs.ModeSymlink != 0 {
+			st, err := root.Stat(filepath.FromSlash(rel)) // refuses a link out of the folder
+			if err != nil {
+				continue
+			}
+			typ = st.Mode().Type()
+		}
+		switch {
+		case typ.IsDir():
+			out = append(out, lead+rel+"/")
+		case typ.IsRegular():
+			out = append(out, lead+rel)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // maxResourceBytes caps what one resource read returns.

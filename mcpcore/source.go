@@ -23,6 +23,10 @@ type Settings struct {
 	RequestStateTTLSeconds int `json:"requestStateTtlSeconds"`
 	// MaxBodyBytes caps a request body (413 beyond it).
 	MaxBodyBytes int64 `json:"maxBodyBytes"`
+	// ActivityMaxRows and ActivityMaxAgeDays bound the activity log: older
+	// records beyond either limit are deleted.
+	ActivityMaxRows    int `json:"activityMaxRows"`
+	ActivityMaxAgeDays int `json:"activityMaxAgeDays"`
 }
 
 // DefaultSettings are used for any setting never stored.
@@ -34,6 +38,8 @@ func DefaultSettings() Settings {
 		PageSize:               100,
 		RequestStateTTLSeconds: 600,
 		MaxBodyBytes:           4 << 20,
+		ActivityMaxRows:        10000,
+		ActivityMaxAgeDays:     30,
 	}
 }
 
@@ -62,6 +68,12 @@ func (s Settings) Validate() error {
 	}
 	if s.MaxBodyBytes < 1024 {
 		errs = append(errs, errors.New("maxBodyBytes: must be at least 1024"))
+	}
+	if s.ActivityMaxRows < 1 || s.ActivityMaxRows > 10_000_000 {
+		errs = append(errs, errors.New("activityMaxRows: must be between 1 and 10000000"))
+	}
+	if s.ActivityMaxAgeDays < 1 || s.ActivityMaxAgeDays > 3650 {
+		errs = append(errs, errors.New("activityMaxAgeDays: must be between 1 and 3650"))
 	}
 	for _, o := range s.AllowedOrigins {
 		if _, err := normalizeOrigin(o); err != nil {
@@ -104,3 +116,44 @@ type TokenVerifier interface {
 type KeyStore interface {
 	Key(ctx context.Context, name string, size int) ([]byte, error)
 }
+
+// SecretReader resolves named secrets for templates ({{secret "name"}}).
+type SecretReader interface {
+	Secret(ctx context.Context, name string) (string, error)
+}
+
+// ActivitySink receives one record after every request. Record must not
+// block: the call it describes has already been answered.
+type ActivitySink interface {
+	Record(Activity)
+}
+
+// Activity is one request as the activity log keeps it. Secret values
+// never appear in it.
+type Activity struct {
+	Time time.Time `json:"time"`
+	// Era is the protocol revision the request used.
+	Era           string `json:"era"`
+	Client        string `json:"client,omitempty"`
+	ClientVersion string `json:"clientVersion,omitempty"`
+	// Token is the client token's name; empty when auth is off.
+	Token  string `json:"token,omitempty"`
+	Method string `json:"method"`
+	// Target is the tool or prompt name, or the resource URI.
+	Target   string        `json:"target,omitempty"`
+	Duration time.Duration `json:"duration"`
+	// Outcome is "ok", "isError" (a tool error), "input_required" or
+	// "error" (a JSON-RPC error, with ErrorCode).
+	Outcome   string `json:"outcome"`
+	ErrorCode int64  `json:"errorCode,omitempty"`
+	// Detail is a short excerpt of the result or the error message.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Activity outcomes.
+const (
+	OutcomeOK            = "ok"
+	OutcomeToolError     = "isError"
+	OutcomeInputRequired = "input_required"
+	OutcomeError         = "error"
+)

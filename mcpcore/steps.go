@@ -312,12 +312,14 @@ func (e *Engine) askOne(ctx context.Context, r stepRequest, s InputStep) (json.R
 	return nil, fmt.Errorf("no valid answer after %d tries: %w", maxAsks, lastErr)
 }
 
-// inputRequest renders the request a step sends.
+// inputRequest renders the request a step sends. A secret a template
+// resolves is redacted from it: the client never sees secret values.
 func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 	msg, err := s.Message.Render(data)
 	if err != nil {
 		return nil, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
+	msg = data.Redact(msg)
 	switch s.Kind {
 	case StepForm:
 		return &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: s.Schema}, nil
@@ -326,7 +328,7 @@ func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 		if err != nil {
 			return nil, fmt.Errorf("input step %q url: %w", s.Key, err)
 		}
-		return &mcp.ElicitParams{Mode: "url", Message: msg, URL: u}, nil
+		return &mcp.ElicitParams{Mode: "url", Message: msg, URL: data.Redact(u)}, nil
 	case StepSampling:
 		maxTokens := s.MaxTokens
 		if maxTokens == 0 {

@@ -37,7 +37,7 @@ func TestStepsRoundsAndAnswers(t *testing.T) {
 		{Key: "first", Kind: StepForm, Message: "Name?", Schema: nameForm},
 		{Key: "second", Kind: StepForm, Message: "Hi {{.inputs.first.content.name}}, colour?", Schema: nameForm, Round: 1},
 	}
-	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(nil), caps: formCaps}
+	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil), caps: formCaps}
 	ctx := context.Background()
 
 	out, err := e.runSteps(ctx, req)
@@ -97,7 +97,7 @@ func TestStepsCapabilities(t *testing.T) {
 		{Key: "ask", Kind: StepForm, Message: "Name?", Schema: nameForm, Optional: true},
 		{Key: "llm", Kind: StepSampling, Message: "Hello", Optional: true},
 	}
-	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(nil),
+	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil),
 		caps: func() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}} }}
 	out, err := e.runSteps(context.Background(), req)
 	if err != nil || out.Requests["llm"] == nil || out.Requests["ask"] != nil {

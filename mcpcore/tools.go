@@ -1,16 +1,22 @@
 package mcpcore
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // addTool registers a catalog tool. go-sdk validates the arguments against
-// the input schema (applying defaults) before the handler runs, and the
-// structured output against the output schema after.
+// the input schema (applying defaults) before the handler runs; the handler
+// checks the structured output against the output schema itself, so that a
+// mismatch is a tool error the model sees rather than a protocol error.
 func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 	mt := &mcp.Tool{
 		Name:        t.Name,
@@ -19,10 +25,19 @@ func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 		InputSchema: t.InputSchemaJSON(),
 		Annotations: t.Hints.annotations(t.Title),
 	}
+	var output *jsonschema.Resolved
 	if len(t.OutputSchema) > 0 {
 		mt.OutputSchema = t.OutputSchema
+		var s jsonschema.Schema
+		if err := json.Unmarshal(t.OutputSchema, &s); err != nil {
+			return fmt.Errorf("output schema: %w", err)
+		}
+		var err error
+		if output, err = s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+			return fmt.Errorf("output schema: %w", err)
+		}
 	}
-	mcp.AddTool(srv, mt, e.toolHandler(t))
+	mcp.AddTool(srv, mt, e.toolHandler(t, output))
 	return nil
 }
 
@@ -40,9 +55,9 @@ func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
 	return a
 }
 
-func (e *Engine) toolHandler(t Tool) mcp.ToolHandlerFor[map[string]any, any] {
+func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandlerFor[map[string]any, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
-		data := e.data(args)
+		data := e.data(ctx, args)
 		out, err := e.runSteps(ctx, stepRequest{
 			steps:     t.Steps,
 			bind:      binding{Method: "tools/call", Name: t.Name, Arguments: data.Args, Principal: principalOf(req.Extra)},
@@ -65,22 +80,85 @@ func (e *Engine) toolHandler(t Tool) mcp.ToolHandlerFor[map[string]any, any] {
 			}
 		}
 		data.Inputs = out.Inputs
-		res, err := t.Action.Run(ctx, data, &reporter{req: req})
+		res, err := t.Action.Run(ctx, data, &reporter{req: req, data: data})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
 			return nil, nil, err // go-sdk turns a plain error into an isError result
 		}
-		if len(t.OutputSchema) > 0 && !res.IsError && res.StructuredContent != nil {
-			// Hand the value to go-sdk, which checks it against the output
-			// schema and adds the serialized text block older clients read.
-			structured := res.StructuredContent
-			res.StructuredContent = nil
-			return res, structured, nil
+		if output == nil || res.IsError {
+			return res, nil, nil
 		}
-		return res, nil, nil
+		structured, fromText := res.StructuredContent, false
+		if structured == nil {
+			// A command or an HTTP API printing JSON: its first text
+			// block is the structured content.
+			if structured, fromText = jsonText(res.Content); structured == nil {
+				return errorResult("the tool has an output schema, but its output is not JSON: the output must be a JSON value that matches the schema"), nil, nil
+			}
+		}
+		if err := checkOutput(output, structured); err != nil {
+			return errorResult(err.Error()), nil, nil
+		}
+		// Hand the value to go-sdk, which checks it against the output schema
+		// again and adds the serialized text block older clients read.
+		res.StructuredContent = nil
+		if fromText && len(res.Content) == 1 {
+			// The text was the JSON itself; go-sdk writes it back, compacted.
+			res.Content = nil
+		}
+		return res, structured, nil
 	}
+}
+
+// jsonText returns the JSON value of the first content block when it is a
+// text block holding valid JSON.
+func jsonText(content []mcp.Content) (any, bool) {
+	if len(content) == 0 {
+		return nil, false
+	}
+	tc, ok := content[0].(*mcp.TextContent)
+	if !ok {
+		return nil, false
+	}
+	b := bytes.TrimSpace([]byte(tc.Text))
+	if len(b) == 0 || !json.Valid(b) {
+		return nil, false
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil || v == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// checkOutput validates structured output against the output schema, as
+// go-sdk will (defaults applied to a copy first), and says what does not
+// match.
+func checkOutput(schema *jsonschema.Resolved, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("the tool's structured output cannot be encoded as JSON: %v", err)
+	}
+	var inst any
+	if err := json.Unmarshal(b, &inst); err != nil {
+		return fmt.Errorf("the tool's structured output is not valid JSON: %v", err)
+	}
+	if m, ok := inst.(map[string]any); ok {
+		if err := schema.ApplyDefaults(&m); err != nil {
+			return fmt.Errorf("the tool's output does not match its output schema: %v", err)
+		}
+		inst = m
+	}
+	if err := schema.Validate(inst); err != nil {
+		return fmt.Errorf("the tool's output does not match its output schema: %v", err)
+	}
+	return nil
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
 // principalOf names who made a request, for binding request state.
@@ -93,8 +171,10 @@ func principalOf(extra *mcp.RequestExtra) string {
 
 // reporter streams an action's progress and logs on the request's own
 // response stream; go-sdk drops logs the request did not ask for.
+// Secret values are redacted from what it sends, as from the result.
 type reporter struct {
-	req *mcp.CallToolRequest
+	req  *mcp.CallToolRequest
+	data *actions.Data
 }
 
 func (r *reporter) Progress(ctx context.Context, progress, total float64, message string) error {
@@ -102,10 +182,13 @@ func (r *reporter) Progress(ctx context.Context, progress, total float64, messag
 	if token == nil {
 		return nil
 	}
-	return r.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: message})
+	return r.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: r.data.Redact(message)})
 }
 
 func (r *reporter) Log(ctx context.Context, level, logger string, data any) error {
+	if s, ok := data.(string); ok {
+		data = r.data.Redact(s)
+	}
 	return r.req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: mcp.LoggingLevel(level), Logger: logger, Data: data})
 }
 

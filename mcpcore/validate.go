@@ -275,13 +275,19 @@ func ValidateResource(r Resource) []Problem {
 		p.add("name", "required")
 	}
 	sources := 0
-	for _, s := range []string{r.Text, r.Blob, r.File} {
-		if s != "" {
+	for _, set := range []bool{r.Text != "", r.Blob != "", r.File != "", r.HTTP != nil, r.Command != nil} {
+		if set {
 			sources++
 		}
 	}
 	if sources != 1 {
-		p.add("text", "exactly one of text, blob or file is required (found %d)", sources)
+		p.add("text", "exactly one of text, blob, file, http or command is required (found %d)", sources)
+	}
+	if r.HTTP != nil {
+		p.addActions("http", r.HTTP.Validate())
+	}
+	if r.Command != nil {
+		p.addActions("command", r.Command.Validate())
 	}
 	if r.Blob != "" {
 		if _, err := base64.StdEncoding.DecodeString(r.Blob); err != nil {

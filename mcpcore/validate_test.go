@@ -169,6 +169,20 @@ func TestValidateResourcesAndPrompts(t *testing.T) {
 	if ps := ValidateResource(Resource{URI: "file:///x", Name: "n", File: "relative/path"}); len(ps) == 0 {
 		t.Error("relative file accepted")
 	}
+	cmd := &actions.Command{Argv: []actions.Template{"date"}}
+	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Text: "x", Command: cmd}); len(ps) == 0 {
+		t.Error("text and command accepted together")
+	}
+	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: cmd, HTTP: &actions.HTTP{URL: "http://127.0.0.1/x"}}); len(ps) == 0 {
+		t.Error("http and command accepted together")
+	}
+	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: cmd}); len(ps) != 0 {
+		t.Errorf("a command resource rejected: %v", ps)
+	}
+	ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: &actions.Command{Argv: []actions.Template{"{{"}}})
+	if len(ps) == 0 || !strings.HasPrefix(ps[0].Field, "command.argv") {
+		t.Errorf("a broken command resource: %v, want a problem at command.argv", ps)
+	}
 	if ps := ValidateResourceTemplate(ResourceTemplate{URITemplate: "file:///n/{a}/{b}", Name: "n", Folder: "/tmp"}); len(ps) == 0 {
 		t.Error("folder template with two variables accepted")
 	}

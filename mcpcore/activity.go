@@ -1,0 +1,192 @@
+package mcpcore
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxDetail bounds an activity record's Detail, in characters.
+const maxDetail = 200
+
+// record hands one record to the activity sink. Sinks must not block
+// (storage batches its writes); a sink that panics loses its record, never
+// the request.
+func (e *Engine) record(a Activity) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.log.Error("the activity log failed to record a request", "method", a.Method, "panic", r)
+		}
+	}()
+	e.opts.Activity.Record(a)
+}
+
+// requestInfo is what go-sdk's server requests tell about their client:
+// from the 2026 per-request _meta, or the legacy session's initialize.
+type requestInfo interface {
+	ProtocolVersion() string
+	ClientInfo() *mcp.Implementation
+}
+
+// activityOf describes an answered request. res and err are the answer as
+// sent, secrets already redacted.
+func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result, err error) Activity {
+	a := Activity{Time: start, Method: method, Duration: time.Since(start), Outcome: OutcomeOK}
+	var client *mcp.Implementation
+	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
+		// The session has no initialize params yet.
+		a.Era, client = p.ProtocolVersion, p.ClientInfo
+		if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
+			a.Era = r.ProtocolVersion
+		}
+	} else if ri, ok := req.(requestInfo); ok {
+		a.Era, client = ri.ProtocolVersion(), ri.ClientInfo()
+		if x := req.GetExtra(); a.Era < modernVersion && x != nil && x.Header != nil {
+			// A session's requests carry the version it negotiated;
+			// its initialize params hold the one the client asked for.
+			if v := x.Header.Get("MCP-Protocol-Version"); slices.Contains(legacyVersions, v) {
+				a.Era = v
+			}
+		}
+	}
+	if a.Era == "" && (method == "server/discover" || method == "subscriptions/listen") {
+		a.Era = modernVersion
+	}
+	if client != nil {
+		a.Client, a.ClientVersion = client.Name, client.Version
+	}
+	if x := req.GetExtra(); x != nil && x.TokenInfo != nil {
+		a.Token = x.TokenInfo.UserID
+	}
+	a.Target = targetOf(req.GetParams())
+	if err != nil {
+		a.Outcome = OutcomeError
+		if errors.Is(err, context.Canceled) {
+			// A cancelled request gets no response, so it has no code.
+			a.Detail = "cancelled"
+			return a
+		}
+		a.ErrorCode, a.Detail = jsonrpc.CodeInternalError, excerpt(err.Error())
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			a.ErrorCode = je.Code
+		}
+		return a
+	}
+	a.Outcome, a.Detail = outcomeOf(res)
+	return a
+}
+
+// targetOf names what a request is about: a tool or prompt name, a
+// resource URI, or a completion's reference.
+func targetOf(p mcp.Params) string {
+	switch x := p.(type) {
+	case *mcp.CallToolParamsRaw:
+		if x != nil {
+			return x.Name
+		}
+	case *mcp.CallToolParams:
+		if x != nil {
+			return x.Name
+		}
+	case *mcp.GetPromptParams:
+		if x != nil {
+			return x.Name
+		}
+	case *mcp.ReadResourceParams:
+		if x != nil {
+			return x.URI
+		}
+	case *mcp.SubscribeParams:
+		if x != nil {
+			return x.URI
+		}
+	case *mcp.UnsubscribeParams:
+		if x != nil {
+			return x.URI
+		}
+	case *mcp.CompleteParams:
+		if x != nil && x.Ref != nil {
+			if x.Ref.URI != "" {
+				return x.Ref.URI
+			}
+			return x.Ref.Name
+		}
+	}
+	return ""
+}
+
+// outcomeOf classifies a result and takes a short excerpt of it.
+func outcomeOf(res mcp.Result) (string, string) {
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		if r == nil {
+			break
+		}
+		if r.InputRequests != nil {
+			return OutcomeInputRequired, asks(r.InputRequests)
+		}
+		detail := ""
+		for _, c := range r.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				detail = excerpt(tc.Text)
+				break
+			}
+		}
+		if r.IsError {
+			return OutcomeToolError, detail
+		}
+		return OutcomeOK, detail
+	case *mcp.GetPromptResult:
+		if r == nil {
+			break
+		}
+		if r.InputRequests != nil {
+			return OutcomeInputRequired, asks(r.InputRequests)
+		}
+		for _, m := range r.Messages {
+			if tc, ok := m.Content.(*mcp.TextContent); ok {
+				return OutcomeOK, excerpt(tc.Text)
+			}
+		}
+	case *mcp.ReadResourceResult:
+		if r == nil {
+			break
+		}
+		if r.InputRequests != nil {
+			return OutcomeInputRequired, asks(r.InputRequests)
+		}
+		for _, c := range r.Contents {
+			if c != nil && c.Text != "" {
+				return OutcomeOK, excerpt(c.Text)
+			}
+		}
+	}
+	return OutcomeOK, ""
+}
+
+// asks names the inputs an input_required result asks for.
+func asks(m mcp.InputRequestMap) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return excerpt("asks for " + strings.Join(keys, ", "))
+}
+
+// excerpt is the start of s, at most maxDetail characters.
+func excerpt(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= maxDetail {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxDetail-1]) + "…"
+}

@@ -1,0 +1,184 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// call is what the engine keeps about one request while it is handled:
+// the template data its handlers made, so that once it is answered every
+// secret value a template resolved can be redacted from the answer — the
+// result the client gets, the error, and so the activity log and the
+// server's log.
+type call struct {
+	mu   sync.Mutex
+	data []*actions.Data
+	// secrets is set once a template of the call resolved a secret; until
+	// then there is nothing to redact and the answer is left alone.
+	secrets atomic.Bool
+}
+
+type callKey struct{}
+
+// withCall starts the bookkeeping of one request.
+func withCall(ctx context.Context) (context.Context, *call) {
+	c := &call{}
+	return context.WithValue(ctx, callKey{}, c), c
+}
+
+// callOf returns the request's bookkeeping, or nil outside a request.
+func callOf(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+func (c *call) add(d *actions.Data) {
+	c.mu.Lock()
+	c.data = append(c.data, d)
+	c.mu.Unlock()
+}
+
+// redact replaces the secret values any of the call's templates resolved.
+func (c *call) redact(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range c.data {
+		s = d.Redact(s)
+	}
+	return s
+}
+
+// redactResult redacts, in place, every text a result carries to the
+// client: content blocks, structured content, prompt messages and resource
+// contents (text, and blobs, which may be text under another MIME type).
+func (c *call) redactResult(res mcp.Result) mcp.Result {
+	if !c.secrets.Load() {
+		return res
+	}
+	switch r := res.(type) {
+	case *mcp.CallToolResult:
+		if r == nil {
+			return res
+		}
+		for _, b := range r.Content {
+			c.redactContent(b)
+		}
+		if r.StructuredContent != nil {
+			r.StructuredContent = c.redactJSON(r.StructuredContent)
+		}
+	case *mcp.GetPromptResult:
+		if r == nil {
+			return res
+		}
+		r.Description = c.redact(r.Description)
+		for _, m := range r.Messages {
+			if m != nil {
+				c.redactContent(m.Content)
+			}
+		}
+	case *mcp.ReadResourceResult:
+		if r == nil {
+			return res
+		}
+		for _, rc := range r.Contents {
+			c.redactResourceContents(rc)
+		}
+	}
+	return res
+}
+
+func (c *call) redactContent(b mcp.Content) {
+	switch x := b.(type) {
+	case *mcp.TextContent:
+		x.Text = c.redact(x.Text)
+	case *mcp.EmbeddedResource:
+		c.redactResourceContents(x.Resource)
+	case *mcp.ResourceLink:
+		x.URI, x.Name, x.Title, x.Description = c.redact(x.URI), c.redact(x.Name), c.redact(x.Title), c.redact(x.Description)
+	}
+}
+
+func (c *call) redactResourceContents(rc *mcp.ResourceContents) {
+	if rc == nil {
+		return
+	}
+	rc.Text = c.redact(rc.Text)
+	if len(rc.Blob) > 0 {
+		if s := c.redact(string(rc.Blob)); s != string(rc.Blob) {
+			rc.Blob = []byte(s)
+		}
+	}
+}
+
+// redactJSON redacts the string leaves (and keys) of a JSON value, keeping
+// its shape; go-sdk hands structured content over as json.RawMessage.
+func (c *call) redactJSON(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return v
+	}
+	out, err := json.Marshal(c.redactValue(x))
+	if err != nil {
+		return v
+	}
+	return json.RawMessage(out)
+}
+
+func (c *call) redactValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return c.redact(x)
+	case []any:
+		for i := range x {
+			x[i] = c.redactValue(x[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[c.redact(k)] = c.redactValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// redactError redacts an error's message (and a JSON-RPC error's data),
+// keeping its JSON-RPC code.
+func (c *call) redactError(err error) error {
+	if err == nil || !c.secrets.Load() {
+		return err
+	}
+	if je, ok := err.(*jsonrpc.Error); ok {
+		out := &jsonrpc.Error{Code: je.Code, Message: c.redact(je.Message)}
+		if len(je.Data) > 0 {
+			if d := c.redact(string(je.Data)); json.Valid([]byte(d)) {
+				out.Data = json.RawMessage(d)
+			}
+		}
+		return out
+	}
+	if msg := c.redact(err.Error()); msg != err.Error() {
+		return &redactedError{msg: msg, err: err}
+	}
+	return err
+}
+
+// redactedError shows a redacted message and still unwraps to the
+// original, so its JSON-RPC code and errors.Is keep working.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (r *redactedError) Error() string { return r.msg }
+func (r *redactedError) Unwrap() error { return r.err }
