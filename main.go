@@ -29,6 +29,10 @@ Usage:
   mcptray export [FILE]           export the catalog JSON (stdout by default)
   mcptray tool|prompt enable|disable|toggle NAME
   mcptray settings [set KEY=VALUE ...]   show or change settings
+  mcptray secret set NAME         store a secret, its value read from stdin
+  mcptray secret list | rename OLD NEW | delete NAME
+  mcptray activity [--limit N] [--client X] [--tool X] [--outcome X] [--follow]
+                                  show the activity log
   mcptray version
 
 Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
@@ -73,6 +77,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return exportCmd(ctx, rest, stdout)
 	case "settings":
 		return settingsCmd(ctx, rest, stdout)
+	case "secret":
+		return secretCmd(ctx, rest, os.Stdin, stdout, stderr)
+	case "activity":
+		return activityCmd(ctx, rest, stdout)
 	case "tool", "prompt":
 		return toggleCmd(ctx, cmd, rest, stdout)
 	case "version", "--version":

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // defaultAddr is where mcptray listens unless told otherwise: loopback only,
@@ -47,12 +48,25 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 			return err
 		}
 	}
+	// Secret values and the server's keys live in the OS keyring; without
+	// one, in a file readable only by the user, which is said on every start.
+	sec, err := st.OpenSecrets(ctx)
+	if err != nil {
+		return err
+	}
+	if w := sec.Warning(); w != "" {
+		fmt.Fprintf(stderr, "mcptray: WARNING: %s\n", w)
+	}
+	// Closed before the store (deferred after it), and explicitly on
+	// shutdown, once the last calls have been answered and recorded.
+	activity := st.NewActivityWriter(storage.ActivityWriterOptions{})
+	defer activity.Close()
 	exe, _ := os.Executable()
-	opts := mcpcore.Options{Version: version, Executable: exe, DBPath: db}
+	opts := mcpcore.Options{Version: version, Executable: exe, DBPath: db, Secrets: sec, Activity: activity}
 	if !*noAuth {
 		opts.Tokens = st
 	}
-	eng, err := mcpcore.New(ctx, st, st, opts)
+	eng, err := mcpcore.New(ctx, st, sec, opts)
 	if err != nil {
 		return err
 	}
@@ -96,6 +110,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		_ = srv.Close()
+	}
+	if err := activity.Close(); err != nil {
+		slog.Warn("activity log: the last records may be lost", "err", err)
 	}
 	return nil
 }

@@ -1,0 +1,552 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// Activity writer defaults; see ActivityWriterOptions.
+const (
+	DefaultActivityBuffer            = 4096
+	DefaultActivityBatchSize         = 200
+	DefaultActivityBatchDelay        = 100 * time.Millisecond
+	DefaultActivityRetentionInterval = time.Minute
+)
+
+// Activity query limits: a query returns DefaultActivityLimit records
+// unless it asks for another number, and never more than MaxActivityLimit.
+const (
+	DefaultActivityLimit = 100
+	MaxActivityLimit     = 10000
+)
+
+// The synthetic record an ActivityWriter writes when it had to drop
+// records: Method ActivityDroppedMethod, Outcome OutcomeDropped, and a
+// Detail such as "12 activity records dropped (buffer full: 12)".
+const (
+	ActivityDroppedMethod = "mcptray/activityDropped"
+	OutcomeDropped        = "dropped"
+)
+
+// subscriberBuffer is how many records a live subscriber may fall behind
+// before it misses some.
+const subscriberBuffer = 256
+
+// An ActivityWriter is the engine's activity sink.
+var _ mcpcore.ActivitySink = (*ActivityWriter)(nil)
+
+// ActivityRecord is a stored activity record and its id. Ids increase with
+// every record written, and are never reused.
+type ActivityRecord struct {
+	ID int64 `json:"id"`
+	mcpcore.Activity
+}
+
+// ActivityQuery selects activity records. Zero fields select everything.
+type ActivityQuery struct {
+	// Since keeps records at or after this time.
+	Since time.Time
+	// BeforeID keeps records with a smaller id (to page back, or to pin a
+	// query to what existed at some point).
+	BeforeID int64
+	// Client, Token, Method, Target and Outcome keep records whose field
+	// equals the given value. Target is the tool or prompt name, or the
+	// resource URI.
+	Client  string
+	Token   string
+	Method  string
+	Target  string
+	Outcome string
+	// Limit caps the number of records: DefaultActivityLimit when 0 or
+	// less, MaxActivityLimit at most.
+	Limit int
+}
+
+// activityColumns are the columns every activity query reads, in scan order.
+const activityColumns = `id, time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail`
+
+// Activity returns the records q selects, newest first.
+func (s *Store) Activity(ctx context.Context, q ActivityQuery) ([]ActivityRecord, error) {
+	where, args := q.where(0)
+	return s.queryActivity(ctx, `SELECT `+activityColumns+` FROM activity`+where+` ORDER BY id DESC LIMIT ?`,
+		append(args, q.limit())...)
+}
+
+// ActivityAfter returns the records q selects whose id is greater than
+// afterID, oldest first: what a follower polls for, passing the id of the
+// last record it saw (or LastActivityID when it starts). It sees the
+// records of every process writing to the database.
+func (s *Store) ActivityAfter(ctx context.Context, afterID int64, q ActivityQuery) ([]ActivityRecord, error) {
+	where, args := q.where(afterID)
+	return s.queryActivity(ctx, `SELECT `+activityColumns+` FROM activity`+where+` ORDER BY id LIMIT ?`,
+		append(args, q.limit())...)
+}
+
+// LastActivityID is the id of the newest record, 0 when there is none.
+func (s *Store) LastActivityID(ctx context.Context) (int64, error) {
+	var id int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM activity`).Scan(&id); err != nil {
+		return 0, fmt.Errorf("read activity: %w", err)
+	}
+	return id, nil
+}
+
+// PruneActivity deletes the records older than maxAge, then all but the
+// newest maxRows; a limit of 0 or less is not applied. It returns how many
+// records it deleted.
+func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Duration) (int64, error) {
+	var deleted int64
+	err := s.quietTx(ctx, func(tx *sql.Tx) error {
+		if maxAge > 0 {
+			cutoff := time.Now().Add(-maxAge).UTC().Format(timeLayout)
+			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE time < ?`, cutoff)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			deleted += n
+		}
+		if maxRows > 0 {
+			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE id <= (SELECT id FROM activity ORDER BY id DESC LIMIT 1 OFFSET ?)`, maxRows)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			deleted += n
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("prune activity: %w", err)
+	}
+	return deleted, nil
+}
+
+// where builds the WHERE clause of q (and id > afterID when afterID > 0).
+func (q ActivityQuery) where(afterID int64) (string, []any) {
+	var conds []string
+	var args []any
+	add := func(cond string, arg any) {
+		conds = append(conds, cond)
+		args = append(args, arg)
+	}
+	if afterID > 0 {
+		add("id > ?", afterID)
+	}
+	if q.BeforeID > 0 {
+		add("id < ?", q.BeforeID)
+	}
+	if !q.Since.IsZero() {
+		add("time >= ?", q.Since.UTC().Format(timeLayout))
+	}
+	for _, f := range []struct{ col, v string }{
+		{"client", q.Client}, {"token", q.Token}, {"method", q.Method}, {"target", q.Target}, {"outcome", q.Outcome},
+	} {
+		if f.v != "" {
+			add(f.col+" = ?", f.v)
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// limit is q's effective limit.
+func (q ActivityQuery) limit() int {
+	switch {
+	case q.Limit <= 0:
+		return DefaultActivityLimit
+	case q.Limit > MaxActivityLimit:
+		return MaxActivityLimit
+	}
+	return q.Limit
+}
+
+// queryActivity runs a query over activityColumns.
+func (s *Store) queryActivity(ctx context.Context, query string, args ...any) ([]ActivityRecord, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read activity: %w", err)
+	}
+	defer rows.Close()
+	var out []ActivityRecord
+	for rows.Next() {
+		var (
+			r   ActivityRecord
+			at  string
+			dur int64
+		)
+		err := rows.Scan(&r.ID, &at, &r.Era, &r.Client, &r.ClientVersion, &r.Token, &r.Method, &r.Target,
+			&dur, &r.Outcome, &r.ErrorCode, &r.Detail)
+		if err != nil {
+			return nil, fmt.Errorf("read activity: %w", err)
+		}
+		if r.Time, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("read activity %d: %w", r.ID, err)
+		}
+		r.Duration = time.Duration(dur) * time.Microsecond
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read activity: %w", err)
+	}
+	return out, nil
+}
+
+// quietTx runs fn in one transaction on the watch connection, whose own
+// commits do not move its data_version: writes that are not catalog,
+// settings or token changes (activity records) must not make this Store's
+// Changes fire. Other processes on the same file do see them as changes.
+func (s *Store) quietTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	tx, err := s.watchConn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// ActivityWriterOptions tune an ActivityWriter; zero fields take defaults.
+type ActivityWriterOptions struct {
+	// Buffer is how many records may wait to be written (default
+	// DefaultActivityBuffer); beyond it Record drops and counts them.
+	Buffer int
+	// BatchSize caps the records written in one transaction (default
+	// DefaultActivityBatchSize).
+	BatchSize int
+	// BatchDelay is the longest a record waits for others to share its
+	// transaction (default DefaultActivityBatchDelay).
+	BatchDelay time.Duration
+	// RetentionInterval is the least time between two applications of the
+	// retention settings (default DefaultActivityRetentionInterval).
+	RetentionInterval time.Duration
+}
+
+// ActivityWriter writes activity records to the database in the
+// background. Record never blocks: records wait in a bounded buffer, and a
+// goroutine writes them in batches, one transaction each (up to BatchSize
+// records, or what arrived within BatchDelay of the first). When the
+// buffer is full a record is dropped and counted, and the next batch
+// carries a synthetic record saying how many were dropped
+// (ActivityDroppedMethod). After a batch, at most once per
+// RetentionInterval, it applies the settings ActivityMaxRows and
+// ActivityMaxAgeDays.
+//
+// Close it before its Store.
+type ActivityWriter struct {
+	st  *Store
+	opt ActivityWriterOptions
+
+	// mu orders Record against Close: records accepted before Close are
+	// written, later ones are discarded.
+	mu     sync.RWMutex
+	closed bool
+
+	in      chan mcpcore.Activity
+	flushCh chan chan error
+	done    chan struct{}
+	stopped chan struct{}
+
+	// droppedFull and droppedFailed count records lost since the last
+	// synthetic record, because the buffer was full or a write failed;
+	// droppedTotal counts all.
+	droppedFull   atomic.Uint64
+	droppedFailed atomic.Uint64
+	droppedTotal  atomic.Uint64
+	lastErr       atomic.Pointer[string]
+
+	lastPrune time.Time // run goroutine only
+
+	subsMu sync.Mutex
+	subs   map[chan mcpcore.Activity]func() bool // nil once closed
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// NewActivityWriter starts an activity writer on this Store.
+func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
+	if opt.Buffer <= 0 {
+		opt.Buffer = DefaultActivityBuffer
+	}
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = DefaultActivityBatchSize
+	}
+	if opt.BatchDelay <= 0 {
+		opt.BatchDelay = DefaultActivityBatchDelay
+	}
+	if opt.RetentionInterval <= 0 {
+		opt.RetentionInterval = DefaultActivityRetentionInterval
+	}
+	w := &ActivityWriter{
+		st:      s,
+		opt:     opt,
+		in:      make(chan mcpcore.Activity, opt.Buffer),
+		flushCh: make(chan chan error),
+		done:    make(chan struct{}),
+		stopped: make(chan struct{}),
+		subs:    make(map[chan mcpcore.Activity]func() bool),
+	}
+	go w.run()
+	return w
+}
+
+// Record queues one record and returns at once; a zero Time becomes now.
+// When the buffer is full, or the writer is closed, the record is dropped
+// (counted in Dropped; while the writer runs, a synthetic record reports
+// it). It is safe to call from any goroutine.
+func (w *ActivityWriter) Record(a mcpcore.Activity) {
+	if a.Time.IsZero() {
+		a.Time = time.Now()
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	if w.closed {
+		w.droppedTotal.Add(1)
+		return
+	}
+	select {
+	case w.in <- a:
+	default:
+		w.droppedFull.Add(1)
+		w.droppedTotal.Add(1)
+	}
+}
+
+// Dropped is how many records were lost so far: buffer overflows, failed
+// writes, and records arriving after Close.
+func (w *ActivityWriter) Dropped() uint64 { return w.droppedTotal.Load() }
+
+// Flush writes every record recorded before it was called, and returns the
+// error of the last write, if any.
+func (w *ActivityWriter) Flush(ctx context.Context) error {
+	ack := make(chan error, 1)
+	select {
+	case w.flushCh <- ack:
+	case <-w.stopped:
+		return nil // Close wrote everything
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-ack:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close writes the records still queued, stops the writer and closes every
+// subscription. Calling it again returns the first result.
+func (w *ActivityWriter) Close() error {
+	w.closeOnce.Do(func() {
+		w.mu.Lock()
+		w.closed = true
+		w.mu.Unlock()
+		close(w.done)
+		<-w.stopped
+		w.subsMu.Lock()
+		for ch, stop := range w.subs {
+			stop()
+			close(ch)
+		}
+		w.subs = nil
+		w.subsMu.Unlock()
+	})
+	return w.closeErr
+}
+
+// SubscribeActivity returns a channel that receives every record this
+// writer commits (synthetic ones included), after its transaction
+// commits. Delivery never slows the writer: a subscriber more than 256
+// records behind misses records. The channel is closed when ctx ends or
+// the writer closes. Records written by other processes do not arrive
+// here; follow them with ActivityAfter.
+func (w *ActivityWriter) SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity {
+	ch := make(chan mcpcore.Activity, subscriberBuffer)
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	if w.subs == nil {
+		close(ch)
+		return ch
+	}
+	w.subs[ch] = context.AfterFunc(ctx, func() {
+		w.subsMu.Lock()
+		defer w.subsMu.Unlock()
+		if _, ok := w.subs[ch]; ok {
+			delete(w.subs, ch)
+			close(ch)
+		}
+	})
+	return ch
+}
+
+// run is the writer goroutine.
+func (w *ActivityWriter) run() {
+	defer close(w.stopped)
+	batch := make([]mcpcore.Activity, 0, w.opt.BatchSize)
+	timer := time.NewTimer(w.opt.BatchDelay)
+	timer.Stop()
+	defer timer.Stop()
+	var lastErr error
+	write := func() {
+		if err := w.commit(batch); err != nil {
+			lastErr = err
+		}
+		batch = batch[:0]
+		timer.Stop()
+	}
+	// drain moves everything queued into batches, writing each full one.
+	drain := func() {
+		for {
+			select {
+			case a := <-w.in:
+				batch = append(batch, a)
+				if len(batch) >= w.opt.BatchSize {
+					write()
+				}
+			default:
+				return
+			}
+		}
+	}
+	for {
+		var due <-chan time.Time
+		if len(batch) > 0 {
+			due = timer.C
+		}
+		select {
+		case a := <-w.in:
+			if len(batch) == 0 {
+				timer.Reset(w.opt.BatchDelay)
+			}
+			batch = append(batch, a)
+			if len(batch) >= w.opt.BatchSize {
+				write()
+			}
+		case <-due:
+			write()
+		case ack := <-w.flushCh:
+			lastErr = nil
+			drain()
+			write()
+			ack <- lastErr
+		case <-w.done:
+			lastErr = nil
+			drain()
+			write()
+			w.closeErr = lastErr
+			return
+		}
+	}
+}
+
+// commit writes a batch, plus a synthetic record for any dropped ones, in
+// one transaction, then hands the records to subscribers and applies
+// retention when due. A failed write drops the batch, counting it.
+func (w *ActivityWriter) commit(batch []mcpcore.Activity) error {
+	full, failed := w.droppedFull.Swap(0), w.droppedFailed.Swap(0)
+	synthetic := 0
+	if full+failed > 0 {
+		batch = append(batch, w.droppedRecord(full, failed))
+		synthetic = 1
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := w.st.quietTx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO activity
+			(time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, a := range batch {
+			_, err := stmt.ExecContext(ctx, a.Time.UTC().Format(timeLayout), a.Era, a.Client, a.ClientVersion, a.Token,
+				a.Method, a.Target, a.Duration.Microseconds(), a.Outcome, a.ErrorCode, a.Detail)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		real := uint64(len(batch) - synthetic)
+		w.droppedFull.Add(full)
+		w.droppedFailed.Add(failed + real)
+		w.droppedTotal.Add(real)
+		msg := err.Error()
+		w.lastErr.Store(&msg)
+		return fmt.Errorf("write activity: %w", err)
+	}
+	w.publish(batch)
+	if time.Since(w.lastPrune) >= w.opt.RetentionInterval {
+		w.lastPrune = time.Now()
+		w.applyRetention(ctx)
+	}
+	return nil
+}
+
+// droppedRecord is the synthetic record reporting dropped records.
+func (w *ActivityWriter) droppedRecord(full, failed uint64) mcpcore.Activity {
+	var why []string
+	if full > 0 {
+		why = append(why, fmt.Sprintf("buffer full: %d", full))
+	}
+	if failed > 0 {
+		e := "?"
+		if p := w.lastErr.Load(); p != nil {
+			e = *p
+		}
+		why = append(why, fmt.Sprintf("write failed: %d, %s", failed, e))
+	}
+	return mcpcore.Activity{
+		Time:    time.Now(),
+		Method:  ActivityDroppedMethod,
+		Outcome: OutcomeDropped,
+		Detail:  fmt.Sprintf("%d activity records dropped (%s)", full+failed, strings.Join(why, "; ")),
+	}
+}
+
+// publish hands committed records to every subscriber without waiting.
+func (w *ActivityWriter) publish(batch []mcpcore.Activity) {
+	w.subsMu.Lock()
+	defer w.subsMu.Unlock()
+	for ch := range w.subs {
+		for _, a := range batch {
+			select {
+			case ch <- a:
+			default: // this subscriber is behind: it misses the record
+			}
+		}
+	}
+}
+
+// applyRetention applies the retention settings. It is best effort: a
+// failure is retried at the next interval.
+func (w *ActivityWriter) applyRetention(ctx context.Context) {
+	set, err := w.st.Settings(ctx)
+	if err != nil {
+		return
+	}
+	_, _ = w.st.PruneActivity(ctx, set.ActivityMaxRows, time.Duration(set.ActivityMaxAgeDays)*24*time.Hour)
+}
