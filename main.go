@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		// Until the desktop app lands, the default is the headless server
 		// on the user's database.
-		return serve(ctx, nil, stderr)
+		return runApp(ctx, stderr)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "serve":

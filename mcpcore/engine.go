@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -113,7 +114,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		log:        opts.Logger,
 		sdkLog:     sdkLogger(opts.Logger),
 		scopes:     map[string]*scope{},
-		serverVars: map[string]string{"executable": opts.Executable, "db": opts.DBPath},
+		serverVars: serverVars(opts),
 	}
 	e.seal.Store(s)
 	e.shutdown, e.stopListens = context.WithCancel(context.Background())
@@ -387,4 +388,12 @@ func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 		c.add(d)
 	}
 	return d
+}
+
+// serverVars are what templates see as .server: the mcptray binary and
+// database (so a command can drive the mcptray CLI), and the user's home
+// (so definitions can name ~/Notes without hard-coding a user).
+func serverVars(opts Options) map[string]string {
+	home, _ := os.UserHomeDir()
+	return map[string]string{"executable": opts.Executable, "db": opts.DBPath, "home": home}
 }

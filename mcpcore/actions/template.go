@@ -3,6 +3,7 @@ package actions
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -18,8 +19,8 @@ type Data struct {
 	Args map[string]any
 	// Inputs are the answers to the definition's input steps, by step key.
 	Inputs map[string]any
-	// Server describes the running mcptray: "executable" (its binary) and
-	// "db" (its database file), so a command can call the mcptray CLI.
+	// Server describes the running mcptray: "executable" (its binary),
+	// "db" (its database file) and "home" (the user's home folder).
 	Server map[string]string
 	// Templates, when set, keeps parsed templates across calls.
 	Templates *TemplateCache
@@ -34,11 +35,11 @@ type Data struct {
 // everything the call produces can be redacted.
 func (d *Data) secret(name string) (string, error) {
 	if d == nil || d.Secret == nil {
-		return "", fmt.Errorf("secret %q: no secret store is available", name)
+		return "", &secretError{fmt.Errorf("secret %q: no secret store is available", name)}
 	}
 	v, err := d.Secret(name)
 	if err != nil {
-		return "", fmt.Errorf("secret %q: %w", name, err)
+		return "", &secretError{err}
 	}
 	if v != "" {
 		d.mu.Lock()
@@ -50,6 +51,14 @@ func (d *Data) secret(name string) (string, error) {
 	}
 	return v, nil
 }
+
+// secretError is a secret a template could not resolve. Render reports it
+// as it is, without text/template's wrapping, so the person reads what to
+// do (the store's errors name the secret and how to set it).
+type secretError struct{ err error }
+
+func (e *secretError) Error() string { return e.err.Error() }
+func (e *secretError) Unwrap() error { return e.err }
 
 // Redact replaces every secret value this call's templates resolved with
 // "[secret:NAME]", so a program that echoes a secret does not leak it into
@@ -168,6 +177,10 @@ func (t Template) Render(data *Data) (string, error) {
 	}
 	var b bytes.Buffer
 	if err := tmpl.Execute(&b, data.view()); err != nil {
+		var se *secretError
+		if errors.As(err, &se) {
+			return "", se
+		}
 		return "", fmt.Errorf("template: %w", err)
 	}
 	return strings.ReplaceAll(b.String(), "<no value>", ""), nil
