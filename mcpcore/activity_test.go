@@ -4,6 +4,7 @@ package mcpcore_test
 // activity log hook, and structured output taken from a command's JSON.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -366,5 +367,34 @@ func TestActivityBurst(t *testing.T) {
 	}
 	if n != calls {
 		t.Errorf("%d records of %d calls", n, calls)
+	}
+}
+
+// TestActivityRecordsRejections: requests turned away before go-sdk — a
+// missing or wrong token, a foreign Origin, an oversized body — are logged,
+// since failed attempts are what a person auditing the log looks for.
+func TestActivityRecordsRejections(t *testing.T) {
+	sink := &memActivity{}
+	e := newEnv(t, envOptions{auth: true, activity: sink})
+	token, err := e.st.CreateToken(testCtx(t), "laptop", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.send(t, e.modern("tools/list", nil).Request)
+	e.send(t, e.modern("tools/list", nil).as("mcpt_wrong").Request)
+	foreign := e.modern("tools/list", nil).as(token)
+	foreign.Header.Set("Origin", "http://evil.example.com")
+	e.send(t, foreign.Request)
+	big := e.post(bytes.Repeat([]byte(" "), 5<<20))
+	big.Header.Set("Authorization", "Bearer "+token)
+	e.send(t, big)
+	for _, want := range []string{"401 Unauthorized: missing bearer token", "401 Unauthorized: invalid bearer token", "403 Forbidden: Origin", "413 Request Entity Too Large"} {
+		a := sink.find(t, want, func(a mcpcore.Activity) bool { return strings.HasPrefix(a.Detail, want) })
+		if a.Outcome != mcpcore.OutcomeError || a.Method != "HTTP POST" || a.Target != mcpcore.EndpointPath {
+			t.Errorf("%s: record %+v", want, a)
+		}
+		if strings.Contains(a.Detail, "mcpt_wrong") {
+			t.Errorf("a token leaked into the activity log: %q", a.Detail)
+		}
 	}
 }

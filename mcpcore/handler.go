@@ -55,7 +55,7 @@ func (e *Engine) Handler() http.Handler {
 	authed := withTokenInfo(route)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != EndpointPath {
-			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no MCP endpoint at %s; use %s", r.URL.Path, EndpointPath))
+			e.reject(w, r, http.StatusNotFound, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no MCP endpoint at %s; use %s", r.URL.Path, EndpointPath))
 			return
 		}
 		if !e.guard(w, r) {
@@ -70,7 +70,7 @@ func (e *Engine) Handler() http.Handler {
 			return
 		}
 		if !e.sessionInScope(r, p) {
-			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "session not found: this client token's tool allowlist changed; initialize a new session")
+			e.reject(w, r, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: this client token's tool allowlist changed; initialize a new session")
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
@@ -87,7 +87,7 @@ func (e *Engine) guard(w http.ResponseWriter, r *http.Request) bool {
 		host, port = r.Host, ""
 	}
 	if !isLoopbackName(host) {
-		writeError(w, http.StatusForbidden, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Host %q is not allowed: this server only answers on a loopback address", r.Host))
+		e.reject(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Host %q is not allowed: this server only answers on a loopback address", r.Host))
 		return false
 	}
 	origin := r.Header.Get("Origin")
@@ -99,7 +99,7 @@ func (e *Engine) guard(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if !e.originAllowed(origin, port) {
-		writeError(w, http.StatusForbidden, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Origin %q is not allowed; add it to the allowed origins in mcptray's settings", origin))
+		e.reject(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Origin %q is not allowed; add it to the allowed origins in mcptray's settings", origin))
 		return false
 	}
 	h := w.Header()
@@ -150,7 +150,7 @@ func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray"`)
-		writeError(w, http.StatusUnauthorized, nil, jsonrpc.CodeInvalidRequest, "missing bearer token: send Authorization: Bearer <token> (create one with `mcptray token create NAME`)")
+		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "missing bearer token: send Authorization: Bearer <token> (create one with `mcptray token create NAME`)")
 		return Principal{}, false
 	}
 	p, err := e.opts.Tokens.VerifyToken(r.Context(), token)
@@ -159,7 +159,7 @@ func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal
 			e.log.Error("verifying a client token", "err", err)
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray", error="invalid_token"`)
-		writeError(w, http.StatusUnauthorized, nil, jsonrpc.CodeInvalidRequest, "invalid bearer token: it is unknown or was revoked")
+		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "invalid bearer token: it is unknown or was revoked")
 		return Principal{}, false
 	}
 	return p, true
@@ -208,7 +208,7 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Allow", "POST")
-		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s is not supported here: send each JSON-RPC message as a POST (a 2025-11-25 session's GET/DELETE needs its Mcp-Session-Id)", r.Method))
+		rt.e.reject(w, r, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, fmt.Sprintf("%s is not supported here: send each JSON-RPC message as a POST (a 2025-11-25 session's GET/DELETE needs its Mcp-Session-Id)", r.Method))
 		return
 	}
 	limit := rt.e.currentSettings().MaxBodyBytes
@@ -216,25 +216,25 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body is larger than %d bytes", limit))
+			rt.e.reject(w, r, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, fmt.Sprintf("request body is larger than %d bytes", limit))
 			return
 		}
-		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "reading the request body: "+err.Error())
+		rt.e.reject(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "reading the request body: "+err.Error())
 		return
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
-		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per POST")
+		rt.e.reject(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per POST")
 		return
 	}
 	var msg message
 	if err := json.Unmarshal(body, &msg); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "not a JSON-RPC message: "+err.Error())
+			rt.e.reject(w, r, http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "not a JSON-RPC message: "+err.Error())
 			return
 		}
-		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "parse error: "+err.Error())
+		rt.e.reject(w, r, http.StatusBadRequest, jsonrpc.CodeParseError, "parse error: "+err.Error())
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -252,6 +252,26 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt.modern.ServeHTTP(jw, r)
+}
+
+// reject answers a request turned away before it reaches go-sdk (Host,
+// Origin, token, size, malformed JSON-RPC) and puts it in the activity log,
+// where failed attempts matter most.
+func (e *Engine) reject(w http.ResponseWriter, r *http.Request, status int, code int64, msg string) {
+	writeError(w, status, nil, code, msg)
+	if e.opts.Activity == nil {
+		return
+	}
+	p, _ := r.Context().Value(principalKey{}).(Principal)
+	e.opts.Activity.Record(Activity{
+		Time:      time.Now(),
+		Token:     p.Token,
+		Method:    "HTTP " + r.Method,
+		Target:    r.URL.Path,
+		Outcome:   OutcomeError,
+		ErrorCode: code,
+		Detail:    fmt.Sprintf("%d %s: %s", status, http.StatusText(status), msg),
+	})
 }
 
 // writeError writes a JSON-RPC error response with an HTTP status.
