@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -399,4 +400,44 @@ func TestHTTPAndCommandResources(t *testing.T) {
 			t.Errorf("reading the command resource in a legacy session: %+v, %v", res, err)
 		}
 	})
+}
+
+// TestFloodingCommandLeavesServerResponsive: a tool printing 100 MB gets a
+// capped result, and other calls are served while it runs.
+func TestFloodingCommandLeavesServerResponsive(t *testing.T) {
+	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{{
+		Name: "flood", Description: "prints 100 MB, then lingers",
+		Action: actions.Spec{Command: &actions.Command{Argv: []actions.Template{"sh", "-c", "head -c 100000000 /dev/zero; sleep 1"}}},
+	}}}})
+	done := make(chan *http.Response, 1)
+	req := e.modern("tools/call", map[string]any{"name": "flood", "arguments": map[string]any{}})
+	go func() {
+		resp, err := http.DefaultClient.Do(req.Request)
+		if err != nil {
+			resp = nil
+		}
+		done <- resp
+	}()
+	for range 5 {
+		if got := completed(t, toolCall{name: "test_simple_text"}.send(t, e)); got == "" {
+			t.Fatal("a call made during the flood came back empty")
+		}
+	}
+	var resp *http.Response
+	select {
+	case resp = <-done:
+	case <-testCtx(t).Done():
+		t.Fatal("the flooding call never answered")
+	}
+	if resp == nil {
+		t.Fatal("the flooding call failed")
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), "[output truncated: kept 1048576 of 100000000 bytes]") || len(body) > 8<<20 {
+		t.Errorf("flood result (%d bytes) is not the capped output: %.200s", len(body), body)
+	}
 }
