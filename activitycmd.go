@@ -102,6 +102,9 @@ func printActivity(w io.Writer, r storage.ActivityRecord) {
 		r.Time.Local().Format("2006-01-02 15:04:05.000"),
 		cell(r.Client, 16), cell(r.Token, 12), cell(r.Method, 20), cell(target, 28), cell(out, 14),
 		formatDuration(r.Duration))
+	for _, a := range r.Approvals {
+		fmt.Fprintf(w, "    %s\n", a)
+	}
 }
 
 // cell fits s in width runes, "-" when empty, cut with "…" when too long.

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,8 +29,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	catalog := fs.String("catalog", "", "catalog JSON to import (replacing the catalog) before serving")
 	noAuth := fs.Bool("no-auth", false, "accept requests without a client token (tests only)")
 	endpointFile := fs.String("endpoint-file", "", "where to publish the endpoint (default: <config dir>/mcptray/endpoint.json)")
+	ask := fs.String("ask", mcpcore.AskDeny, "how questions meant for the desktop are answered without the desktop app: deny (approvals and desktop forms are declined, saying why) or client-only (desktop forms go to the client when it can answer them; approvals are declined)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if !slices.Contains(mcpcore.AskPolicies, *ask) {
+		return usageError{fmt.Sprintf("--ask %q: must be one of %s", *ask, strings.Join(mcpcore.AskPolicies, ", "))}
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -62,7 +68,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	activity := st.NewActivityWriter(storage.ActivityWriterOptions{})
 	defer activity.Close()
 	exe, _ := os.Executable()
-	opts := mcpcore.Options{Version: version, Executable: exe, DBPath: db, Secrets: sec, Activity: activity}
+	opts := mcpcore.Options{Version: version, Executable: exe, DBPath: db, Secrets: sec, Activity: activity,
+		Tasks: st, Asker: mcpcore.PolicyAsker{Policy: *ask}}
 	if !*noAuth {
 		opts.Tokens = st
 	}

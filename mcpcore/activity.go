@@ -125,6 +125,10 @@ func targetOf(p mcp.Params) string {
 // outcomeOf classifies a result and takes a short excerpt of it.
 func outcomeOf(res mcp.Result) (string, string) {
 	switch r := res.(type) {
+	case *createTaskResult:
+		if r != nil {
+			return OutcomeTask, "task " + r.TaskID
+		}
 	case *mcp.CallToolResult:
 		if r == nil {
 			break

@@ -47,9 +47,35 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Hints        *Hints          `json:"hints,omitempty"`
 	// Steps ask for input before the action runs.
-	Steps  []InputStep  `json:"steps,omitempty"`
-	Action actions.Spec `json:"action"`
+	Steps []InputStep `json:"steps,omitempty"`
+	// TaskMode says whether a call runs as a task of the 2026-07-28 tasks
+	// extension (io.modelcontextprotocol/tasks): "never" (the default),
+	// "optional" (as a task when the request declares the extension) or
+	// "required" (a request without the extension gets -32021).
+	TaskMode string `json:"taskMode,omitempty"`
+	// Approval controls the approval a destructive tool (hints.destructive)
+	// asks on the desktop before it runs: "" asks it for destructive tools,
+	// "always" for every call, "off" never. An explicit approval step
+	// replaces it.
+	Approval string       `json:"approval,omitempty"`
+	Action   actions.Spec `json:"action"`
 }
+
+// Approval settings of a tool.
+const (
+	ApprovalOff    = "off"
+	ApprovalAlways = "always"
+)
+
+// Task modes of a tool.
+const (
+	TaskNever    = "never"
+	TaskOptional = "optional"
+	TaskRequired = "required"
+)
+
+// TaskModes are the task modes a tool may have.
+var TaskModes = []string{TaskNever, TaskOptional, TaskRequired}
 
 // Param is one tool argument, from which the input schema is generated.
 type Param struct {
@@ -164,6 +190,17 @@ type InputStep struct {
 	// MaxTokens and SystemPrompt shape a sampling request.
 	MaxTokens    int    `json:"maxTokens,omitempty"`
 	SystemPrompt string `json:"systemPrompt,omitempty"`
+	// AnsweredBy routes the step: "desktop" (a person answers in mcptray,
+	// through the Asker), "client" (the AI client answers) or "auto" (the
+	// client when the request declared the capability, else the desktop).
+	// Approvals default to and can only be "desktop"; sampling and roots can
+	// only be "client"; forms and URLs default to "client".
+	AnsweredBy string `json:"answeredBy,omitempty"`
+	// InTask steps of a tool that runs as a task are asked while the task
+	// runs (the task parks in input_required until tasks/update answers
+	// them); other steps are answered before the task is created. When the
+	// call does not run as a task, InTask steps are asked like the others.
+	InTask bool `json:"inTask,omitempty"`
 }
 
 // Input step kinds.
@@ -172,7 +209,9 @@ const (
 	StepURL      = "url"
 	StepSampling = "sampling"
 	StepRoots    = "roots"
+	// StepApproval asks a person on the desktop to allow or deny the call.
+	StepApproval = "approval"
 )
 
 // StepKinds are the input step kinds a definition may use.
-var StepKinds = []string{StepForm, StepURL, StepSampling, StepRoots}
+var StepKinds = []string{StepForm, StepURL, StepSampling, StepRoots, StepApproval}

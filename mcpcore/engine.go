@@ -38,6 +38,12 @@ type Options struct {
 	Secrets SecretReader
 	// Activity, when set, receives one record after every request.
 	Activity ActivitySink
+	// Asker answers the input steps routed to the desktop; nil declines
+	// them (PolicyAsker{Policy: AskDeny}).
+	Asker Asker
+	// Tasks keeps the tasks of the tasks extension; nil keeps them in
+	// memory, for the life of the engine.
+	Tasks TaskStore
 	// FilePollInterval is how often file resources are checked for changes
 	// (default 500 ms); a change publishes notifications/resources/updated.
 	FilePollInterval time.Duration
@@ -66,6 +72,10 @@ type Engine struct {
 	serverVars  map[string]string
 	// files watches the files of file resources.
 	files *fileWatcher
+	// tasks are the tasks running in this process.
+	tasks taskRegistry
+	// remember holds the approvals allowed "for this client".
+	remember remembered
 }
 
 // scope is one go-sdk server and what has been registered on it.
@@ -100,6 +110,15 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = 15 * time.Second
 	}
+	if opts.Tasks == nil {
+		opts.Tasks = newMemTasks()
+	}
+	// No task of an earlier process can still be running.
+	if n, err := opts.Tasks.InterruptTasks(ctx, InterruptedMessage, interruptedError(), time.Now()); err != nil {
+		return nil, fmt.Errorf("recovering the tasks of the last run: %w", err)
+	} else if n > 0 {
+		opts.Logger.Warn("tasks interrupted by the last stop are now failed", "count", n)
+	}
 	key, err := keys.Key(ctx, requestStateKeyName, 32)
 	if err != nil {
 		return nil, fmt.Errorf("loading the request-state key: %w", err)
@@ -115,6 +134,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		sdkLog:     sdkLogger(opts.Logger),
 		scopes:     map[string]*scope{},
 		serverVars: serverVars(opts),
+		tasks:      taskRegistry{runs: map[string]*taskRun{}, subs: map[chan Task]struct{}{}},
 	}
 	e.seal.Store(s)
 	e.shutdown, e.stopListens = context.WithCancel(context.Background())
@@ -161,6 +181,7 @@ func (e *Engine) Watch(ctx context.Context) {
 // server open) and stops watching files; call it before shutting the HTTP
 // server down. After Shutdown the engine starts no goroutine of its own.
 func (e *Engine) Shutdown() {
+	e.interruptTasks()
 	e.stopListens()
 	e.files.stop() // before taking mu: a poll in progress may need it
 	e.mu.Lock()
@@ -276,6 +297,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Completions: &mcp.CompletionCapabilities{},
 			Logging:     &mcp.LoggingCapabilities{},
+			Extensions:  map[string]any{TasksExtension: map[string]any{}},
 		},
 		CompletionHandler:  e.complete,
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
@@ -289,6 +311,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 			}
 		},
 	})
+	e.addTaskMethods(srv)
 	srv.AddReceivingMiddleware(e.middleware(sc))
 	return srv
 }

@@ -245,6 +245,14 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.legacy.ServeHTTP(jw, r)
 		return
 	}
+	if isTaskMethod(msg.Method) {
+		// go-sdk checks Mcp-Name for tools, prompts and resources only;
+		// the tasks extension requires it to be the task id.
+		if err := checkTaskName(r.Header.Values("Mcp-Name"), body); err != "" {
+			writeError(jw, http.StatusBadRequest, msg.ID, mcp.CodeHeaderMismatch, err)
+			return
+		}
+	}
 	if msg.Method == "subscriptions/listen" {
 		ka := &keepAlive{ResponseWriter: jw}
 		defer ka.start(r.Context(), rt.e.opts.KeepAlive)()
@@ -393,4 +401,30 @@ func (k *keepAlive) start(ctx context.Context, every time.Duration) func() {
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// isTaskMethod reports whether a method is one of the tasks extension's.
+func isTaskMethod(method string) bool {
+	return method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel"
+}
+
+// checkTaskName checks that a tasks/* request's Mcp-Name header (surrounding
+// whitespace aside) is its params.taskId; it returns the problem, or "".
+func checkTaskName(values []string, body []byte) string {
+	var m struct {
+		Params struct {
+			TaskID any `json:"taskId"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &m)
+	id, _ := m.Params.TaskID.(string)
+	switch {
+	case len(values) == 0:
+		return "missing Mcp-Name header: a tasks request must carry Mcp-Name: <taskId>"
+	case len(values) > 1:
+		return "more than one Mcp-Name header"
+	case strings.TrimSpace(values[0]) != id:
+		return fmt.Sprintf("the Mcp-Name header %q does not match params.taskId %q", strings.TrimSpace(values[0]), id)
+	}
+	return ""
 }

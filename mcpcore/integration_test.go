@@ -93,6 +93,11 @@ type envOptions struct {
 	activity mcpcore.ActivitySink
 	// filePoll is Options.FilePollInterval (default 500 ms).
 	filePoll time.Duration
+	// db, when set, is the database file to use (e.g. one an earlier env
+	// used), instead of a new one.
+	db string
+	// asker is Options.Asker.
+	asker mcpcore.Asker
 }
 
 // conformanceCatalog is examples/conformance.json, parsed and validated.
@@ -116,7 +121,10 @@ func newEnv(t *testing.T, o envOptions) *env {
 	t.Helper()
 	logger := testLogger(t) // first, so it stops logging after every other cleanup
 	ctx := testCtx(t)
-	db := filepath.Join(t.TempDir(), "mcptray.db")
+	db := o.db
+	if db == "" {
+		db = filepath.Join(t.TempDir(), "mcptray.db")
+	}
 	st, err := storage.Open(db)
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
@@ -145,7 +153,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 		}
 	}
 	opts := mcpcore.Options{Version: "test", KeepAlive: o.keepAlive, Logger: logger,
-		Secrets: o.secrets, Activity: o.activity, FilePollInterval: o.filePoll}
+		Secrets: o.secrets, Activity: o.activity, FilePollInterval: o.filePoll, Tasks: st, Asker: o.asker}
 	if o.auth {
 		opts.Tokens = st
 	}

@@ -30,10 +30,18 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			}
 			start := time.Now()
 			ctx, c := withCall(ctx)
+			c.owner = principalOf(req.GetExtra())
 			res, err := e.handle(ctx, sc, next, method, req)
+			if err == nil && c.task != nil {
+				res = c.task
+			}
 			res, err = c.redactResult(res), wireError(c.redactError(err))
 			if e.opts.Activity != nil {
-				e.record(activityOf(start, method, req, res, err))
+				a := activityOf(start, method, req, res, err)
+				c.mu.Lock()
+				a.Approvals = slices.Clone(c.approvals)
+				c.mu.Unlock()
+				e.record(a)
 			}
 			return res, err
 		}

@@ -22,6 +22,20 @@ type call struct {
 	// secrets is set once a template of the call resolved a secret; until
 	// then there is nothing to redact and the answer is left alone.
 	secrets atomic.Bool
+	// owner is the client token of the request ("" when auth is off).
+	owner string
+	// task, when set, is what a tools/call that started a task answers
+	// with, in place of the handler's result.
+	task *createTaskResult
+	// approvals are the approvals given or refused, for the activity log.
+	approvals []string
+}
+
+// addApproval records an approval verdict.
+func (c *call) addApproval(s string) {
+	c.mu.Lock()
+	c.approvals = append(c.approvals, s)
+	c.mu.Unlock()
 }
 
 type callKey struct{}

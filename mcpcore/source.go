@@ -3,6 +3,7 @@ package mcpcore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -27,6 +28,11 @@ type Settings struct {
 	// records beyond either limit are deleted.
 	ActivityMaxRows    int `json:"activityMaxRows"`
 	ActivityMaxAgeDays int `json:"activityMaxAgeDays"`
+	// TaskTTLMs is how long a task (tasks extension) is kept after it was
+	// created; TaskPollIntervalMs is the polling interval suggested to
+	// clients.
+	TaskTTLMs          int64 `json:"taskTtlMs"`
+	TaskPollIntervalMs int64 `json:"taskPollIntervalMs"`
 }
 
 // DefaultSettings are used for any setting never stored.
@@ -40,8 +46,13 @@ func DefaultSettings() Settings {
 		MaxBodyBytes:           4 << 20,
 		ActivityMaxRows:        10000,
 		ActivityMaxAgeDays:     30,
+		TaskTTLMs:              3_600_000,
+		TaskPollIntervalMs:     1000,
 	}
 }
+
+// maxTaskTTLMs bounds the task TTL setting: 30 days.
+const maxTaskTTLMs = 30 * 24 * 3_600_000
 
 // RequestStateTTL is the request-state lifetime as a duration.
 func (s Settings) RequestStateTTL() time.Duration {
@@ -74,6 +85,12 @@ func (s Settings) Validate() error {
 	}
 	if s.ActivityMaxAgeDays < 1 || s.ActivityMaxAgeDays > 3650 {
 		errs = append(errs, errors.New("activityMaxAgeDays: must be between 1 and 3650"))
+	}
+	if s.TaskTTLMs < 1000 || s.TaskTTLMs > maxTaskTTLMs {
+		errs = append(errs, fmt.Errorf("taskTtlMs: must be between 1000 and %d (30 days)", maxTaskTTLMs))
+	}
+	if s.TaskPollIntervalMs < 100 || s.TaskPollIntervalMs > 3_600_000 {
+		errs = append(errs, errors.New("taskPollIntervalMs: must be between 100 and 3600000"))
 	}
 	for _, o := range s.AllowedOrigins {
 		if _, err := normalizeOrigin(o); err != nil {
@@ -148,6 +165,9 @@ type Activity struct {
 	ErrorCode int64  `json:"errorCode,omitempty"`
 	// Detail is a short excerpt of the result or the error message.
 	Detail string `json:"detail,omitempty"`
+	// Approvals are the approvals given or refused during the request,
+	// e.g. `approval: allowed on the desktop`.
+	Approvals []string `json:"approvals,omitempty"`
 }
 
 // Activity outcomes.
@@ -156,4 +176,6 @@ const (
 	OutcomeToolError     = "isError"
 	OutcomeInputRequired = "input_required"
 	OutcomeError         = "error"
+	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
+	OutcomeTask = "task"
 )

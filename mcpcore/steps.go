@@ -30,6 +30,10 @@ type stepRequest struct {
 	caps      func() *mcp.ClientCapabilities
 	responses mcp.InputResponseMap
 	state     string
+	// desk describes the call to the desktop; deferDesk leaves the desktop
+	// steps to the caller (a task asks them while it runs).
+	desk      deskCall
+	deferDesk bool
 }
 
 // stepOutcome is either the collected answers (Inputs) or a round to ask
@@ -38,6 +42,9 @@ type stepOutcome struct {
 	Inputs   map[string]any
 	Requests mcp.InputRequestMap
 	State    string
+	// Desk are the steps routed to the desktop (asked already unless the
+	// request deferred them).
+	Desk []InputStep
 }
 
 // errDeclined is returned when a person declines or cancels a form or URL step.
@@ -59,7 +66,9 @@ func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*stepOutcome, err
 	if len(r.steps) == 0 {
 		return &stepOutcome{Inputs: map[string]any{}}, nil
 	}
-	active, err := answerable(r.steps, r.caps())
+	caps := r.caps()
+	client, desk := e.route(r.steps, caps)
+	active, err := answerable(client, caps)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +83,17 @@ func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*stepOutcome, err
 	}
 	if err != nil || out.Inputs == nil {
 		return out, err
+	}
+	out.Desk = desk
+	if len(desk) > 0 && !r.deferDesk {
+		// The client's rounds are done: the desktop answers the rest,
+		// while the request waits.
+		r.data.Inputs = out.Inputs
+		answers, err := e.askDesktop(ctx, r.desk, desk, r.data)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out.Inputs, decodeAnswers(answers))
 	}
 	// Steps skipped for want of a capability still get an answer, so a
 	// template such as {{.inputs.key.content.x}} renders empty, not an error.
@@ -446,7 +466,8 @@ func declined(steps []InputStep, inputs map[string]any) error {
 		if s.Kind != StepForm && s.Kind != StepURL {
 			continue
 		}
-		if ans, ok := inputs[s.Key].(map[string]any); ok && (ans["action"] == "decline" || ans["action"] == "cancel") {
+		// Desktop answers are deniedOnDesktop's, which says why.
+		if ans, ok := inputs[s.Key].(map[string]any); ok && ans["by"] != AnsweredByDesktop && (ans["action"] == "decline" || ans["action"] == "cancel") {
 			return &errDeclined{key: s.Key, action: fmt.Sprint(ans["action"])}
 		}
 	}

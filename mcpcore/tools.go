@@ -57,15 +57,39 @@ func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
 
 func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandlerFor[map[string]any, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		asTask, err := runsAsTask(t, req)
+		if err != nil {
+			return nil, nil, err
+		}
+		all := stepsOf(t)
+		steps, later, laterDesk := all, []InputStep(nil), []InputStep(nil)
+		if asTask {
+			steps, later = splitInTask(all)
+			// What the task will ask the client must be answerable by it;
+			// say so now rather than fail the task later.
+			caps := req.ClientCapabilities()
+			later, laterDesk = e.route(later, caps)
+			if later, err = answerable(later, caps); err != nil {
+				return nil, nil, err
+			}
+		}
 		data := e.data(ctx, args)
+		desk := deskCall{client: clientName(req), token: principalOf(req.Extra), tool: t.Name, hints: t.Hints, args: data.Args,
+			approved: func(s string) {
+				if c := callOf(ctx); c != nil {
+					c.addApproval(s)
+				}
+			}}
 		out, err := e.runSteps(ctx, stepRequest{
-			steps:     t.Steps,
+			steps:     steps,
 			bind:      binding{Method: "tools/call", Name: t.Name, Arguments: data.Args, Principal: principalOf(req.Extra)},
 			data:      data,
 			session:   req.Session,
 			caps:      req.ClientCapabilities,
 			responses: req.Params.InputResponses,
 			state:     req.Params.RequestState,
+			desk:      desk,
+			deferDesk: asTask,
 		})
 		if err != nil {
 			return nil, nil, err
@@ -73,43 +97,113 @@ func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandle
 		if out.Requests != nil {
 			return &mcp.CallToolResult{InputRequests: out.Requests, RequestState: out.State}, nil, nil
 		}
-		if err := declined(t.Steps, out.Inputs); err != nil {
+		if err := declined(steps, out.Inputs); err != nil {
 			var d *errDeclined
 			if errors.As(err, &d) {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
 			}
 		}
 		data.Inputs = out.Inputs
-		res, err := t.Action.Run(ctx, data, &reporter{req: req, data: data})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+		if asTask {
+			// The rounds before the task are done: from here the call runs
+			// as a task, and the client polls it. The task asks the desktop
+			// and the in-task steps (and keeps the approvals for its own
+			// activity record).
+			ct, err := e.startTask(ctx, taskPlan{tool: t, output: output, desk: desk, all: all,
+				inputs: out.Inputs, deskFirst: out.Desk, later: later, laterDesk: laterDesk})
+			if err != nil {
+				return nil, nil, err
 			}
-			return nil, nil, err // go-sdk turns a plain error into an isError result
-		}
-		if output == nil || res.IsError {
-			return res, nil, nil
-		}
-		structured, fromText := res.StructuredContent, false
-		if structured == nil {
-			// A command or an HTTP API printing JSON: its first text
-			// block is the structured content.
-			if structured, fromText = jsonText(res.Content); structured == nil {
-				return errorResult("the tool has an output schema, but its output is not JSON: the output must be a JSON value that matches the schema"), nil, nil
+			if c := callOf(ctx); c != nil {
+				c.task = ct
 			}
+			return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
 		}
-		if err := checkOutput(output, structured); err != nil {
+		if err := deniedOnDesktop(all, out.Inputs); err != nil {
 			return errorResult(err.Error()), nil, nil
 		}
-		// Hand the value to go-sdk, which checks it against the output schema
-		// again and adds the serialized text block older clients read.
-		res.StructuredContent = nil
-		if fromText && len(res.Content) == 1 {
-			// The text was the JSON itself; go-sdk writes it back, compacted.
-			res.Content = nil
-		}
-		return res, structured, nil
+		return e.runAction(ctx, t, output, data, &reporter{req: req, data: data})
 	}
+}
+
+// clientName is the name the client gave in its clientInfo.
+func clientName(req *mcp.CallToolRequest) string {
+	if ri, ok := any(req).(requestInfo); ok {
+		if ci := ri.ClientInfo(); ci != nil {
+			return ci.Name
+		}
+	}
+	return ""
+}
+
+// runsAsTask decides whether a call runs as a task: the tool allows it and
+// the 2026-07-28 request declared the tasks extension. A tool that requires
+// a task, called without the extension on 2026-07-28, gets -32021; a
+// 2025-11-25 session (no tasks there) runs it in the request, with
+// server→client requests for its steps.
+func runsAsTask(t Tool, req *mcp.CallToolRequest) (bool, error) {
+	if t.TaskMode == "" || t.TaskMode == TaskNever || isLegacy(req.Session) {
+		return false, nil
+	}
+	var meta map[string]any
+	if req.Params != nil {
+		meta = req.Params.GetMeta()
+	}
+	if declaresTasks(meta) {
+		return true, nil
+	}
+	if t.TaskMode == TaskRequired {
+		return false, errTasksUndeclared(fmt.Sprintf("tool %q runs only as a task: declare the client capability extensions[%q] in the request's _meta", t.Name, TasksExtension))
+	}
+	return false, nil
+}
+
+// splitInTask separates the steps answered before a task is created from
+// those asked inside it.
+func splitInTask(steps []InputStep) (before, inTask []InputStep) {
+	for _, s := range steps {
+		if s.InTask {
+			inTask = append(inTask, s)
+		} else {
+			before = append(before, s)
+		}
+	}
+	return before, inTask
+}
+
+// runAction runs a tool's action once its inputs are known, and checks the
+// structured output against the output schema. It returns the result and
+// the structured value go-sdk should check and serialize.
+func (e *Engine) runAction(ctx context.Context, t Tool, output *jsonschema.Resolved, data *actions.Data, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
+	res, err := t.Action.Run(ctx, data, rep)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		return nil, nil, err // go-sdk turns a plain error into an isError result
+	}
+	if output == nil || res.IsError {
+		return res, nil, nil
+	}
+	structured, fromText := res.StructuredContent, false
+	if structured == nil {
+		// A command or an HTTP API printing JSON: its first text
+		// block is the structured content.
+		if structured, fromText = jsonText(res.Content); structured == nil {
+			return errorResult("the tool has an output schema, but its output is not JSON: the output must be a JSON value that matches the schema"), nil, nil
+		}
+	}
+	if err := checkOutput(output, structured); err != nil {
+		return errorResult(err.Error()), nil, nil
+	}
+	// Hand the value to go-sdk, which checks it against the output schema
+	// again and adds the serialized text block older clients read.
+	res.StructuredContent = nil
+	if fromText && len(res.Content) == 1 {
+		// The text was the JSON itself; go-sdk writes it back, compacted.
+		res.Content = nil
+	}
+	return res, structured, nil
 }
 
 // jsonText returns the JSON value of the first content block when it is a

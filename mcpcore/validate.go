@@ -136,8 +136,14 @@ func ValidateTool(t Tool) []Problem {
 		}
 	}
 	validateSteps(p, t.Steps)
+	if t.Approval != "" && t.Approval != ApprovalOff && t.Approval != ApprovalAlways {
+		p.add("approval", "%q is not one of off, always (or empty: ask for destructive tools)", t.Approval)
+	}
+	if t.TaskMode != "" && !slices.Contains(TaskModes, t.TaskMode) {
+		p.add("taskMode", "%q is not one of %s", t.TaskMode, strings.Join(TaskModes, ", "))
+	}
 	p.addActions("action", t.Action.Validate())
-	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError {
+	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError && t.Action.Respond.Error == nil {
 		p.add("action.respond.structured", "the tool has an output schema, so its result needs structured output")
 	}
 	return p.list
@@ -206,6 +212,16 @@ func validateSteps(p *problems, steps []InputStep) {
 		if err := s.Message.Check(); err != nil {
 			p.add(f+".message", "%v", err)
 		}
+		if s.AnsweredBy != "" {
+			switch {
+			case !slices.Contains(AnsweredByValues, s.AnsweredBy):
+				p.add(f+".answeredBy", "%q is not one of %s", s.AnsweredBy, strings.Join(AnsweredByValues, ", "))
+			case s.Kind == StepApproval && s.AnsweredBy != AnsweredByDesktop:
+				p.add(f+".answeredBy", "an approval is answered on the desktop: one the AI client could answer for itself would be no approval")
+			case (s.Kind == StepSampling || s.Kind == StepRoots) && s.AnsweredBy != AnsweredByClient:
+				p.add(f+".answeredBy", "only the client can answer a %s step", s.Kind)
+			}
+		}
 		if err := s.URL.Check(); err != nil {
 			p.add(f+".url", "%v", err)
 		}
@@ -233,6 +249,10 @@ func validateSteps(p *problems, steps []InputStep) {
 				p.add(f+".maxTokens", "must not be negative")
 			}
 		case StepRoots:
+		case StepApproval:
+			if s.Message == "" {
+				p.add(f+".message", "an approval needs the question shown to the person")
+			}
 		default:
 			p.add(f+".kind", "%q is not one of %s", s.Kind, strings.Join(StepKinds, ", "))
 		}
@@ -381,5 +401,14 @@ func ValidatePrompt(pr Prompt) []Problem {
 		p.addActions(f+".content", m.Content.Validate())
 	}
 	validateSteps(p, pr.Steps)
+	for i, s := range pr.Steps {
+		f := fmt.Sprintf("steps[%d]", i)
+		if s.InTask {
+			p.add(f+".inTask", "only a tool's steps can be asked inside a task")
+		}
+		if s.Kind == StepApproval || (s.AnsweredBy != "" && s.AnsweredBy != AnsweredByClient) {
+			p.add(f+".answeredBy", "a prompt's steps are answered by the client; approvals and desktop steps are for tools")
+		}
+	}
 	return p.list
 }

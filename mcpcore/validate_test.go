@@ -209,3 +209,63 @@ func TestSettingsValidate(t *testing.T) {
 		t.Errorf("want every problem named, got %v", err)
 	}
 }
+
+func TestValidateTasksAndRouting(t *testing.T) {
+	form := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
+	tool := func(name string, f func(*Tool)) Tool {
+		tl := validTool(name)
+		f(&tl)
+		return tl
+	}
+	c := &Catalog{
+		Tools: []Tool{
+			tool("mode", func(t *Tool) { t.TaskMode = "sometimes" }),
+			tool("approval_setting", func(t *Tool) { t.Approval = "maybe" }),
+			tool("client_approval", func(t *Tool) {
+				t.Steps = []InputStep{{Key: "ok", Kind: StepApproval, Message: "Go?", AnsweredBy: AnsweredByClient}}
+			}),
+			tool("silent_approval", func(t *Tool) { t.Steps = []InputStep{{Key: "ok", Kind: StepApproval}} }),
+			tool("desk_sampling", func(t *Tool) {
+				t.Steps = []InputStep{{Key: "s", Kind: StepSampling, Message: "Hi", AnsweredBy: AnsweredByAuto}}
+			}),
+			tool("bad_route", func(t *Tool) {
+				t.Steps = []InputStep{{Key: "f", Kind: StepForm, Message: "A?", Schema: form, AnsweredBy: "someone"}}
+			}),
+			tool("bad_error", func(t *Tool) {
+				t.Action = actions.Spec{Respond: &actions.Respond{Error: &actions.ProtocolError{Code: 7}}}
+			}),
+			tool("fine", func(t *Tool) {
+				t.TaskMode, t.Approval = TaskRequired, ApprovalAlways
+				t.Steps = []InputStep{
+					{Key: "ok", Kind: StepApproval, Message: "Go?"},
+					{Key: "f", Kind: StepForm, Message: "A?", Schema: form, AnsweredBy: AnsweredByAuto, InTask: true},
+				}
+				t.Action = actions.Spec{Respond: &actions.Respond{Error: &actions.ProtocolError{Code: -32603, Message: "boom"}}}
+			}),
+		},
+		Prompts: []Prompt{{Name: "p", Description: "d", Messages: []PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "x"}}},
+			Steps: []InputStep{{Key: "ok", Kind: StepApproval, Message: "Go?"}, {Key: "f", Kind: StepForm, Message: "A?", Schema: form, InTask: true}}}},
+	}
+	got := problemsOf(t, ValidateCatalog(c))
+	for _, want := range []string{
+		`tool "mode"|taskMode`,
+		`tool "approval_setting"|approval`,
+		`tool "client_approval"|steps[0].answeredBy`,
+		`tool "silent_approval"|steps[0].message`,
+		`tool "desk_sampling"|steps[0].answeredBy`,
+		`tool "bad_route"|steps[0].answeredBy`,
+		`tool "bad_error"|action.respond.error.code`,
+		`tool "bad_error"|action.respond.error.message`,
+		`prompt "p"|steps[0].answeredBy`,
+		`prompt "p"|steps[1].inTask`,
+	} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("missing problem %s; got %v", want, got)
+		}
+	}
+	for k := range got {
+		if strings.HasPrefix(k, `tool "fine"`) {
+			t.Errorf("unexpected problem %s: %s", k, got[k])
+		}
+	}
+}

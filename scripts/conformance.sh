@@ -14,7 +14,8 @@
 # A scenario passes when none of its checks is a FAILURE (warnings and skips never
 # fail it). The run fails when a scored scenario fails, or one of the not-scored
 # scenarios we require anyway (REQUIRED_NOT_SCORED below). The tasks-* extension
-# scenarios are reported only, unless CONFORMANCE_STRICT_TASKS=1.
+# scenarios are reported only, unless CONFORMANCE_STRICT_TASKS=1 (which `make
+# conformance` sets).
 #
 # Environment:
 #   CONFORMANCE_URL            test a server that is already running instead of mcptray

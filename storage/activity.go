@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ type ActivityQuery struct {
 }
 
 // activityColumns are the columns every activity query reads, in scan order.
-const activityColumns = `id, time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail`
+const activityColumns = `id, time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals`
 
 // Activity returns the records q selects, newest first.
 func (s *Store) Activity(ctx context.Context, q ActivityQuery) ([]ActivityRecord, error) {
@@ -180,14 +181,20 @@ func (s *Store) queryActivity(ctx context.Context, query string, args ...any) ([
 	var out []ActivityRecord
 	for rows.Next() {
 		var (
-			r   ActivityRecord
-			at  string
-			dur int64
+			r         ActivityRecord
+			at        string
+			dur       int64
+			approvals string
 		)
 		err := rows.Scan(&r.ID, &at, &r.Era, &r.Client, &r.ClientVersion, &r.Token, &r.Method, &r.Target,
-			&dur, &r.Outcome, &r.ErrorCode, &r.Detail)
+			&dur, &r.Outcome, &r.ErrorCode, &r.Detail, &approvals)
 		if err != nil {
 			return nil, fmt.Errorf("read activity: %w", err)
+		}
+		if approvals != "" {
+			if err := json.Unmarshal([]byte(approvals), &r.Approvals); err != nil {
+				return nil, fmt.Errorf("read activity %d: approvals: %w", r.ID, err)
+			}
 		}
 		if r.Time, err = parseTime(at); err != nil {
 			return nil, fmt.Errorf("read activity %d: %w", r.ID, err)
@@ -474,15 +481,15 @@ func (w *ActivityWriter) commit(batch []mcpcore.Activity) error {
 	defer cancel()
 	err := w.st.quietTx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO activity
-			(time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			(time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		for _, a := range batch {
 			_, err := stmt.ExecContext(ctx, a.Time.UTC().Format(timeLayout), a.Era, a.Client, a.ClientVersion, a.Token,
-				a.Method, a.Target, a.Duration.Microseconds(), a.Outcome, a.ErrorCode, a.Detail)
+				a.Method, a.Target, a.Duration.Microseconds(), a.Outcome, a.ErrorCode, a.Detail, approvalsJSON(a.Approvals))
 			if err != nil {
 				return err
 			}
@@ -549,4 +556,14 @@ func (w *ActivityWriter) applyRetention(ctx context.Context) {
 		return
 	}
 	_, _ = w.st.PruneActivity(ctx, set.ActivityMaxRows, time.Duration(set.ActivityMaxAgeDays)*24*time.Hour)
+}
+
+// approvalsJSON is how a record's approvals are stored: a JSON array, or ""
+// when there are none.
+func approvalsJSON(a []string) string {
+	if len(a) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
 }

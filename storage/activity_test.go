@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -134,7 +135,8 @@ func TestActivityQuery(t *testing.T) {
 		{Time: base.Add(2 * time.Minute), Era: "2026-07-28", Client: "claude-code", Method: "resources/read",
 			Target: "file:///notes/a.md", Outcome: mcpcore.OutcomeError, ErrorCode: -32602, Detail: "no such file"},
 		{Time: base.Add(3 * time.Minute), Era: "2026-07-28", Client: "cursor", Method: "tools/call",
-			Target: "greet", Outcome: mcpcore.OutcomeInputRequired},
+			Target: "greet", Outcome: mcpcore.OutcomeInputRequired,
+			Approvals: []string{"approval: allowed on the desktop", "wipe: denied: not now"}},
 	}
 	for _, a := range recs {
 		w.Record(a)
@@ -151,7 +153,7 @@ func TestActivityQuery(t *testing.T) {
 			t.Errorf("record %d time %v, want %v", i, r.Time, want.Time)
 		}
 		r.Time = want.Time
-		if r.Activity != want {
+		if !reflect.DeepEqual(r.Activity, want) {
 			t.Errorf("record %d = %+v\nwant %+v", i, r.Activity, want)
 		}
 		if i > 0 && r.ID >= all[i-1].ID {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,6 +23,16 @@ type Respond struct {
 	IsError bool `json:"isError,omitempty"`
 	// Steps stream before the result, each after its delay.
 	Steps []Step `json:"steps,omitempty"`
+	// Error, when set, ends the call with this JSON-RPC (protocol) error
+	// after the steps instead of a result: a way to simulate a failing
+	// server. Content is then not required.
+	Error *ProtocolError `json:"error,omitempty"`
+}
+
+// ProtocolError is a JSON-RPC error a respond action ends with.
+type ProtocolError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
 }
 
 // Step is one progress or log notification sent while a respond action runs.
@@ -58,7 +69,14 @@ const maxStepDelay = 10 * time.Minute
 // Validate lists the problems of the respond action.
 func (r *Respond) Validate() []Problem {
 	var ps []Problem
-	if len(r.Content) == 0 && len(r.Structured) == 0 {
+	if r.Error != nil {
+		if r.Error.Code > -32000 || r.Error.Code < -32768 {
+			ps = append(ps, problemf("error.code", "must be a JSON-RPC error code (between -32768 and -32000), got %d", r.Error.Code))
+		}
+		if r.Error.Message == "" {
+			ps = append(ps, problemf("error.message", "required"))
+		}
+	} else if len(r.Content) == 0 && len(r.Structured) == 0 {
 		ps = append(ps, problemf("content", "a respond action needs content or structured output"))
 	}
 	for i, c := range r.Content {
@@ -118,6 +136,9 @@ func (r *Respond) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallT
 		if err := runStep(ctx, s, data, rep); err != nil {
 			return nil, fmt.Errorf("step %d: %w", i, err)
 		}
+	}
+	if r.Error != nil {
+		return nil, &jsonrpc.Error{Code: r.Error.Code, Message: r.Error.Message}
 	}
 	content, err := RenderAll(r.Content, data)
 	if err != nil {
