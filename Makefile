@@ -83,10 +83,10 @@ unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 
-conformance: ## MCP conformance suite against bin/mcptray serve (both revisions)
+conformance: ## MCP conformance suite against bin/mcptray serve (both revisions; tasks-* must pass)
 	$(call step,MCP conformance (scripts/conformance.sh))
 	@$(MAKE) build
-	@MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh
+	@CONFORMANCE_STRICT_TASKS=$${CONFORMANCE_STRICT_TASKS:-1} MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh
 
 bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./...
 	@if [ -f scripts/bench.sh ]; then set -x; bash scripts/bench.sh; \
