@@ -33,7 +33,7 @@ GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata
 
 step = @printf '\n==> %s\n' "$(1)"
 
-.PHONY: help deps build run test fmt-check vet staticcheck unit conformance bench clean distclean
+.PHONY: help deps build run test fmt-check vet staticcheck unit tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -51,8 +51,8 @@ run: build ## build and start the app on its default database (ARGS=... to pass 
 # Every step runs even when an earlier one fails, so one run shows all problems;
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed".
-TEST_STEPS := fmt-check vet staticcheck unit conformance
-test: deps ## gofmt, go vet, staticcheck, go test, conformance
+TEST_STEPS := fmt-check vet staticcheck unit tsclient conformance
+test: deps ## gofmt, go vet, staticcheck, go test, TypeScript client via the shim, conformance
 	@failed=""; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
@@ -83,6 +83,11 @@ unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 
+tsclient: ## the official TypeScript MCP client through bin/mcptray-stdio (both eras)
+	$(call step,TypeScript client via mcptray-stdio (scripts/tsclient.sh))
+	@$(MAKE) build
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) MCPTRAY_STDIO_BIN=$(CURDIR)/$(STDIO_BIN) bash scripts/tsclient.sh
+
 conformance: ## MCP conformance suite against bin/mcptray serve (both revisions; tasks-* must pass)
 	$(call step,MCP conformance (scripts/conformance.sh))
 	@$(MAKE) build
@@ -91,6 +96,9 @@ conformance: ## MCP conformance suite against bin/mcptray serve (both revisions;
 bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./...
 	@if [ -f scripts/bench.sh ]; then set -x; bash scripts/bench.sh; \
 	else set -x; $(GO) test -run='^$$' -bench=. -benchtime=$(BENCHTIME) ./...; fi
+
+bench-shim: ## mcptray-stdio start to first answer (median, p90) against a running mcptray
+	$(GO) test -run='^$$' -bench=StartToFirstAnswer -benchtime=200x ./cmd/mcptray-stdio
 
 clean: ## remove build outputs
 	rm -rf bin

@@ -33,6 +33,11 @@ Usage:
   mcptray secret list | rename OLD NEW | delete NAME
   mcptray activity [--limit N] [--client X] [--tool X] [--outcome X] [--follow]
                                   show the activity log
+  mcptray config CLIENT [--http] [--print|--install] [--yes]
+                                  connect an AI client (claude-desktop, claude-code,
+                                  cursor, vscode, windsurf, zed, codex, gemini)
+  mcptray clients                 which AI clients are here and which use mcptray
+  mcptray shim-token [--renew]    provision the token of mcptray-stdio (the stdio shim)
   mcptray version
 
 Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
@@ -83,6 +88,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return activityCmd(ctx, rest, stdout)
 	case "tool", "prompt":
 		return toggleCmd(ctx, cmd, rest, stdout)
+	case "shim-token":
+		return shimTokenCmd(ctx, rest, stdout)
+	case "config":
+		return configCmd(ctx, rest, os.Stdin, stdout)
+	case "clients":
+		return clientsCmd(ctx, rest, stdout)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "mcptray", version)
 		return nil

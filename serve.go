@@ -78,6 +78,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	go eng.Watch(ctx)
+	if !*noAuth && *endpointFile == "" {
+		// The server the stdio shim finds (through the default endpoint
+		// file) keeps the shim's token valid, so the shim never has to.
+		if tf, err := defaultShimTokenFile(); err == nil {
+			if _, err := ensureShimToken(ctx, st, tf, false); err != nil {
+				slog.Warn("provisioning the stdio shim's token", "err", err)
+			}
+		}
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

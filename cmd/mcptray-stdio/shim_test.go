@@ -1,0 +1,683 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The tests run the real programs: mcptray (built with cgo, once) serving a
+// catalog, and this shim as a child process speaking stdio.
+
+var (
+	buildOnce             sync.Once
+	buildErr              error
+	mcptrayBin, shimBin   string
+	repoRoot, testCatalog string
+	binDir                string
+	slowArg               = fmt.Sprintf("%d.%03d", 40+os.Getpid()%50, os.Getpid()%1000)
+	modernMeta            = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// build compiles mcptray and mcptray-stdio into a temp dir, once.
+func build(t testing.TB) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the end-to-end tests use unix signals")
+	}
+	buildOnce.Do(func() {
+		wd, _ := os.Getwd()
+		repoRoot = filepath.Clean(filepath.Join(wd, "..", ".."))
+		binDir, buildErr = os.MkdirTemp("", "mcptray-stdio-test-")
+		if buildErr != nil {
+			return
+		}
+		mcptrayBin = filepath.Join(binDir, "mcptray")
+		shimBin = filepath.Join(binDir, "mcptray-stdio")
+		cmd := exec.Command("go", "build", "-o", mcptrayBin, ".")
+		cmd.Dir = repoRoot
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building mcptray: %v\n%s", err, out)
+			return
+		}
+		// MCPTRAY_STDIO_RACE=1 builds the shim with the race detector (which needs cgo).
+		args, cgo := []string{"build", "-o", shimBin}, "CGO_ENABLED=0"
+		if os.Getenv("MCPTRAY_STDIO_RACE") == "1" {
+			args, cgo = append(args, "-race"), "CGO_ENABLED=1"
+		}
+		cmd = exec.Command("go", append(args, "./cmd/mcptray-stdio")...)
+		cmd.Dir = repoRoot
+		cmd.Env = append(os.Environ(), cgo)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building mcptray-stdio: %v\n%s", err, out)
+			return
+		}
+		// The conformance catalog plus a slow tool to cancel.
+		var cat map[string]any
+		b, err := os.ReadFile(filepath.Join(repoRoot, "examples", "conformance.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &cat)
+		}
+		if err != nil {
+			buildErr = err
+			return
+		}
+		cat["tools"] = append(cat["tools"].([]any), map[string]any{
+			"name":        "slow_sleep",
+			"description": "Sleeps for a long time.",
+			"action":      map[string]any{"command": map[string]any{"argv": []string{"sleep", slowArg}, "timeoutMs": 120000}},
+		})
+		b, _ = json.Marshal(cat)
+		testCatalog = filepath.Join(binDir, "catalog.json")
+		buildErr = os.WriteFile(testCatalog, b, 0o600)
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+}
+
+// home is a private config dir for one test.
+type home struct {
+	dir, cfg, db string
+}
+
+func newHome(t *testing.T) home {
+	d := t.TempDir()
+	h := home{dir: d, cfg: filepath.Join(d, "config"), db: filepath.Join(d, "mcptray.db")}
+	os.MkdirAll(h.cfg, 0o700)
+	return h
+}
+
+func (h home) env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "XDG_CONFIG_HOME", "XDG_DATA_HOME", "DISPLAY", "WAYLAND_DISPLAY", "MCPTRAY_BIN", "MCPTRAY_ENDPOINT_FILE", "MCPTRAY_SHIM_TOKEN_FILE", "MCPTRAY_START_ARGS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "XDG_CONFIG_HOME="+h.cfg, "XDG_DATA_HOME="+filepath.Join(h.dir, "data"))
+}
+
+func (h home) endpointFile() string { return filepath.Join(h.cfg, "mcptray", "endpoint.json") }
+
+// startServer runs `mcptray serve` (with auth) for h and waits for its endpoint.
+func startServer(t *testing.T, h home) (stop func()) {
+	t.Helper()
+	cmd := exec.Command(mcptrayBin, "serve", "--db", h.db, "--addr", "127.0.0.1:0", "--catalog", testCatalog)
+	cmd.Env = h.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	stop = func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+	t.Cleanup(stop)
+	waitEndpoint(t, h, done, &stderr)
+	return stop
+}
+
+func waitEndpoint(t *testing.T, h home, exited chan struct{}, stderr *bytes.Buffer) endpoint {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if ep, err := readEndpoint(h.endpointFile()); err == nil && dialable(ep.URL) {
+			return ep
+		}
+		select {
+		case <-exited:
+			t.Fatalf("mcptray exited: %s", stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no endpoint within 30 s")
+	return endpoint{}
+}
+
+// shim is a running mcptray-stdio with its stdio.
+type shim struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan map[string]any
+	stderr *syncBuffer
+	exited chan struct{}
+	// skipped are messages answer read past, kept for a later answer.
+	skipped []map[string]any
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startShim(t *testing.T, h home, extraEnv ...string) *shim {
+	t.Helper()
+	cmd := exec.Command(shimBin)
+	cmd.Env = append(h.env(), extraEnv...)
+	s := &shim{t: t, cmd: cmd, lines: make(chan map[string]any, 100), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	cmd.Stderr = s.stderr
+	var err error
+	if s.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		// Every stdout line must be one JSON-RPC message (clients break on anything else).
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil || m["jsonrpc"] != "2.0" {
+				t.Errorf("stdout line is not a JSON-RPC message: %q", sc.Text())
+				continue
+			}
+			s.lines <- m
+		}
+		cmd.Wait()
+		close(s.exited)
+	}()
+	t.Cleanup(func() {
+		s.stdin.Close()
+		select {
+		case <-s.exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("the shim did not exit within 5 s of stdin closing")
+		}
+		if strings.Contains(s.stderr.String(), "DATA RACE") {
+			t.Error("the race detector fired in the shim")
+		}
+		if t.Failed() {
+			t.Logf("shim stderr:\n%s", s.stderr)
+		}
+	})
+	return s
+}
+
+func (s *shim) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.stdin, line); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// next returns the next message, failing after timeout.
+func (s *shim) next(timeout time.Duration) map[string]any {
+	s.t.Helper()
+	select {
+	case m := <-s.lines:
+		return m
+	case <-time.After(timeout):
+		s.t.Fatalf("no message within %v; stderr:\n%s", timeout, s.stderr)
+		return nil
+	}
+}
+
+// answer waits for the response with id, skipping notifications.
+func (s *shim) answer(id float64, timeout time.Duration) map[string]any {
+	s.t.Helper()
+	for i, m := range s.skipped {
+		if m["id"] == id && m["method"] == nil {
+			s.skipped = append(s.skipped[:i], s.skipped[i+1:]...)
+			return m
+		}
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		m := s.next(time.Until(deadline))
+		if m["id"] == id && m["method"] == nil {
+			return m
+		}
+		s.skipped = append(s.skipped, m)
+	}
+}
+
+func modernReq(id int, method, params string) string {
+	if params == "" {
+		params = modernMeta
+	} else {
+		params = params + "," + modernMeta
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s}}`+"\n", id, method, params)
+}
+
+func errCode(m map[string]any) float64 {
+	e, _ := m["error"].(map[string]any)
+	c, _ := e["code"].(float64)
+	return c
+}
+
+func TestGarbageLineThenStillServing(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send("this is not json\n")
+	m := s.next(10 * time.Second)
+	if errCode(m) != -32700 || m["id"] != nil {
+		t.Fatalf("garbage line: got %v, want a -32700 error with id null", m)
+	}
+	s.send("[1,2]\n")
+	if m := s.next(5 * time.Second); errCode(m) != -32600 {
+		t.Fatalf("batch: got %v, want -32600", m)
+	}
+	s.send(modernReq(1, "tools/list", ""))
+	m = s.answer(1, 10*time.Second)
+	res, _ := m["result"].(map[string]any)
+	if tools, _ := res["tools"].([]any); len(tools) == 0 {
+		t.Fatalf("tools/list after garbage: %v", m)
+	}
+	// The shim provisioned its own token, readable only by the user.
+	st, err := os.Stat(filepath.Join(h.cfg, "mcptray", "shim-token"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("shim-token: %v %v", st, err)
+	}
+}
+
+func TestBOMAndCRLFAccepted(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send("\xef\xbb\xbf" + strings.TrimSuffix(modernReq(7, "server/discover", ""), "\n") + "\r\n")
+	m := s.answer(7, 10*time.Second)
+	if m["result"] == nil {
+		t.Fatalf("discover after a BOM: %v", m)
+	}
+}
+
+func TestLegacySession(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	if m := s.answer(1, 10*time.Second); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	if m := s.answer(2, 10*time.Second); m["result"] == nil {
+		t.Fatalf("tools/list in the session: %v", m)
+	}
+	// A server→client request (elicitation) and its response.
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_elicitation","arguments":{"message":"who are you?"}}}` + "\n")
+	var req map[string]any
+	for req == nil {
+		m := s.next(10 * time.Second)
+		if m["method"] == "elicitation/create" {
+			req = m
+		} else if m["id"] == 3.0 {
+			t.Fatalf("call answered without asking: %v", m)
+		}
+	}
+	id, _ := json.Marshal(req["id"])
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"username":"ann","email":"ann@example.com"}}}`+"\n", id))
+	m := s.answer(3, 10*time.Second)
+	if b, _ := json.Marshal(m); m["result"] == nil || !strings.Contains(string(b), "ann") {
+		t.Fatalf("elicitation round trip: %s", b)
+	}
+}
+
+func TestCancelAbortsSlowCall(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(modernReq(1, "tools/call", `"name":"slow_sleep","arguments":{}`))
+	waitProcess(t, true)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"test"}}` + "\n")
+	waitProcess(t, false)
+	// No answer for the cancelled call, and the shim keeps serving.
+	s.send(modernReq(2, "tools/list", ""))
+	m := s.next(10 * time.Second)
+	if m["id"] != 2.0 {
+		t.Fatalf("after cancel: got %v, want the answer to id 2 (and nothing for id 1)", m)
+	}
+}
+
+// waitProcess waits until a `sleep slowArg` process exists (or is gone).
+func waitProcess(t *testing.T, want bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if sleeping() == want {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("sleep %s running = %v after 10 s, want %v", slowArg, !want, want)
+}
+
+func sleeping() bool {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, d := range dirs {
+		b, err := os.ReadFile(d)
+		if err == nil && string(b) == "sleep\x00"+slowArg+"\x00" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestStartsStoppedServer(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db)
+	t.Cleanup(func() {
+		if ep, err := readEndpoint(h.endpointFile()); err == nil {
+			syscall.Kill(ep.PID, syscall.SIGTERM)
+			for i := 0; i < 100 && processAlive(ep.PID); i++ {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	})
+	s.send(modernReq(1, "server/discover", ""))
+	s.send(modernReq(2, "tools/list", ""))
+	if m := s.answer(1, 20*time.Second); m["result"] == nil {
+		t.Fatalf("discover: %v", m)
+	}
+	if m := s.answer(2, 10*time.Second); m["result"] == nil {
+		t.Fatalf("tools/list: %v", m)
+	}
+	ep, err := readEndpoint(h.endpointFile())
+	if err != nil || !processAlive(ep.PID) {
+		t.Fatalf("no running mcptray after the shim started it: %v", err)
+	}
+}
+
+func TestUnreachableAnswersEveryRequest(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	s := startShim(t, h, "MCPTRAY_BIN="+filepath.Join(h.dir, "no-such-mcptray"))
+	for id := 1; id <= 2; id++ {
+		s.send(modernReq(id, "tools/list", ""))
+		m := s.answer(float64(id), 10*time.Second)
+		e, _ := m["error"].(map[string]any)
+		if msg, _ := e["message"].(string); !strings.Contains(msg, "Start the mcptray app") {
+			t.Fatalf("request %d: got %v, want an error saying what to do", id, m)
+		}
+	}
+	select {
+	case <-s.exited:
+		t.Fatal("the shim exited while stdin was open")
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func TestExitsWhenStdinCloses(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(modernReq(1, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`))
+	s.send(modernReq(2, "tools/list", ""))
+	s.answer(2, 10*time.Second)
+	start := time.Now()
+	s.stdin.Close()
+	select {
+	case <-s.exited:
+	case <-time.After(3 * time.Second):
+		t.Fatal("the shim did not exit within 3 s of stdin closing (a listen stream was open)")
+	}
+	t.Logf("exited %v after stdin closed", time.Since(start))
+}
+
+func TestHeaderValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"get_weather":  "get_weather",
+		"file:///a b":  "file:///a b",
+		"héllo":        "=?base64?aMOpbGxv?=",
+		" padded":      "=?base64?IHBhZGRlZA==?=",
+		"=?base64?x?=": "=?base64?PT9iYXNlNjQ/eD89?=",
+	} {
+		if got := headerValue(in); got != want {
+			t.Errorf("headerValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkStartToFirstAnswer measures a client's view of startup: launch
+// the shim, send server/discover, read the answer, with mcptray (and the
+// shim's token) already in place. Reports the median in ms.
+func BenchmarkStartToFirstAnswer(b *testing.B) {
+	build(b)
+	h := home{dir: b.TempDir()}
+	h.cfg, h.db = filepath.Join(h.dir, "config"), filepath.Join(h.dir, "mcptray.db")
+	cmd := exec.Command(mcptrayBin, "serve", "--db", h.db, "--addr", "127.0.0.1:0", "--catalog", testCatalog)
+	cmd.Env = h.env()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	for i := 0; i < 300; i++ {
+		if ep, err := readEndpoint(h.endpointFile()); err == nil && dialable(ep.URL) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	req := []byte(modernReq(1, "server/discover", ""))
+	once := func() time.Duration {
+		start := time.Now()
+		c := exec.Command(shimBin)
+		c.Env = append(h.env(), "MCPTRAY_BIN="+mcptrayBin)
+		in, _ := c.StdinPipe()
+		out, _ := c.StdoutPipe()
+		if err := c.Start(); err != nil {
+			b.Fatal(err)
+		}
+		in.Write(req)
+		line, err := bufio.NewReader(out).ReadBytes('\n')
+		d := time.Since(start)
+		if err != nil || !bytes.Contains(line, []byte(`"result"`)) {
+			b.Fatalf("no answer: %q %v", line, err)
+		}
+		in.Close()
+		c.Wait()
+		return d
+	}
+	once() // provisions the token
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ds = append(ds, once())
+	}
+	b.StopTimer()
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(ds[len(ds)*9/10].Microseconds())/1000, "p90-ms")
+}
+
+// A tool whose argument is mirrored into an Mcp-Param-* header (SEP-2243)
+// can be called once the shim has relayed tools/list.
+func TestParamHeaders(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	// The first call comes before any tools/list: the shim lists them itself.
+	for i, region := range []string{"eu-west", "München"} {
+		id := 2 + i
+		s.send(modernReq(id, "tools/call", fmt.Sprintf(`"name":"test_x_mcp_header","arguments":{"region":%q,"level":3}`, region)))
+		m := s.answer(float64(id), 10*time.Second)
+		if b, _ := json.Marshal(m); m["result"] == nil || !strings.Contains(string(b), "region="+region) {
+			t.Fatalf("call with region %q: %s", region, b)
+		}
+	}
+}
+
+// mcptray restarting (on another port) does not break a 2025 session: the
+// shim re-initializes on its own and tells the client to refresh its lists.
+func TestLegacySessionSurvivesRestart(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	stop := startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	s.answer(1, 10*time.Second)
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	if m := s.answer(2, 10*time.Second); m["result"] == nil {
+		t.Fatalf("before the restart: %v", m)
+	}
+	stop()
+	startServer(t, h)
+	time.Sleep(300 * time.Millisecond) // let the GET stream find the new server and go through its backoff
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}` + "\n")
+	if m := s.answer(3, 10*time.Second); m["result"] == nil {
+		t.Fatalf("after the restart: %v", m)
+	}
+	// The GET stream follows: an edit reaches the client as list_changed.
+	deadline := time.Now().Add(10 * time.Second)
+	out, err := exec.Command(mcptrayBin, "tool", "toggle", "--db", h.db, "test_transient_tool").CombinedOutput()
+	if err != nil {
+		t.Fatalf("toggle: %v %s", err, out)
+	}
+	s.skipped = nil // the shim's own list_changed after re-initializing
+	for {
+		if m := s.next(time.Until(deadline)); m["method"] == "notifications/tools/list_changed" {
+			break
+		}
+	}
+}
+
+// When mcptray cannot be reached at initialize, the shim stays attached:
+// a minimal answer, empty lists, errors that say what to do, and the real
+// session (with list_changed) as soon as mcptray runs.
+func TestOfflineInitializeThenServerAppears(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	// Starting fails: serve refuses a non-loopback address.
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin, "MCPTRAY_START_ARGS=--addr 192.0.2.1:1 --db "+h.db)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	m := s.answer(1, 15*time.Second)
+	res, _ := m["result"].(map[string]any)
+	if info, _ := res["serverInfo"].(map[string]any); info["version"] != "unavailable" || !strings.Contains(fmt.Sprint(res["instructions"]), "not reachable") {
+		t.Fatalf("offline initialize: %v", m)
+	}
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	if m := s.answer(2, 15*time.Second); fmt.Sprint(m["result"]) != "map[tools:[]]" {
+		t.Fatalf("offline tools/list: %v", m)
+	}
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}` + "\n")
+	if m := s.answer(3, 15*time.Second); !strings.Contains(fmt.Sprint(m["error"]), "Start the mcptray app") {
+		t.Fatalf("offline call: %v", m)
+	}
+	startServer(t, h)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if m := s.next(time.Until(deadline)); m["method"] == "notifications/tools/list_changed" {
+			break
+		}
+	}
+	s.send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}` + "\n")
+	m = s.answer(4, 10*time.Second)
+	res, _ = m["result"].(map[string]any)
+	if tools, _ := res["tools"].([]any); len(tools) == 0 {
+		t.Fatalf("tools/list once mcptray runs: %v", m)
+	}
+}
+
+// In a 2025 session, notifications/cancelled reaches mcptray and the call's
+// process is stopped.
+func TestLegacyCancel(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	s.answer(1, 10*time.Second)
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_sleep","arguments":{}}}` + "\n")
+	waitProcess(t, true)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n")
+	waitProcess(t, false)
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}` + "\n")
+	if m := s.next(10 * time.Second); m["id"] != 3.0 {
+		t.Fatalf("after cancel: got %v, want the answer to id 3 (and nothing for id 2)", m)
+	}
+}
+
+// Clients often start their servers twice at once: two shims starting
+// mcptray on the same port end up on the one that won.
+func TestTwoShimsStartOneServer(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := []string{"MCPTRAY_BIN=" + mcptrayBin, "MCPTRAY_START_ARGS=--addr " + addr + " --db " + h.db}
+	a, b := startShim(t, h, env...), startShim(t, h, env...)
+	t.Cleanup(func() {
+		if ep, err := readEndpoint(h.endpointFile()); err == nil {
+			syscall.Kill(ep.PID, syscall.SIGTERM)
+			for i := 0; i < 100 && processAlive(ep.PID); i++ {
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	})
+	a.send(modernReq(1, "tools/list", ""))
+	b.send(modernReq(1, "tools/list", ""))
+	for _, s := range []*shim{a, b} {
+		if m := s.answer(1, 20*time.Second); m["result"] == nil {
+			t.Fatalf("tools/list: %v", m)
+		}
+	}
+}

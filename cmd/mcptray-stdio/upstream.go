@@ -1,0 +1,365 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// config is where the shim finds mcptray and its token.
+type config struct {
+	endpointFile string
+	tokenFile    string
+	bin          string // the mcptray executable ("" when none was found)
+	startArgs    []string
+	startTimeout time.Duration
+}
+
+// configFromEnv fills config from the user's config dir and the environment.
+func configFromEnv() (config, error) {
+	cfg := config{startTimeout: 10 * time.Second}
+	dir := ""
+	if d := configDir(); d != "" {
+		dir = filepath.Join(d, "mcptray")
+	}
+	cfg.endpointFile = os.Getenv("MCPTRAY_ENDPOINT_FILE")
+	if cfg.endpointFile == "" && dir != "" {
+		cfg.endpointFile = filepath.Join(dir, "endpoint.json")
+	}
+	cfg.tokenFile = os.Getenv("MCPTRAY_SHIM_TOKEN_FILE")
+	if cfg.tokenFile == "" && dir != "" {
+		cfg.tokenFile = filepath.Join(dir, "shim-token")
+	}
+	cfg.bin = findMcptray()
+	cfg.startArgs = strings.Fields(os.Getenv("MCPTRAY_START_ARGS"))
+	if v := os.Getenv("MCPTRAY_START_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			cfg.startTimeout = d
+		}
+	}
+	if cfg.endpointFile == "" {
+		return cfg, errors.New("cannot find your config dir (set HOME, or MCPTRAY_ENDPOINT_FILE)")
+	}
+	return cfg, nil
+}
+
+// findMcptray finds the mcptray executable: $MCPTRAY_BIN, next to the shim
+// (the normal install), else on PATH.
+func findMcptray() string {
+	if v := os.Getenv("MCPTRAY_BIN"); v != "" {
+		return v
+	}
+	name := "mcptray"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("mcptray"); err == nil {
+		return p
+	}
+	return ""
+}
+
+// endpoint is the published address of the running mcptray (the fields of
+// mcpcore.Endpoint the shim needs; the shim stays free of cgo packages).
+type endpoint struct {
+	URL   string `json:"url"`
+	PID   int    `json:"pid"`
+	DB    string `json:"db"`
+	token string
+}
+
+// upstreamFinder finds the running mcptray, starting it when it is not
+// running, and keeps the shim's token. Safe for concurrent use: concurrent
+// requests share one look-up or start.
+type upstreamFinder struct {
+	cfg config
+	log io.Writer
+
+	mu        sync.Mutex
+	ep        *endpoint
+	lastFail  time.Time
+	lastError error
+}
+
+func (u *upstreamFinder) cached() (endpoint, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ep == nil {
+		return endpoint{}, false
+	}
+	return *u.ep, true
+}
+
+func (u *upstreamFinder) invalidate() {
+	u.mu.Lock()
+	u.ep = nil
+	u.mu.Unlock()
+}
+
+func (u *upstreamFinder) canProvision() bool { return u.cfg.bin != "" }
+
+// get returns the endpoint, reading the endpoint file and starting mcptray
+// when needed. probe (after a refused connection) dials before trusting a
+// live-looking endpoint file.
+func (u *upstreamFinder) get(ctx context.Context, probe bool) (endpoint, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ep != nil {
+		return *u.ep, nil
+	}
+	ep, err := readEndpoint(u.cfg.endpointFile)
+	if err == nil && (!processAlive(ep.PID) || (probe && !dialable(ep.URL))) {
+		err = fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
+	}
+	if err != nil {
+		// Do not start mcptray again and again while it keeps failing.
+		if u.lastError != nil && time.Since(u.lastFail) < 3*time.Second {
+			return endpoint{}, u.lastError
+		}
+		if ep, err = u.start(ctx); err != nil {
+			u.lastFail, u.lastError = time.Now(), err
+			return endpoint{}, err
+		}
+	}
+	u.lastError = nil
+	ep.token = u.readToken()
+	if ep.token == "" && u.canProvision() {
+		if err := u.provision(ctx, ep); err != nil {
+			return endpoint{}, err
+		}
+		ep.token = u.readToken()
+	}
+	u.ep = &ep
+	return ep, nil
+}
+
+func (u *upstreamFinder) readToken() string {
+	if u.cfg.tokenFile == "" {
+		return ""
+	}
+	b, err := os.ReadFile(u.cfg.tokenFile)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// renewToken gets a working token after ep.token was refused: another shim
+// may have replaced it already (the file then holds the new one); otherwise
+// `mcptray shim-token` checks it and creates a new one.
+func (u *upstreamFinder) renewToken(ctx context.Context, ep endpoint) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if t := u.readToken(); t != "" && t != ep.token {
+		if u.ep != nil {
+			u.ep.token = t
+		}
+		return nil
+	}
+	if err := u.provision(ctx, ep); err != nil {
+		return err
+	}
+	if u.ep != nil {
+		u.ep.token = u.readToken()
+	}
+	return nil
+}
+
+// provision runs `mcptray shim-token`, which creates the shim's token in
+// mcptray's database and writes it to the token file (0600).
+func (u *upstreamFinder) provision(ctx context.Context, ep endpoint, extra ...string) error {
+	args := []string{"shim-token", "--quiet"}
+	if ep.DB != "" {
+		args = append(args, "--db", ep.DB)
+	}
+	if u.cfg.tokenFile != "" {
+		args = append(args, "--file", u.cfg.tokenFile)
+	}
+	args = append(args, extra...)
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, u.cfg.bin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return &unavailableError{fmt.Sprintf("mcptray-stdio could not get its token (`%s %s`: %v: %s). Run `mcptray shim-token` yourself, then try again.",
+			u.cfg.bin, strings.Join(args, " "), err, strings.TrimSpace(out.String()))}
+	}
+	return nil
+}
+
+// start launches mcptray in the background and waits for its endpoint.
+func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
+	if u.cfg.bin == "" {
+		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself and on PATH). Start the mcptray app, then try again."}
+	}
+	args := append([]string(nil), u.cfg.startArgs...)
+	if headless() || os.Getenv("MCPTRAY_ENDPOINT_FILE") != "" {
+		// The headless server; it is told where to publish when the
+		// endpoint file is not the default one.
+		pre := []string{"serve"}
+		if os.Getenv("MCPTRAY_ENDPOINT_FILE") != "" {
+			pre = append(pre, "--endpoint-file", u.cfg.endpointFile)
+		}
+		args = append(pre, args...)
+	}
+	cmd := exec.Command(u.cfg.bin, args...)
+	cmd.Stdin, cmd.Stdout = nil, nil // never our stdout: it carries the protocol
+	if dir := filepath.Dir(u.cfg.endpointFile); os.MkdirAll(dir, 0o700) == nil {
+		if f, err := os.OpenFile(filepath.Join(dir, "serve.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			cmd.Stderr = f
+			defer f.Close()
+		}
+	}
+	detach(cmd)
+	fmt.Fprintf(u.log, "mcptray-stdio: mcptray is not running; starting %s %s\n", u.cfg.bin, strings.Join(args, " "))
+	if err := cmd.Start(); err != nil {
+		return endpoint{}, &unavailableError{fmt.Sprintf("mcptray is not running and could not be started (%v). Start the mcptray app, then try again.", err)}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }() // reap it if it exits; it outlives us otherwise
+	deadline := time.NewTimer(u.cfg.startTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	var grace <-chan time.Time
+	var exitErr error
+	for {
+		if ep, err := readEndpoint(u.cfg.endpointFile); err == nil && processAlive(ep.PID) && dialable(ep.URL) {
+			return ep, nil
+		}
+		select {
+		case <-ctx.Done():
+			return endpoint{}, ctx.Err()
+		case err := <-exited:
+			// Another mcptray (started by another shim: clients often start
+			// their servers twice) may have won the race for the port; give
+			// it a moment to publish its endpoint.
+			exited = nil
+			exitErr = err
+			grace = time.After(3 * time.Second)
+		case <-grace:
+			return endpoint{}, &unavailableError{fmt.Sprintf("mcptray is not running; mcptray-stdio started it but it exited (%v; its log: %s). Start the mcptray app, then try again.",
+				exitErr, filepath.Join(filepath.Dir(u.cfg.endpointFile), "serve.log"))}
+		case <-deadline.C:
+			return endpoint{}, &unavailableError{fmt.Sprintf("mcptray is not running; mcptray-stdio started it but it did not publish its endpoint within %v. Start the mcptray app, then try again.", u.cfg.startTimeout)}
+		case <-tick.C:
+		}
+	}
+}
+
+func readEndpoint(path string) (endpoint, error) {
+	var ep endpoint
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ep, err
+	}
+	if err := json.Unmarshal(b, &ep); err != nil {
+		return ep, err
+	}
+	if ep.URL == "" {
+		return ep, errors.New("endpoint file without url")
+	}
+	return ep, nil
+}
+
+func dialable(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	c, err := net.DialTimeout("tcp", u.Host, 500*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// headless reports whether there is no display to show the app on.
+func headless() bool {
+	switch runtime.GOOS {
+	case "windows", "darwin":
+		return false
+	}
+	return os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == ""
+}
+
+// reload re-reads the endpoint file, keeping the token, without starting
+// mcptray: a stopped mcptray is started only for a client's request.
+func (u *upstreamFinder) reload() {
+	ep, err := readEndpoint(u.cfg.endpointFile)
+	if err != nil || !processAlive(ep.PID) {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ep != nil && u.ep.URL != ep.URL {
+		ep.token = u.ep.token
+		u.ep = &ep
+	}
+}
+
+// peek returns the endpoint without starting mcptray.
+func (u *upstreamFinder) peek() (endpoint, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.ep != nil {
+		return *u.ep, nil
+	}
+	ep, err := readEndpoint(u.cfg.endpointFile)
+	if err != nil {
+		return endpoint{}, err
+	}
+	if !processAlive(ep.PID) {
+		return endpoint{}, fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
+	}
+	ep.token = u.readToken()
+	u.ep = &ep
+	return ep, nil
+}
+
+// configDir is the user's config dir, as mcptray computes it. Some clients
+// start servers with a trimmed environment (Codex keeps an allow-list), so
+// it falls back to the home dir's usual place.
+func configDir() string {
+	if d, err := os.UserConfigDir(); err == nil {
+		return d
+	}
+	switch runtime.GOOS {
+	case "windows":
+		if p := os.Getenv("USERPROFILE"); p != "" {
+			return filepath.Join(p, "AppData", "Roaming")
+		}
+	case "darwin":
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, "Library", "Application Support")
+		}
+	default:
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, ".config")
+		}
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The official TypeScript MCP client against mcptray-stdio (both eras).
+#
+#   scripts/tsclient.sh
+#
+# Installs the pinned client and a Node 22 runtime (tests/tsclient/package*.json)
+# into .cache/tsclient once, starts
+#   bin/mcptray serve --db TMP/db --addr 127.0.0.1:0 --catalog examples/conformance.json
+# with a private XDG_CONFIG_HOME (so the endpoint file and the shim's token stay
+# in TMP), and runs tests/tsclient/shim.test.mjs, which launches bin/mcptray-stdio
+# through the client's StdioClientTransport.
+#
+# Environment: MCPTRAY_BIN, MCPTRAY_STDIO_BIN (default bin/mcptray, bin/mcptray-stdio),
+# TSCLIENT_CACHE (default .cache/tsclient), TSCLIENT_KEEP=1 keeps the work dir.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+cache=${TSCLIENT_CACHE:-$root/.cache/tsclient}
+manifest=$root/tests/tsclient
+node=$cache/node_modules/node/bin/node
+bin=${MCPTRAY_BIN:-$root/bin/mcptray}
+shim=${MCPTRAY_STDIO_BIN:-$root/bin/mcptray-stdio}
+
+say() { printf 'tsclient: %s\n' "$*" >&2; }
+die() { say "$*"; exit 2; }
+
+install_tools() {
+  local want have=""
+  want=$(cat "$manifest/package.json" "$manifest/package-lock.json" | sha256sum | cut -d' ' -f1)
+  [[ -f $cache/.installed ]] && have=$(<"$cache/.installed")
+  if [[ $have == "$want" && -x $node && -d $cache/node_modules/@modelcontextprotocol/client ]]; then
+    return 0
+  fi
+  command -v npm >/dev/null 2>&1 || die "npm not found (make deps installs it)"
+  say "installing @modelcontextprotocol/client and Node 22 into ${cache#"$root"/} (once)"
+  mkdir -p "$cache"
+  rm -f "$cache/.installed"
+  cp "$manifest/package.json" "$manifest/package-lock.json" "$cache/"
+  if ! (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >"$cache/npm.log" 2>&1; then
+    tail -n 30 "$cache/npm.log" >&2
+    die "npm ci failed (log: $cache/npm.log)"
+  fi
+  local v
+  v=$("$node" --version) || die "the installed Node does not run: $node"
+  [[ ${v%%.*} == v22 ]] || die "expected Node 22, got $v"
+  printf '%s\n' "$want" >"$cache/.installed"
+}
+
+mkdir -p "$(dirname "$cache")"
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$cache.lock"
+  flock 9
+fi
+install_tools
+# ESM resolves imports next to the script, so it runs from the cache.
+cp "$manifest/shim.test.mjs" "$cache/shim.test.mjs"
+if command -v flock >/dev/null 2>&1; then exec 9>&-; fi
+
+[[ -x $bin ]] || die "no executable at $bin (make build)"
+[[ -x $shim ]] || die "no executable at $shim (make build)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcptray-tsclient.XXXXXX")
+server_pid=""
+cleanup() {
+  local rc=$?
+  if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null || true
+  fi
+  [[ -n $server_pid ]] && wait "$server_pid" 2>/dev/null || true
+  if ((rc == 0)) && [[ ${TSCLIENT_KEEP:-0} != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+
+export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache XDG_STATE_HOME=$work/state
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
+"$bin" serve --db "$work/mcptray.db" --addr 127.0.0.1:0 --catalog examples/conformance.json \
+  </dev/null >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+endpoint=$XDG_CONFIG_HOME/mcptray/endpoint.json
+for _ in $(seq 300); do
+  [[ -s $endpoint ]] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; die "the server exited"; }
+  sleep 0.1
+done
+[[ -s $endpoint ]] || { cat "$work/server.err" >&2; die "no endpoint file within 30 s"; }
+
+# The shim must never start a second server here, and finds the first one itself.
+SHIM=$shim MCPTRAY=$bin MCPTRAY_BIN=$bin MCPTRAY_DB=$work/mcptray.db \
+  timeout --kill-after=10 300 "$node" "$cache/shim.test.mjs" || {
+  say "server stderr:"; tail -n 30 "$work/server.err" | sed 's/^/  | /' >&2; exit 1; }
