@@ -215,18 +215,7 @@ func (s *Store) queryActivity(ctx context.Context, query string, args ...any) ([
 func (s *Store) quietTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.watchMu.Lock()
 	defer s.watchMu.Unlock()
-	tx, err := s.watchConn.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return inTx(ctx, s.watchConn, fn)
 }
 
 // ActivityWriterOptions tune an ActivityWriter; zero fields take defaults.

@@ -239,7 +239,17 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 // writeQuiet is write without reporting a change.
 func (s *Store) writeQuiet(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	return inTx(ctx, s.db, fn)
+}
+
+// txBeginner is what starts a transaction: the pool, or one connection.
+type txBeginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// inTx runs fn in a transaction on b, committing when it succeeds.
+func inTx(ctx context.Context, b txBeginner, fn func(tx *sql.Tx) error) error {
+	tx, err := b.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
