@@ -128,10 +128,8 @@ func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandle
 
 // clientName is the name the client gave in its clientInfo.
 func clientName(req *mcp.CallToolRequest) string {
-	if ri, ok := any(req).(requestInfo); ok {
-		if ci := ri.ClientInfo(); ci != nil {
-			return ci.Name
-		}
+	if _, ci := requestClient(req); ci != nil {
+		return ci.Name
 	}
 	return ""
 }
