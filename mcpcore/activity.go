@@ -3,6 +3,7 @@ package mcpcore
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -37,7 +38,8 @@ func requestClient(req mcp.Request) (string, *mcp.Implementation) {
 		return p.ProtocolVersion, p.ClientInfo
 	}
 	var meta map[string]any
-	if p := req.GetParams(); p != nil {
+	// A request without params holds a typed nil (e.g. a nil *PingParams).
+	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
 		meta = p.GetMeta()
 	}
 	version, _ := meta["io.modelcontextprotocol/protocolVersion"].(string)

@@ -398,3 +398,46 @@ func TestActivityRecordsRejections(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityWithoutParams: a request with no params at all (a bare ping,
+// sessionless or in a session) is answered and recorded — its params are a
+// typed nil, which must not crash the recorder.
+func TestActivityWithoutParams(t *testing.T) {
+	sink := &memActivity{}
+	e := newEnv(t, envOptions{activity: sink})
+	bare := []byte(`{"jsonrpc":"2.0","id":41,"method":"ping"}`)
+	e.send(t, e.post(bare)).result(t, nil)
+	r := e.post([]byte(`{"jsonrpc":"2.0","id":42,"method":"ping"}`))
+	r.Header.Set("Mcp-Session-Id", e.initialize(t))
+	r.Header.Set("MCP-Protocol-Version", legacy)
+	e.send(t, r).result(t, nil)
+	sink.find(t, "two pings", func(mcpcore.Activity) bool {
+		n := 0
+		for _, a := range sink.all() {
+			if a.Method == "ping" {
+				n++
+			}
+		}
+		return n >= 2
+	})
+}
+
+// panickyAsker panics on every question: a stand-in for a bug anywhere
+// below a handler.
+type panickyAsker struct{}
+
+func (panickyAsker) Ask(context.Context, mcpcore.Question) (mcpcore.Answer, error) { panic("boom") }
+
+// TestPanicInAHandlerIsContained: a panic while handling one call answers
+// that call with -32603 and the server keeps serving.
+func TestPanicInAHandlerIsContained(t *testing.T) {
+	e := newEnv(t, envOptions{asker: panickyAsker{}, extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{{
+		Name: "guarded", Description: "asks for an approval", Approval: mcpcore.ApprovalAlways,
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "done"}}}},
+	}}}})
+	rep := toolCall{name: "guarded"}.send(t, e)
+	if m := rep.response(t); m.Error == nil || m.Error.Code != -32603 {
+		t.Errorf("a panicking call answered %v, want -32603", rep)
+	}
+	completed(t, toolCall{name: "test_simple_text"}.send(t, e))
+}

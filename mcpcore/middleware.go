@@ -3,6 +3,8 @@ package mcpcore
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -24,14 +26,22 @@ const legacyResourceNotFound = -32002
 // the legacy resource-not-found code.
 func (e *Engine) middleware(sc *scope) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			// go-sdk runs handlers on goroutines of its own, where a panic
+			// would end the whole server: one bad request must not.
+			defer func() {
+				if r := recover(); r != nil {
+					e.log.Error("panic while handling a request", "method", method, "panic", r, "stack", string(debug.Stack()))
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("internal error while handling %s; see mcptray's log", method)}
+				}
+			}()
 			if strings.HasPrefix(method, "notifications/") {
 				return next(ctx, method, req)
 			}
 			start := time.Now()
 			ctx, c := withCall(ctx)
 			c.owner = principalOf(req.GetExtra())
-			res, err := e.handle(ctx, sc, next, method, req)
+			res, err = e.handle(ctx, sc, next, method, req)
 			if err == nil && c.task != nil {
 				res = c.task
 			}
