@@ -18,8 +18,13 @@ ARGS        ?=
 
 # Debian packages the build needs, as CHECK:PACKAGE (CHECK = a command, or a file
 # that must exist). cgo (mattn/go-sqlite3) needs a C compiler and the libc headers;
-# the conformance suite is installed with npm.
-DEB_DEPS := gcc:gcc /usr/include/stdio.h:libc6-dev npm:npm
+# the conformance suite is installed with npm; Fyne's GLFW driver (the desktop
+# app, package main) needs the X11 and GL headers, also for `go vet`/`go test`.
+DEB_DEPS := gcc:gcc /usr/include/stdio.h:libc6-dev npm:npm pkg-config:pkg-config \
+	/usr/include/GL/gl.h:libgl1-mesa-dev /usr/include/X11/Xlib.h:libx11-dev \
+	/usr/include/X11/Xcursor/Xcursor.h:libxcursor-dev /usr/include/X11/extensions/Xrandr.h:libxrandr-dev \
+	/usr/include/X11/extensions/Xinerama.h:libxinerama-dev /usr/include/X11/extensions/XInput2.h:libxi-dev \
+	/usr/include/X11/extensions/xf86vmode.h:libxxf86vm-dev
 
 # staticcheck, pinned; installed into $(TOOLS_BIN) on first use.
 STATICCHECK_VERSION := v0.8.2
@@ -33,12 +38,12 @@ GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata
 
 step = @printf '\n==> %s\n' "$(1)"
 
-.PHONY: help deps build run test fmt-check vet staticcheck unit tsclient conformance bench bench-shim clean distclean
+.PHONY: help deps build run smoke test fmt-check vet staticcheck unit tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
 
-deps: ## install missing system packages (gcc, libc headers, npm)
+deps: ## install missing system packages (gcc, libc headers, npm, X11/GL headers for Fyne)
 	@bash scripts/deps.sh $(DEB_DEPS)
 
 build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio exists)
@@ -51,8 +56,8 @@ run: build ## build and start the app on its default database (ARGS=... to pass 
 # Every step runs even when an earlier one fails, so one run shows all problems;
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed".
-TEST_STEPS := fmt-check vet staticcheck unit tsclient conformance
-test: deps ## gofmt, go vet, staticcheck, go test, TypeScript client via the shim, conformance
+TEST_STEPS := fmt-check vet staticcheck unit smoke tsclient conformance
+test: deps ## gofmt, go vet, staticcheck, go test, Xvfb smoke, TypeScript client via the shim, conformance
 	@failed=""; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
@@ -82,6 +87,17 @@ staticcheck: $(STATICCHECK_STAMP) ## staticcheck ./... (pinned, project-local)
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+
+# The Xvfb smoke test's tools: X server, input, screenshots, D-Bus session, gdbus, curl.
+SMOKE_DEPS := xvfb-run:xvfb xauth:xauth xdotool:xdotool /usr/bin/import:imagemagick \
+	dbus-run-session:dbus gdbus:libglib2.0-bin python3:python3
+SMOKE_OUT ?= smoke-shots
+
+smoke: ## the desktop app under Xvfb: real binary, manager + editor + tray menu, screenshots in SMOKE_OUT
+	$(call step,desktop smoke under Xvfb (scripts/smoke.sh $(SMOKE_OUT)))
+	@bash scripts/deps.sh $(SMOKE_DEPS)
+	@$(MAKE) build
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/smoke.sh $(SMOKE_OUT)
 
 tsclient: ## the official TypeScript MCP client through bin/mcptray-stdio (both eras)
 	$(call step,TypeScript client via mcptray-stdio (scripts/tsclient.sh))

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -21,7 +22,8 @@ var version = "0.1.0-dev"
 const usage = `mcptray — your own tools, resources and prompts for AI assistants, over MCP.
 
 Usage:
-  mcptray                         run mcptray on your default database
+  mcptray [--open] [--addr A]     run the desktop app (tray + manager window) on your
+                                  default database; headless without a display
   mcptray serve [flags]           run the MCP server headless (see serve -h)
   mcptray token create NAME [--tools a,b]   create a client token (shown once)
   mcptray token list | revoke NAME
@@ -66,10 +68,9 @@ func (u usageError) Error() string { return u.msg }
 
 // run dispatches a command line; it is main without the process exits.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		// Until the desktop app lands, the default is the headless server
-		// on the user's database.
-		return runApp(ctx, stderr)
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
+		// The desktop app on the user's database (headless without a display).
+		return runApp(ctx, args, stderr)
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "serve":

@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
+	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -18,19 +20,35 @@ import (
 var starterCatalog []byte
 
 // runApp runs mcptray on the user's default database, seeding it with the
-// starter catalog when it does not exist yet.
-func runApp(ctx context.Context, stderr io.Writer) error {
+// starter catalog when it does not exist yet: the desktop app when there is
+// a display, else the same server headless.
+func runApp(ctx context.Context, args []string, stderr io.Writer) error {
+	flags, dbFlag := newFlags("mcptray")
+	showManager := flags.Bool("open", false, "open the manager window at start")
+	addr := flags.String("addr", defaultAddr, "listen address; loopback only")
+	if _, err := parseFlags(flags, args); err != nil {
+		return err
+	}
 	db, err := defaultDB()
+	if *dbFlag != "" {
+		db, err = filepath.Abs(*dbFlag)
+	}
 	if err != nil {
 		return err
 	}
+	first := false
 	if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
 		if err := seed(ctx, db); err != nil {
 			return err
 		}
+		first = true
 		fmt.Fprintf(stderr, "mcptray: created %s with a few example tools; see them with `mcptray export`\n", db)
 	}
-	return serve(ctx, nil, stderr)
+	if !hasDisplay() {
+		fmt.Fprintln(stderr, "mcptray: no display (DISPLAY/WAYLAND_DISPLAY unset): serving headless, as `mcptray serve` does; desktop questions are declined")
+		return serve(ctx, []string{"--addr", *addr, "--db", db}, stderr)
+	}
+	return runGUI(ctx, serverConfig{db: db, addr: *addr}, app.Config{Welcome: first, ShowManager: *showManager}, stderr)
 }
 
 // seed creates the database at path and imports the starter catalog.

@@ -1,0 +1,124 @@
+// Package app is mcptray's desktop GUI: the tray menu, the manager window
+// with its editors, the desktop questions and the task window. It calls
+// only what mcpcore and storage offer; the server itself is assembled by
+// the main package and handed in as a Server.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"runtime"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// Server is the running MCP server as the GUI sees it.
+type Server interface {
+	URL() string
+	Paused() bool
+	SetPaused(bool)
+}
+
+// Config is what the GUI works on.
+type Config struct {
+	Store  *storage.Store
+	Engine *mcpcore.Engine
+	Server Server
+	// DB is the database file, shown in the manager.
+	DB string
+	// ShimPath is the stdio shim (mcptray-stdio) client configs launch.
+	ShimPath string
+	// Welcome opens the manager with a short welcome (first start).
+	Welcome bool
+	// ShowManager opens the manager window at start.
+	ShowManager bool
+	// Asker is the desktop Asker the engine uses; its queue drives the
+	// tray's needs-attention state.
+	Asker *Asker
+	// BeforeQuit runs when the person quits, while the UI still runs (so
+	// pending questions can be withdrawn): main stops the server there.
+	BeforeQuit func()
+}
+
+// UI is the running desktop app: its tray and windows.
+type UI struct {
+	app     fyne.App
+	cfg     Config
+	tray    bool
+	manager *Manager
+	menu    *trayMenu
+}
+
+// New builds the UI of a (the tray, when the desktop has one); Run shows it.
+func New(a fyne.App, cfg Config) *UI {
+	a.SetIcon(assets.Icon)
+	u := &UI{app: a, cfg: cfg}
+	u.menu = newTrayMenu(u)
+	if desk, ok := a.(desktop.App); ok && TrayPossible() {
+		u.tray = true
+		desk.SetSystemTrayMenu(u.menu.menu)
+		desk.SetSystemTrayIcon(u.menu.icon())
+	} else if _, ok := a.(desktop.App); ok {
+		slog.Warn("no D-Bus session bus: running without a tray icon; closing the manager window hides it, and the server keeps serving until mcptray is stopped (Ctrl-C)")
+	}
+	return u
+}
+
+// Run shows the app and blocks until it quits. ctx ending quits it too.
+func (u *UI) Run(ctx context.Context) {
+	stop := context.AfterFunc(ctx, func() { fyne.Do(u.app.Quit) })
+	defer stop()
+	go u.menu.watch(ctx)
+	if u.cfg.ShowManager || u.cfg.Welcome || !u.tray {
+		u.app.Lifecycle().SetOnStarted(func() {
+			u.OpenManager()
+			if u.cfg.Welcome {
+				u.manager.showWelcome()
+			}
+		})
+	}
+	u.app.Run()
+}
+
+// Quit stops the server (BeforeQuit) while the UI still runs, then quits.
+func (u *UI) Quit() {
+	go func() {
+		if u.cfg.BeforeQuit != nil {
+			u.cfg.BeforeQuit()
+		}
+		fyne.Do(u.app.Quit)
+	}()
+}
+
+// OpenManager shows the manager window, creating it on first use.
+func (u *UI) OpenManager() {
+	if u.manager == nil {
+		u.manager = NewManager(u.app, u.cfg)
+		u.manager.win.SetCloseIntercept(func() { u.manager.win.Hide() })
+	}
+	u.manager.win.Show()
+	u.manager.win.RequestFocus()
+}
+
+// TrayPossible says whether a system tray can exist here: on Linux it
+// needs a D-Bus session bus (without one, fyne's systray panics on Quit).
+func TrayPossible() bool {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		return true
+	}
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
+		return true
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+		if _, err := os.Stat(d + "/bus"); err == nil {
+			return true
+		}
+	}
+	return false
+}

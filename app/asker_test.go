@@ -1,0 +1,416 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"image/png"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// patience bounds every wait for something asynchronous.
+const patience = 10 * time.Second
+
+// recordingApp is the test app, recording notifications and opened URLs.
+type recordingApp struct {
+	fyne.App
+	mu     sync.Mutex
+	notes  []*fyne.Notification
+	opened []string
+}
+
+func (r *recordingApp) SendNotification(n *fyne.Notification) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notes = append(r.notes, n)
+}
+
+func (r *recordingApp) OpenURL(u *url.URL) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.opened = append(r.opened, u.String())
+	return nil
+}
+
+func (r *recordingApp) notifications() []*fyne.Notification {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.notes)
+}
+
+func newRecordingApp(t *testing.T) *recordingApp {
+	t.Helper()
+	return &recordingApp{App: test.NewTempApp(t)}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// asked is an Ask call running in the background.
+type asked struct {
+	ans  mcpcore.Answer
+	err  error
+	done chan struct{}
+}
+
+func ask(ctx context.Context, a *Asker, q mcpcore.Question) *asked {
+	r := &asked{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.ans, r.err = a.Ask(ctx, q)
+	}()
+	return r
+}
+
+func (r *asked) wait(t *testing.T) (mcpcore.Answer, error) {
+	t.Helper()
+	select {
+	case <-r.done:
+		return r.ans, r.err
+	case <-time.After(patience):
+		t.Fatal("Ask did not return")
+		return mcpcore.Answer{}, nil
+	}
+}
+
+// shownQuestion waits for a question window and returns it.
+func shownQuestion(t *testing.T, a *Asker, tool string) *pending {
+	t.Helper()
+	var p *pending
+	waitFor(t, "the question about "+tool, func() bool {
+		p = a.shown()
+		return p != nil && p.q.Tool == tool
+	})
+	return p
+}
+
+// inUI runs f serialized with the Asker's window work.
+func inUI(a *Asker, f func()) {
+	a.ui.Lock()
+	defer a.ui.Unlock()
+	f()
+}
+
+// shows reports whether p's window shows s.
+func shows(a *Asker, p *pending, s string) (ok bool) {
+	inUI(a, func() { ok = hasText(p.win.Canvas().Content(), s) })
+	return ok
+}
+
+// focused is what has the focus in p's window.
+func focused(a *Asker, p *pending) (f fyne.Focusable) {
+	inUI(a, func() { f = p.win.Canvas().Focused() })
+	return f
+}
+
+// questionWindows counts the open question windows.
+func questionWindows(app fyne.App) int {
+	n := 0
+	for _, w := range app.Driver().AllWindows() {
+		if strings.HasPrefix(w.Title(), "mcptray — ") {
+			n++
+		}
+	}
+	return n
+}
+
+func windowOpen(app fyne.App, w fyne.Window) bool {
+	return slices.Contains(app.Driver().AllWindows(), w)
+}
+
+var yes = true
+
+func wipeQuestion() mcpcore.Question {
+	return mcpcore.Question{Client: "claude-desktop", Token: "laptop", Tool: "files.wipe",
+		Arguments: "{\n  \"path\": \"/home/me/old-projects\",\n  \"recursive\": true\n}",
+		Hints:     &mcpcore.Hints{Destructive: &yes}, Key: "approval", Kind: mcpcore.StepApproval,
+		Message: `Allow the AI assistant to run "files.wipe"? It is marked destructive.`}
+}
+
+func TestApprovalAllowForThisClient(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	q := wipeQuestion()
+	q.Hints = nil // not destructive: Allow once has the focus
+	call := ask(t.Context(), a, q)
+	p := shownQuestion(t, a, "files.wipe")
+	if !windowOpen(app, p.win) {
+		t.Fatal("no window for the question")
+	}
+	if got := focused(a, p); got != p.approval.allowOnce {
+		t.Errorf("focus on %v, want Allow once for a tool that is not destructive", got)
+	}
+	notes := app.notifications()
+	if len(notes) != 1 || !strings.Contains(notes[0].Content, "claude-desktop") || !strings.Contains(notes[0].Content, "files.wipe") {
+		t.Errorf("notifications: %+v", notes)
+	}
+	w := p.win
+	test.Tap(p.approval.allowClient)
+	ans, err := call.wait(t)
+	if err != nil || ans.Action != "accept" || !ans.Remember {
+		t.Fatalf("answer %+v, %v; want accept, remembered", ans, err)
+	}
+	if windowOpen(app, w) || a.Pending() != 0 {
+		t.Errorf("window still open after the answer (pending %d)", a.Pending())
+	}
+}
+
+func TestApprovalAllowOnceAndDeny(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+
+	call := ask(t.Context(), a, wipeQuestion())
+	p := shownQuestion(t, a, "files.wipe")
+	if got := focused(a, p); got != p.approval.deny {
+		t.Errorf("focus on %v, want Deny for a destructive tool", got)
+	}
+	if !shows(a, p, "This tool may delete or change things.") {
+		t.Error("the destructive hint is not shown")
+	}
+	if !shows(a, p, `"path": "/home/me/old-projects"`) {
+		t.Error("the arguments are not shown")
+	}
+	test.Tap(p.approval.deny)
+	ans, err := call.wait(t)
+	if err != nil || ans.Action != "decline" || ans.Remember || ans.Reason == "" {
+		t.Fatalf("deny: %+v, %v", ans, err)
+	}
+
+	call = ask(t.Context(), a, wipeQuestion())
+	p = shownQuestion(t, a, "files.wipe")
+	test.Tap(p.approval.allowOnce)
+	if ans, err := call.wait(t); err != nil || ans.Action != "accept" || ans.Remember {
+		t.Fatalf("allow once: %+v, %v", ans, err)
+	}
+
+	// So is Escape.
+	call = ask(t.Context(), a, wipeQuestion())
+	p = shownQuestion(t, a, "files.wipe")
+	var onKey func(*fyne.KeyEvent)
+	inUI(a, func() { onKey = p.win.Canvas().OnTypedKey() })
+	onKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if ans, err := call.wait(t); err != nil || ans.Action != "decline" {
+		t.Fatalf("escape: %+v, %v", ans, err)
+	}
+
+	// Closing the window is a refusal.
+	call = ask(t.Context(), a, wipeQuestion())
+	p = shownQuestion(t, a, "files.wipe")
+	p.win.Close()
+	if ans, err := call.wait(t); err != nil || ans.Action != "decline" {
+		t.Fatalf("closed window: %+v, %v", ans, err)
+	}
+}
+
+func TestQuestionsQueueAndWithdraw(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	ctxA, cancelA := context.WithCancel(t.Context())
+	ctxB, cancelB := context.WithCancel(t.Context())
+	defer cancelB()
+	qa, qb, qc := wipeQuestion(), wipeQuestion(), wipeQuestion()
+	qa.Tool, qb.Tool, qc.Tool = "a", "b", "c"
+	callA := ask(ctxA, a, qa)
+	pa := shownQuestion(t, a, "a")
+	callB := ask(ctxB, a, qb)
+	callC := ask(t.Context(), a, qc)
+	waitFor(t, "three pending questions", func() bool { return a.Pending() == 3 })
+	waitFor(t, "the queue line", func() bool {
+		return shows(a, pa, "2 more questions are waiting after this one.")
+	})
+	if n := questionWindows(app); n != 1 {
+		t.Errorf("%d question windows open, want one at a time", n)
+	}
+
+	// B, still queued, is withdrawn unseen.
+	cancelB()
+	if _, err := callB.wait(t); !errors.Is(err, context.Canceled) {
+		t.Fatalf("withdrawn queued question: %v", err)
+	}
+	// A, shown, is withdrawn: its window closes and C comes up.
+	wa := pa.win
+	cancelA()
+	if _, err := callA.wait(t); !errors.Is(err, context.Canceled) {
+		t.Fatalf("withdrawn shown question: %v", err)
+	}
+	if windowOpen(app, wa) {
+		t.Error("the withdrawn question's window is still open")
+	}
+	pc := shownQuestion(t, a, "c")
+	test.Tap(pc.approval.deny)
+	if ans, err := callC.wait(t); err != nil || ans.Action != "decline" {
+		t.Fatalf("C: %+v, %v", ans, err)
+	}
+	if a.Pending() != 0 || questionWindows(app) != 0 {
+		t.Errorf("left over: %d pending, %d windows", a.Pending(), questionWindows(app))
+	}
+}
+
+func TestApprovalCountdownAndDeadline(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
+	defer cancel()
+	call := ask(ctx, a, wipeQuestion())
+	p := shownQuestion(t, a, "files.wipe")
+	if !shows(a, p, "Answer within 0:0") {
+		t.Error("no countdown shown for a question with a deadline")
+	}
+	w := p.win
+	if _, err := call.wait(t); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("expired question: %v", err)
+	}
+	if windowOpen(app, w) {
+		t.Error("the expired question's window is still open")
+	}
+}
+
+func TestURLQuestion(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL,
+		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD"}
+	call := ask(t.Context(), a, q)
+	p := shownQuestion(t, a, "github.login")
+	if !shows(a, p, q.URL) || !shows(a, p, "github.com") {
+		t.Error("the URL or its site is not shown")
+	}
+	test.Tap(p.url[0])
+	if ans, err := call.wait(t); err != nil || ans.Action != "accept" {
+		t.Fatalf("open: %+v, %v", ans, err)
+	}
+	app.mu.Lock()
+	opened := slices.Clone(app.opened)
+	app.mu.Unlock()
+	if len(opened) != 1 || opened[0] != q.URL {
+		t.Errorf("opened %v", opened)
+	}
+
+	call = ask(t.Context(), a, q)
+	p = shownQuestion(t, a, "github.login")
+	test.Tap(p.url[1])
+	if ans, err := call.wait(t); err != nil || ans.Action != "cancel" {
+		t.Fatalf("cancel: %+v, %v", ans, err)
+	}
+
+	q.URL = "file:///etc/passwd"
+	call = ask(t.Context(), a, q)
+	p = shownQuestion(t, a, "github.login")
+	if !p.url[0].Disabled() {
+		t.Error("Open is enabled for a file: URL")
+	}
+	test.Tap(p.url[1])
+	_, _ = call.wait(t)
+}
+
+// hasText reports whether a label or entry under o shows s.
+func hasText(o fyne.CanvasObject, s string) bool {
+	found := false
+	walk(o, func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *widget.Label:
+			found = found || (w.Visible() && strings.Contains(w.Text, s))
+		case *widget.Entry:
+			found = found || strings.Contains(w.Text, s)
+		}
+	})
+	return found
+}
+
+// walk visits o and everything under it.
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			walk(ch, f)
+		}
+	case fyne.Widget:
+		if _, ok := c.(*widget.Label); ok {
+			return
+		}
+		for _, ch := range test.WidgetRenderer(c).Objects() {
+			walk(ch, f)
+		}
+	}
+}
+
+// shotDir is where screenshots go: $MCPTRAY_SHOTS, or a temp dir.
+func shotDir(t *testing.T) string {
+	if d := os.Getenv("MCPTRAY_SHOTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// capture writes w's canvas to name under shotDir.
+func capture(t *testing.T, w fyne.Window, name string) {
+	t.Helper()
+	path := filepath.Join(shotDir(t), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", path)
+}
+
+func TestRenderApprovalWindow(t *testing.T) {
+	app := newRecordingApp(t)
+	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
+	a := NewAsker(app)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	second := wipeQuestion()
+	second.Tool = "files.list"
+	call := ask(ctx, a, wipeQuestion())
+	p := shownQuestion(t, a, "files.wipe")
+	call2 := ask(ctx, a, second)
+	waitFor(t, "the queue line", func() bool { return shows(a, p, "1 more question") })
+	inUI(a, func() { capture(t, p.win, "approval.png") }) // at the size the Asker gave it
+	test.Tap(p.approval.deny)
+	_, _ = call.wait(t)
+	p = shownQuestion(t, a, "files.list")
+	test.Tap(p.approval.deny)
+	_, _ = call2.wait(t)
+}
+
+func TestRenderURLWindow(t *testing.T) {
+	app := newRecordingApp(t)
+	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
+	a := NewAsker(app)
+	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL,
+		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD-1234"}
+	call := ask(t.Context(), a, q)
+	p := shownQuestion(t, a, "github.login")
+	inUI(a, func() { capture(t, p.win, "url.png") })
+	test.Tap(p.url[1])
+	_, _ = call.wait(t)
+}

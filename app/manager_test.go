@@ -1,0 +1,287 @@
+package app
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// served is a real store and engine behind a real HTTP server.
+type served struct {
+	st  *storage.Store
+	eng *mcpcore.Engine
+	url string
+}
+
+func newServed(t *testing.T) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := make(chan struct{})
+	go func() { defer close(watched); eng.Watch(ctx) }()
+	srv := httptest.NewServer(eng.Handler())
+	t.Cleanup(func() {
+		eng.Shutdown()
+		srv.CloseClientConnections()
+		srv.Close()
+		cancel()
+		<-watched
+	})
+	return &served{st: st, eng: eng, url: srv.URL + mcpcore.EndpointPath}
+}
+
+// toolNames lists the tools the server serves, over MCP.
+func (s *served) toolNames(t *testing.T) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+func (s *served) callText(t *testing.T, name string, args map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call: %v", err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestEditorCreatesAServedTool(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.NewTool()
+	e := m.Editor()
+
+	test.Type(e.name, "greet_person")
+	test.Type(e.title, "Greet a person")
+	test.Type(e.description, "Says hello to someone by name.")
+	e.addParam(mcpcore.Param{Type: "string"})
+	test.Type(e.params[0].name, "who")
+	test.Tap(e.params[0].required)
+	test.Type(e.respondText, "Hello, {{.args.who}}!")
+	test.Tap(e.save)
+
+	if !strings.HasPrefix(e.status.Text, "Saved") {
+		t.Fatalf("status %q, want Saved…; field errors: %v", e.status.Text, visibleErrors(e))
+	}
+	got, err := s.st.Tool(context.Background(), "greet_person")
+	if err != nil {
+		t.Fatalf("the tool is not in SQLite: %v", err)
+	}
+	if got.Title != "Greet a person" || len(got.Params) != 1 || !got.Params[0].Required || got.Action.Respond == nil {
+		t.Fatalf("stored tool = %+v", got)
+	}
+	// The running server serves it (the engine follows the store).
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(s.toolNames(t), "greet_person") {
+		if time.Now().After(deadline) {
+			t.Fatalf("tools/list does not show greet_person: %v", s.toolNames(t))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if txt := s.callText(t, "greet_person", map[string]any{"who": "Ada"}); txt != "Hello, Ada!" {
+		t.Fatalf("tools/call = %q", txt)
+	}
+	// The list shows it, selected.
+	if !slices.ContainsFunc(m.shown, func(x mcpcore.Tool) bool { return x.Name == "greet_person" }) {
+		t.Fatalf("tool list = %v", m.shown)
+	}
+}
+
+func TestEditorRefusesAnInvalidName(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.NewTool()
+	e := m.Editor()
+
+	test.Type(e.name, "bad name!")
+	// Validated live, before Save.
+	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
+		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
+	}
+	test.Type(e.description, "Does things.")
+	test.Type(e.respondText, "ok")
+	test.Tap(e.save)
+
+	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
+		t.Fatalf("after Save: no error next to the name")
+	}
+	for k, l := range e.errs {
+		if k != "name" && l.Visible() {
+			t.Errorf("unexpected error at %q: %q", k, l.Text)
+		}
+	}
+	if !strings.HasPrefix(e.status.Text, "Not saved") {
+		t.Fatalf("status %q", e.status.Text)
+	}
+	cat, err := s.st.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Tools) != 0 {
+		t.Fatalf("saved anyway: %+v", cat.Tools)
+	}
+
+	// Fixing the name clears the error as it is typed.
+	e.name.SetText("")
+	test.Type(e.name, "good_name")
+	if e.errs["name"].Visible() {
+		t.Fatalf("error still shown for a valid name: %q", e.errs["name"].Text)
+	}
+}
+
+func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.NewTool()
+	e := m.Editor()
+	test.Type(e.name, "runner")
+	e.kind.SetSelected(kindCommand) // no argv, no description
+	e.addParam(mcpcore.Param{Type: "integer"})
+	test.Type(e.params[0].name, "n")
+	test.Type(e.params[0].def, "abc")
+	test.Tap(e.save)
+	for _, k := range []string{"description", "action.command.argv", "params"} {
+		if l := e.errs[k]; !l.Visible() || l.Text == "" {
+			t.Errorf("no error next to %q; shown: %v", k, visibleErrors(e))
+		}
+	}
+	if _, err := s.st.Tool(context.Background(), "runner"); err == nil {
+		t.Fatal("an invalid tool was stored")
+	}
+}
+
+func TestToolToggleDisables(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.NewTool()
+	e := m.Editor()
+	test.Type(e.name, "t1")
+	test.Type(e.description, "d")
+	test.Type(e.respondText, "x")
+	if !e.Save() {
+		t.Fatalf("save: %v", visibleErrors(e))
+	}
+	m.setToolEnabled("t1", false)
+	got, err := s.st.Tool(ctx, "t1")
+	if err != nil || !got.Disabled {
+		t.Fatalf("t1 = %+v, %v", got, err)
+	}
+	m.search.SetText("zzz")
+	if len(m.shown) != 0 {
+		t.Fatalf("search shows %v", m.shown)
+	}
+}
+
+func visibleErrors(e *ToolEditor) map[string]string {
+	out := map[string]string{}
+	for k, l := range e.errs {
+		if l.Visible() {
+			out[k] = l.Text
+		}
+	}
+	return out
+}
+
+type fakeServer struct{ paused bool }
+
+func (f *fakeServer) URL() string      { return "http://127.0.0.1:8731/mcp" }
+func (f *fakeServer) Paused() bool     { return f.paused }
+func (f *fakeServer) SetPaused(p bool) { f.paused = p }
+
+func TestTrayMenu(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	srv := &fakeServer{}
+	u := New(a, Config{Store: s.st, Engine: s.eng, Server: srv})
+	m := u.menu
+	if !strings.Contains(m.status.Label, srv.URL()) || m.state != stateServing {
+		t.Fatalf("status %q state %v", m.status.Label, m.state)
+	}
+	m.pause.Action()
+	if !srv.paused || m.pause.Label != "Resume serving" || m.state != statePaused {
+		t.Fatalf("after Pause: paused %v, label %q, state %v", srv.paused, m.pause.Label, m.state)
+	}
+	m.pause.Action()
+	if srv.paused {
+		t.Fatal("Resume did not resume")
+	}
+	var labels []string
+	for _, it := range m.menu.Items {
+		labels = append(labels, it.Label)
+	}
+	if last := m.menu.Items[len(m.menu.Items)-1]; !last.IsQuit || last.Label != "Quit" {
+		t.Errorf("the last item is %q (IsQuit %v), want our own Quit", last.Label, last.IsQuit)
+	}
+	for _, want := range []string{"Open mcptray", "Connect a client", "Tasks"} {
+		if !slices.Contains(labels, want) {
+			t.Errorf("menu %q lacks %q", labels, want)
+		}
+	}
+	// Open mcptray opens the manager.
+	for _, it := range m.menu.Items {
+		if it.Label == "Open mcptray" {
+			it.Action()
+		}
+	}
+	if u.manager == nil {
+		t.Fatal("Open mcptray opened nothing")
+	}
+	u.manager.win.Close()
+}

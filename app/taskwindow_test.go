@@ -1,0 +1,257 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// taskEnv is a real engine on a real SQLite file, served over real HTTP.
+type taskEnv struct {
+	eng *mcpcore.Engine
+	url string
+}
+
+// taskCatalog has a slow command tool that may run as a task: it reports
+// one line of progress, writes its pid, then sleeps.
+var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+	{
+		Name: "backup.run", Description: "Backs up (sleeps).", TaskMode: mcpcore.TaskOptional,
+		Params: []mcpcore.Param{{Name: "pidfile", Type: "string", Required: true}},
+		Action: actions.Spec{Command: &actions.Command{
+			Argv:      []actions.Template{"sh", "-c", `echo "copying photos"; echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 30`, "backup.run", "{{.args.pidfile}}"},
+			TimeoutMs: 120000,
+			Stream:    "progress",
+		}},
+	},
+	{
+		Name: "sync.run", Description: "Syncs (pretends to).", TaskMode: mcpcore.TaskOptional,
+		Action: actions.Spec{Respond: &actions.Respond{
+			Steps: []actions.Step{
+				{Progress: &actions.ProgressStep{Progress: 3, Total: 10, Message: "synced 3 of 10 folders"}},
+				{DelayMs: 30000, Progress: &actions.ProgressStep{Progress: 10, Total: 10}},
+			},
+			Content: []actions.Content{{Type: "text", Text: "synced"}},
+		}},
+	},
+}}
+
+func newTaskEnv(t *testing.T) *taskEnv {
+	t.Helper()
+	ctx := t.Context()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	if err := st.Import(ctx, taskCatalog, true); err != nil {
+		t.Fatal(err)
+	}
+	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(eng.Handler())
+	t.Cleanup(func() {
+		eng.Shutdown()
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return &taskEnv{eng: eng, url: srv.URL + mcpcore.EndpointPath}
+}
+
+// startTask calls tool over HTTP (2026-07-28, declaring the tasks
+// extension) and returns the id of the task it created.
+func (e *taskEnv) startTask(t *testing.T, tool string, args map[string]any) string {
+	t.Helper()
+	const version = "2026-07-28"
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"name": tool, "arguments": args,
+		"_meta": map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    version,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{mcpcore.TasksExtension: map[string]any{}}},
+		},
+	}})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, e.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", version)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", tool)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	// The answer is JSON or one SSE event.
+	text := string(raw)
+	if i := strings.Index(text, "data: "); i >= 0 {
+		text = strings.TrimSpace(text[i+len("data: "):])
+	}
+	var msg struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+			TaskID     string `json:"taskId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(text), &msg); err != nil || msg.Result.ResultType != "task" || msg.Result.TaskID == "" {
+		t.Fatalf("want a task, got HTTP %d %s", resp.StatusCode, raw)
+	}
+	return msg.Result.TaskID
+}
+
+func waitPID(t *testing.T, path string) int {
+	t.Helper()
+	var pid int
+	waitFor(t, "the command's pid file", func() bool {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil && pid > 0
+	})
+	return pid
+}
+
+func processGone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
+
+// onUI runs f the way the app would, through fyne.DoAndWait (and the
+// window's lock, since the test driver runs it inline).
+func onUI[T any](tw *TaskWindow, f func() T) T {
+	var v T
+	fyne.DoAndWait(func() { tw.locked(func() { v = f() }) })
+	return v
+}
+
+func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
+	app := newRecordingApp(t)
+	env := newTaskEnv(t)
+	tw := ShowTaskWindow(app, env.eng)
+	defer tw.closeAndWait()
+	if again := ShowTaskWindow(app, env.eng); again != tw {
+		t.Error("a second task window for the same engine")
+	}
+	if !onUI(tw, func() bool { return tw.empty.Visible() }) {
+		t.Error("no empty-state line without tasks")
+	}
+
+	// A task with a total: a determinate bar and its message.
+	syncID := env.startTask(t, "sync.run", nil)
+	waitFor(t, "the sync task's progress", func() bool {
+		return onUI(tw, func() bool {
+			r := tw.row(syncID)
+			return r != nil && r.bar.Visible() && r.bar.Max == 10 && r.bar.Value == 3
+		})
+	})
+	onUI(tw, func() bool {
+		r := tw.row(syncID)
+		if !strings.Contains(r.status.Text, "synced 3 of 10 folders") || !r.cancel.Visible() || r.spinner.Visible() || tw.empty.Visible() {
+			t.Errorf("sync row: status %q, cancel %v, spinner %v", r.status.Text, r.cancel.Visible(), r.spinner.Visible())
+		}
+		if !strings.Contains(r.title.Text, "sync.run") || r.elapsed.Text == "" {
+			t.Errorf("title %q, elapsed %q", r.title.Text, r.elapsed.Text)
+		}
+		return true
+	})
+
+	// A command without a total: an indeterminate bar, its line as status.
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	backupID := env.startTask(t, "backup.run", map[string]any{"pidfile": pidfile})
+	pid := waitPID(t, pidfile)
+	waitFor(t, "the backup task's status line", func() bool {
+		return onUI(tw, func() bool {
+			r := tw.row(backupID)
+			return r != nil && strings.Contains(r.status.Text, "copying photos")
+		})
+	})
+	onUI(tw, func() bool {
+		r := tw.row(backupID)
+		if !r.spinner.Visible() || r.bar.Visible() {
+			t.Errorf("backup row without a total: spinner %v, bar %v", r.spinner.Visible(), r.bar.Visible())
+		}
+		if len(tw.list.Objects) != 2 || tw.list.Objects[0] != tw.row(syncID).box || tw.list.Objects[1] != r.box {
+			t.Error("running tasks not listed oldest first")
+		}
+		return true
+	})
+	if processGone(pid) {
+		t.Fatal("the command is not running")
+	}
+
+	// Cancel on the desktop: the task is cancelled and its process ends.
+	onUI(tw, func() bool { test.Tap(tw.row(backupID).cancel); return true })
+	waitFor(t, "the backup task to be cancelled", func() bool {
+		return onUI(tw, func() bool {
+			r := tw.row(backupID)
+			return r.task.Status == mcpcore.TaskCancelled && !r.cancel.Visible() && strings.Contains(r.status.Text, "Cancelled")
+		})
+	})
+	waitFor(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
+	waitFor(t, "the cancelled task to leave RunningTasks", func() bool {
+		for _, rt := range env.eng.RunningTasks() {
+			if rt.ID == backupID {
+				return false
+			}
+		}
+		return true
+	})
+	// The ended task stays listed, after the running one.
+	onUI(tw, func() bool {
+		if len(tw.list.Objects) != 3 || tw.list.Objects[1] != tw.endedHeading || tw.list.Objects[2] != tw.row(backupID).box {
+			t.Errorf("ended task not listed after the running one (%d rows)", len(tw.list.Objects))
+		}
+		return true
+	})
+	if err := env.eng.CancelTask(syncID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "no running task", func() bool { return len(env.eng.RunningTasks()) == 0 })
+	waitFor(t, "the empty-state line", func() bool { return onUI(tw, func() bool { return tw.empty.Visible() }) })
+}
+
+func TestRenderTaskWindow(t *testing.T) {
+	app := newRecordingApp(t)
+	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
+	env := newTaskEnv(t)
+	tw := ShowTaskWindow(app, env.eng)
+	defer tw.closeAndWait()
+	syncID := env.startTask(t, "sync.run", nil)
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	backupID := env.startTask(t, "backup.run", map[string]any{"pidfile": pidfile})
+	waitPID(t, pidfile)
+	waitFor(t, "both rows", func() bool {
+		return onUI(tw, func() bool {
+			a, b := tw.row(syncID), tw.row(backupID)
+			return a != nil && b != nil && a.bar.Value == 3 && strings.Contains(b.status.Text, "copying")
+		})
+	})
+	quick := env.startTask(t, "backup.run", map[string]any{"pidfile": filepath.Join(t.TempDir(), "pid2")})
+	if err := env.eng.CancelTask(quick); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the cancelled row", func() bool {
+		return onUI(tw, func() bool { r := tw.row(quick); return r != nil && r.task.Status == mcpcore.TaskCancelled })
+	})
+	capture(t, tw.win, "tasks.png")
+	_ = env.eng.CancelTask(syncID)
+	_ = env.eng.CancelTask(backupID)
+}

@@ -1,0 +1,617 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// Action kinds as the editor names them.
+const (
+	kindRespond = "Respond with text"
+	kindCommand = "Run a command"
+	kindHTTP    = "Call a URL"
+)
+
+// fieldError is the red line under a field where its problems show.
+func fieldError() *widget.Label {
+	l := widget.NewLabel("")
+	l.Importance = widget.DangerImportance
+	l.Wrapping = fyne.TextWrapWord
+	l.Hide()
+	return l
+}
+
+func setFieldError(l *widget.Label, msgs []string) {
+	if len(msgs) == 0 {
+		l.SetText("")
+		l.Hide()
+		return
+	}
+	l.SetText(strings.Join(msgs, "\n"))
+	l.Show()
+}
+
+// paramRow is one row of the parameters table.
+type paramRow struct {
+	name, enum, def, desc, header *widget.Entry
+	typ                           *widget.Select
+	required                      *widget.Check
+	orig                          mcpcore.Param
+}
+
+// ToolEditor is the form that creates and edits a tool. Save validates the
+// whole tool (the same checks the server makes) and stores it through
+// storage, so the running server serves it at once; problems show next to
+// the fields they are about and nothing is stored.
+type ToolEditor struct {
+	st      *storage.Store
+	orig    mcpcore.Tool
+	isNew   bool
+	onSaved func(name string)
+	// confirm asks before deleting; nil deletes at once.
+	confirm func(question string, yes func())
+
+	name, title, description *widget.Entry
+	params                   []*paramRow
+	paramBox                 *fyne.Container
+	kind                     *widget.Select
+	respondText              *widget.Entry
+	argv, dir, env, timeout  *widget.Entry
+	method                   *widget.Select
+	url, headers, body       *widget.Entry
+	respondBox, commandBox   *fyne.Container
+	httpBox                  *fyne.Container
+	readOnly, destructive    *widget.Check
+	idempotent, openWorld    *widget.Check
+	taskMode                 *widget.Select
+	save, del                *widget.Button
+	status                   *widget.Label
+
+	// errs holds the error line of each field, by the problem field path
+	// it shows ("name", "params", "action.command.argv", …; "" = general).
+	errs map[string]*widget.Label
+
+	content fyne.CanvasObject
+}
+
+// NewToolEditor edits t; isNew says it is not stored yet.
+func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
+	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: map[string]*widget.Label{}}
+	for _, k := range []string{"", "name", "title", "description", "params", "action", "action.respond", "action.command.argv",
+		"action.command.dir", "action.command.env", "action.command.timeoutMs", "action.http.method", "action.http.url",
+		"action.http.headers", "action.http.body", "hints", "taskMode"} {
+		e.errs[k] = fieldError()
+	}
+	e.name = widget.NewEntry()
+	e.name.SetPlaceHolder("e.g. search_notes (letters, digits, _ - .)")
+	e.name.SetText(t.Name)
+	e.name.OnChanged = func(s string) { e.checkName(s) }
+	e.title = widget.NewEntry()
+	e.title.SetPlaceHolder("Shown to people, e.g. Search my notes")
+	e.title.SetText(t.Title)
+	e.description = widget.NewMultiLineEntry()
+	e.description.SetPlaceHolder("What it does and when to use it: the model reads this to decide")
+	e.description.Wrapping = fyne.TextWrapWord
+	e.description.SetMinRowsVisible(3)
+	e.description.SetText(t.Description)
+
+	e.paramBox = container.NewVBox()
+	for _, p := range t.Params {
+		e.addParam(p)
+	}
+	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() {
+		e.addParam(mcpcore.Param{Type: "string"})
+	})
+
+	e.buildAction(t.Action)
+
+	h := t.Hints
+	if h == nil {
+		h = &mcpcore.Hints{}
+	}
+	e.readOnly = widget.NewCheck("Read-only", nil)
+	e.readOnly.SetChecked(hintOn(h.ReadOnly))
+	e.destructive = widget.NewCheck("Destructive (asks before running)", nil)
+	e.destructive.SetChecked(hintOn(h.Destructive))
+	e.idempotent = widget.NewCheck("Idempotent", nil)
+	e.idempotent.SetChecked(hintOn(h.Idempotent))
+	e.openWorld = widget.NewCheck("Reaches the outside world", nil)
+	e.openWorld.SetChecked(hintOn(h.OpenWorld))
+	e.taskMode = widget.NewSelect(mcpcore.TaskModes, nil)
+	e.taskMode.SetSelected(cmpOr(t.TaskMode, mcpcore.TaskNever))
+
+	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { e.Save() })
+	e.save.Importance = widget.HighImportance
+	e.del = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
+		if e.confirm == nil {
+			e.Delete()
+			return
+		}
+		e.confirm(fmt.Sprintf("Delete the tool %q? Clients stop seeing it at once.", e.orig.Name), e.Delete)
+	})
+	if isNew {
+		e.del.Hide()
+	}
+	e.status = widget.NewLabel("")
+	e.status.Wrapping = fyne.TextWrapWord
+
+	field := func(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
+		l := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		return container.NewVBox(l, obj, e.errs[key])
+	}
+	form := container.NewVBox(
+		e.errs[""],
+		field("Name", e.name, "name"),
+		field("Title", e.title, "title"),
+		field("Description", e.description, "description"),
+		widget.NewSeparator(),
+		field("Parameters", container.NewVBox(e.paramBox, container.NewHBox(addParam)), "params"),
+		widget.NewSeparator(),
+		field("Action", container.NewVBox(e.kind, e.respondBox, e.commandBox, e.httpBox), "action"),
+		widget.NewSeparator(),
+		field("Hints", container.NewGridWithColumns(2, e.readOnly, e.destructive, e.idempotent, e.openWorld), "hints"),
+		field("Task mode", e.taskMode, "taskMode"),
+	)
+	e.content = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
+		container.NewBorder(nil, nil, nil, container.NewHBox(e.del, e.save), e.status)), nil, nil,
+		container.NewVScroll(container.NewPadded(form)))
+	e.checkName(t.Name)
+	return e
+}
+
+// Content is the editor's widget tree.
+func (e *ToolEditor) Content() fyne.CanvasObject { return e.content }
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// checkName validates the name as it is typed.
+func (e *ToolEditor) checkName(s string) {
+	if s == "" && e.isNew {
+		setFieldError(e.errs["name"], nil) // not yet typed: no scolding
+		return
+	}
+	if err := mcpcore.CheckName(s); err != nil {
+		setFieldError(e.errs["name"], []string{err.Error()})
+		return
+	}
+	setFieldError(e.errs["name"], nil)
+}
+
+func (e *ToolEditor) addParam(p mcpcore.Param) {
+	r := &paramRow{orig: p}
+	r.name = widget.NewEntry()
+	r.name.SetPlaceHolder("name")
+	r.name.SetText(p.Name)
+	r.typ = widget.NewSelect(mcpcore.ParamTypes, nil)
+	r.typ.SetSelected(cmpOr(p.Type, "string"))
+	r.required = widget.NewCheck("required", nil)
+	r.required.SetChecked(p.Required)
+	r.enum = widget.NewEntry()
+	r.enum.SetPlaceHolder("allowed values, comma separated")
+	r.enum.SetText(joinValues(p.Enum))
+	r.def = widget.NewEntry()
+	r.def.SetPlaceHolder("default")
+	if p.Default != nil {
+		r.def.SetText(valueText(p.Default))
+	}
+	r.desc = widget.NewEntry()
+	r.desc.SetPlaceHolder("description")
+	r.desc.SetText(p.Description)
+	r.header = widget.NewEntry()
+	r.header.SetPlaceHolder("Mcp-Param header (optional)")
+	r.header.SetText(p.Header)
+	e.params = append(e.params, r)
+	var row *fyne.Container
+	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		e.params = slices.DeleteFunc(e.params, func(x *paramRow) bool { return x == r })
+		e.paramBox.Remove(row)
+	})
+	row = container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(r.typ, r.required, remove), r.name),
+		container.NewGridWithColumns(2, r.desc, r.enum, r.def, r.header),
+		widget.NewSeparator(),
+	)
+	e.paramBox.Add(row)
+}
+
+func joinValues(vs []any) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = valueText(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+func valueText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// parseValue reads a value typed for a parameter of type typ; a value that
+// does not parse is kept as a string, for validation to name.
+func parseValue(typ, s string) any {
+	switch typ {
+	case "integer", "number", "boolean", "array", "object":
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err == nil {
+			return v
+		}
+	}
+	return s
+}
+
+func (e *ToolEditor) buildAction(a actions.Spec) {
+	e.respondText = widget.NewMultiLineEntry()
+	e.respondText.SetPlaceHolder("Text to answer with; templates like {{.args.name}} are filled in")
+	e.respondText.SetMinRowsVisible(4)
+	if a.Respond != nil {
+		for _, c := range a.Respond.Content {
+			if c.Type == "text" {
+				e.respondText.SetText(string(c.Text))
+				break
+			}
+		}
+	}
+	e.argv = widget.NewMultiLineEntry()
+	e.argv.SetPlaceHolder("one argument per line, the program first (no shell)")
+	e.argv.SetMinRowsVisible(3)
+	e.dir = widget.NewEntry()
+	e.dir.SetPlaceHolder("working directory (optional)")
+	e.env = widget.NewMultiLineEntry()
+	e.env.SetPlaceHolder("NAME=value, one per line (optional)")
+	e.timeout = widget.NewEntry()
+	e.timeout.SetPlaceHolder("timeout in ms (optional)")
+	if c := a.Command; c != nil {
+		argv := make([]string, len(c.Argv))
+		for i, s := range c.Argv {
+			argv[i] = string(s)
+		}
+		e.argv.SetText(strings.Join(argv, "\n"))
+		e.dir.SetText(string(c.Dir))
+		e.env.SetText(joinMap(c.Env, "="))
+		if c.TimeoutMs > 0 {
+			e.timeout.SetText(strconv.Itoa(c.TimeoutMs))
+		}
+	}
+	e.method = widget.NewSelect([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, nil)
+	e.method.SetSelected("GET")
+	e.url = widget.NewEntry()
+	e.url.SetPlaceHolder("https://… (templates allowed)")
+	e.headers = widget.NewMultiLineEntry()
+	e.headers.SetPlaceHolder("Name: value, one per line (optional)")
+	e.body = widget.NewMultiLineEntry()
+	e.body.SetPlaceHolder("request body (optional)")
+	if h := a.HTTP; h != nil {
+		e.method.SetSelected(cmpOr(h.Method, "GET"))
+		e.url.SetText(string(h.URL))
+		e.headers.SetText(joinMap(h.Headers, ": "))
+		e.body.SetText(string(h.Body))
+	}
+	sub := func(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
+		return container.NewVBox(widget.NewLabel(label), obj, e.errs[key])
+	}
+	e.respondBox = container.NewVBox(sub("Text", e.respondText, "action.respond"))
+	e.commandBox = container.NewVBox(sub("Command line", e.argv, "action.command.argv"),
+		sub("Directory", e.dir, "action.command.dir"), sub("Environment", e.env, "action.command.env"),
+		sub("Timeout", e.timeout, "action.command.timeoutMs"))
+	e.httpBox = container.NewVBox(sub("Method", e.method, "action.http.method"), sub("URL", e.url, "action.http.url"),
+		sub("Headers", e.headers, "action.http.headers"), sub("Body", e.body, "action.http.body"))
+	e.kind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
+		e.respondBox.Hide()
+		e.commandBox.Hide()
+		e.httpBox.Hide()
+		switch k {
+		case kindCommand:
+			e.commandBox.Show()
+		case kindHTTP:
+			e.httpBox.Show()
+		default:
+			e.respondBox.Show()
+		}
+	})
+	switch a.Kind() {
+	case "command":
+		e.kind.SetSelected(kindCommand)
+	case "http":
+		e.kind.SetSelected(kindHTTP)
+	default:
+		e.kind.SetSelected(kindRespond)
+	}
+}
+
+func joinMap(m map[string]actions.Template, sep string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	lines := make([]string, len(keys))
+	for i, k := range keys {
+		lines[i] = k + sep + string(m[k])
+	}
+	return strings.Join(lines, "\n")
+}
+
+// splitMap reads "key<sep>value" lines; a line without sep is a problem.
+func splitMap(s, sep string) (map[string]actions.Template, []string) {
+	var bad []string
+	m := map[string]actions.Template{}
+	for i, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, strings.TrimSpace(sep))
+		if !ok || strings.TrimSpace(k) == "" {
+			bad = append(bad, fmt.Sprintf("line %d: expected NAME%svalue", i+1, sep))
+			continue
+		}
+		m[strings.TrimSpace(k)] = actions.Template(strings.TrimSpace(v))
+	}
+	if len(m) == 0 {
+		m = nil
+	}
+	return m, bad
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// hintOn says whether a hint is set and true.
+func hintOn(b *bool) bool { return b != nil && *b }
+
+func boolHint(checked bool, orig *bool) *bool {
+	if checked {
+		v := true
+		return &v
+	}
+	if orig != nil {
+		v := false
+		return &v
+	}
+	return nil
+}
+
+// Tool is the tool as the form describes it, with the problems of fields
+// the form itself could not read (by field path).
+func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
+	t := e.orig // keeps what the form does not edit (steps, schemas, …)
+	entry := fmt.Sprintf("tool %q", e.name.Text)
+	var local []mcpcore.Problem
+	bad := func(field string, msgs ...string) {
+		for _, m := range msgs {
+			local = append(local, mcpcore.Problem{Entry: entry, Field: field, Message: m})
+		}
+	}
+	t.Name = strings.TrimSpace(e.name.Text)
+	t.Title = strings.TrimSpace(e.title.Text)
+	t.Description = strings.TrimSpace(e.description.Text)
+	t.Params = nil
+	for _, r := range e.params {
+		p := r.orig
+		p.Name = strings.TrimSpace(r.name.Text)
+		p.Type = r.typ.Selected
+		p.Required = r.required.Checked
+		p.Description = strings.TrimSpace(r.desc.Text)
+		p.Header = strings.TrimSpace(r.header.Text)
+		p.Enum = nil
+		if s := strings.TrimSpace(r.enum.Text); s != "" {
+			for _, v := range strings.Split(s, ",") {
+				p.Enum = append(p.Enum, parseValue(p.Type, strings.TrimSpace(v)))
+			}
+		}
+		p.Default = nil
+		if s := strings.TrimSpace(r.def.Text); s != "" {
+			p.Default = parseValue(p.Type, s)
+		}
+		t.Params = append(t.Params, p)
+	}
+	switch e.kind.Selected {
+	case kindCommand:
+		c := &actions.Command{}
+		if t.Action.Command != nil {
+			*c = *t.Action.Command
+		}
+		c.Argv = nil
+		for _, a := range nonEmptyLines(e.argv.Text) {
+			c.Argv = append(c.Argv, actions.Template(a))
+		}
+		c.Dir = actions.Template(strings.TrimSpace(e.dir.Text))
+		var msgs []string
+		c.Env, msgs = splitMap(e.env.Text, "=")
+		bad("action.command.env", msgs...)
+		c.TimeoutMs = 0
+		if s := strings.TrimSpace(e.timeout.Text); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				bad("action.command.timeoutMs", "a whole number of milliseconds")
+			}
+			c.TimeoutMs = n
+		}
+		t.Action = actions.Spec{Command: c}
+	case kindHTTP:
+		h := &actions.HTTP{}
+		if t.Action.HTTP != nil {
+			*h = *t.Action.HTTP
+		}
+		h.Method = e.method.Selected
+		h.URL = actions.Template(strings.TrimSpace(e.url.Text))
+		var msgs []string
+		h.Headers, msgs = splitMap(e.headers.Text, ": ")
+		bad("action.http.headers", msgs...)
+		h.Body = actions.Template(e.body.Text)
+		t.Action = actions.Spec{HTTP: h}
+	default:
+		r := &actions.Respond{}
+		if t.Action.Respond != nil {
+			*r = *t.Action.Respond
+		}
+		blocks := slices.Clone(r.Content)
+		i := slices.IndexFunc(blocks, func(c actions.Content) bool { return c.Type == "text" })
+		switch {
+		case i >= 0:
+			blocks[i].Text = actions.Template(e.respondText.Text)
+		case e.respondText.Text != "" || len(blocks) == 0:
+			blocks = append([]actions.Content{{Type: "text", Text: actions.Template(e.respondText.Text)}}, blocks...)
+		}
+		r.Content = blocks
+		t.Action = actions.Spec{Respond: r}
+	}
+	var orig mcpcore.Hints
+	if e.orig.Hints != nil {
+		orig = *e.orig.Hints
+	}
+	h := &mcpcore.Hints{
+		ReadOnly:    boolHint(e.readOnly.Checked, orig.ReadOnly),
+		Destructive: boolHint(e.destructive.Checked, orig.Destructive),
+		Idempotent:  boolHint(e.idempotent.Checked, orig.Idempotent),
+		OpenWorld:   boolHint(e.openWorld.Checked, orig.OpenWorld),
+	}
+	t.Hints = h
+	if *h == (mcpcore.Hints{}) {
+		t.Hints = nil
+	}
+	t.TaskMode = e.taskMode.Selected
+	if t.TaskMode == mcpcore.TaskNever {
+		t.TaskMode = ""
+	}
+	return t, local
+}
+
+// errKey maps a problem's field path to the field showing it.
+func (e *ToolEditor) errKey(field string) string {
+	if _, ok := e.errs[field]; ok {
+		return field
+	}
+	switch {
+	case strings.HasPrefix(field, "params"):
+		return "params"
+	case strings.HasPrefix(field, "action.respond"):
+		return "action.respond"
+	}
+	for k := range e.errs {
+		if k != "" && (strings.HasPrefix(field, k+".") || strings.HasPrefix(field, k+"[")) {
+			return k
+		}
+	}
+	if strings.HasPrefix(field, "action") {
+		return "action"
+	}
+	return ""
+}
+
+// showProblems puts every problem next to its field and clears the others.
+func (e *ToolEditor) showProblems(ps []mcpcore.Problem) {
+	by := map[string][]string{}
+	for _, p := range ps {
+		k := e.errKey(p.Field)
+		msg := p.Message
+		if k == "params" {
+			msg = e.paramLabel(p.Field) + msg
+		} else if k == "" && p.Field != "" {
+			msg = p.Field + ": " + msg
+		}
+		by[k] = append(by[k], msg)
+	}
+	for k, l := range e.errs {
+		setFieldError(l, by[k])
+	}
+}
+
+// paramLabel names the parameter a params[i].x problem is about.
+func (e *ToolEditor) paramLabel(field string) string {
+	var i int
+	var rest string
+	if n, _ := fmt.Sscanf(field, "params[%d]%s", &i, &rest); n >= 1 && i >= 0 && i < len(e.params) {
+		name := e.params[i].name.Text
+		if name == "" {
+			name = fmt.Sprintf("#%d", i+1)
+		}
+		return fmt.Sprintf("parameter %s%s: ", name, rest)
+	}
+	return ""
+}
+
+// Save validates the tool and stores it; it reports whether it did.
+func (e *ToolEditor) Save() bool {
+	t, local := e.Tool()
+	ps := append(local, mcpcore.ValidateTool(t)...)
+	if len(ps) == 0 && (t.Name != e.orig.Name || e.isNew) {
+		if _, err := e.st.Tool(context.Background(), t.Name); err == nil {
+			ps = append(ps, mcpcore.Problem{Field: "name", Message: fmt.Sprintf("a tool named %q exists already", t.Name)})
+		}
+	}
+	if len(ps) > 0 {
+		e.showProblems(ps)
+		e.status.SetText(fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps)))
+		return false
+	}
+	ctx := context.Background()
+	if err := e.st.PutTool(ctx, t); err != nil {
+		var ve *mcpcore.ValidationError
+		if errors.As(err, &ve) {
+			e.showProblems(ve.Problems)
+			e.status.SetText(fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ve.Problems)))
+		} else {
+			e.showProblems(nil)
+			e.status.SetText("Not saved: " + err.Error())
+		}
+		return false
+	}
+	if !e.isNew && e.orig.Name != "" && e.orig.Name != t.Name {
+		if err := e.st.DeleteTool(ctx, e.orig.Name); err != nil {
+			e.status.SetText(fmt.Sprintf("Saved as %q, but the old %q stays: %v", t.Name, e.orig.Name, err))
+		}
+	}
+	e.showProblems(nil)
+	e.orig, e.isNew = t, false
+	e.del.Show()
+	e.status.SetText(fmt.Sprintf("Saved %q; clients see it now.", t.Name))
+	if e.onSaved != nil {
+		e.onSaved(t.Name)
+	}
+	return true
+}
+
+// Delete removes the tool from the catalog.
+func (e *ToolEditor) Delete() {
+	if e.isNew {
+		return
+	}
+	if err := e.st.DeleteTool(context.Background(), e.orig.Name); err != nil {
+		e.status.SetText("Not deleted: " + err.Error())
+		return
+	}
+	e.status.SetText(fmt.Sprintf("Deleted %q.", e.orig.Name))
+	if e.onSaved != nil {
+		e.onSaved("")
+	}
+}

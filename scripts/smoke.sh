@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Smoke test of the desktop app under Xvfb: starts the real binary on a fresh
+# database, waits for its endpoint, drives the manager window (and the tray
+# menu over D-Bus), writes screenshots and checks that Quit stops it cleanly.
+#
+#   scripts/smoke.sh [OUTDIR]     (default OUTDIR: smoke-shots)
+#
+# Needs xvfb-run, xdotool, ImageMagick's import, dbus-run-session and gdbus
+# (make smoke installs them). MCPTRAY_BIN names the binary (default bin/mcptray).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=$(realpath -m "${1:-smoke-shots}")
+BIN=$(realpath "${MCPTRAY_BIN:-bin/mcptray}")
+
+if [[ -z ${SMOKE_INNER:-} ]]; then
+  mkdir -p "$OUT"
+  rm -f "$OUT"/*.png "$OUT"/*.log
+  # A fresh home: a new database (first start), and nothing the session bus
+  # activates (the keyring) touches the real one.
+  work=$(mktemp -d)
+  trap 'rm -rf "$work" 2>/dev/null || true' EXIT
+  export HOME=$work XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache
+  export SMOKE_INNER=1 LANG=en_US.UTF-8 MCPTRAY_BIN=$BIN
+  xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" dbus-run-session -- bash "$0" "$OUT" 2> >(grep -v '^dbus-daemon' >&2)
+  exit
+fi
+
+pid=
+cleanup() { if [[ -n $pid ]]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi; true; }
+trap cleanup EXIT
+fail() {
+  echo "smoke: FAIL: $*" >&2
+  echo "--- app log" >&2
+  cat "$OUT/app.log" >&2 || true
+  import -window root "$OUT/failure.png" 2>/dev/null || true
+  exit 1
+}
+shot() { sleep "${2:-0.8}"; import -window root "$OUT/$1.png"; echo "smoke: $OUT/$1.png"; }
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$BIN" --open --addr "127.0.0.1:$port" >"$OUT/app.log" 2>&1 &
+pid=$!
+
+ep=$XDG_CONFIG_HOME/mcptray/endpoint.json
+for _ in $(seq 100); do [[ -f $ep ]] && break; sleep 0.1; done
+[[ -f $ep ]] || fail "no endpoint file after 10 s"
+echo "smoke: serving on port $port"
+
+win=
+for _ in $(seq 50); do
+  win=$(xdotool search --name '^mcptray$' 2>/dev/null | head -1) && [[ -n $win ]] && break
+  sleep 0.2
+done
+[[ -n $win ]] || fail "the manager window did not open"
+click() { xdotool mousemove --window "$win" "$1" "$2" click 1; }
+
+# First start: the welcome dialog over the manager.
+shot 01-welcome 1.5
+click 490 420 # its Start button (centre of the dialog)
+sleep 0.5
+click 490 430 # (dialog sizes vary slightly with fonts)
+shot 02-manager
+
+click 150 140 # the second tool in the list
+shot 03-tool-editor
+
+click 148 657 # New tool
+sleep 0.5
+click 550 104 # Name
+xdotool type --delay 20 'bad name!'
+click 938 657 # Save
+shot 04-invalid-name
+
+# An AI client calls a destructive tool: the approval window opens by itself.
+url="http://127.0.0.1:$port/mcp"
+tok=$("$BIN" token create smoke-client --db "$XDG_CONFIG_HOME/mcptray/mcptray.db")
+hdr=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H "Authorization: Bearer $tok")
+sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke-client","version":"1"}}}' |
+  tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
+[[ -n $sid ]] || fail "initialize gave no session id"
+hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
+curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+curl -sS "${hdr[@]}" "$url" -o "$OUT/approval-call.txt" \
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"clean_downloads","arguments":{"days":30}}}' &
+call=$!
+awin=
+for _ in $(seq 50); do
+  awin=$(xdotool search --name '^mcptray .' 2>/dev/null | head -1) && [[ -n $awin ]] && break
+  sleep 0.2
+done
+[[ -n $awin ]] || fail "no approval window for a destructive tool"
+shot 05-approval-dialog
+# Deny has the focus for a destructive tool: Space presses it.
+xdotool key --window "$awin" space
+for _ in $(seq 50); do kill -0 "$call" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$call" 2>/dev/null; then
+  kill "$call" 2>/dev/null || true
+  echo "smoke: note: the approval was not answered by Space (call cancelled)"
+else
+  echo "smoke: the call after Deny: $(head -c 300 "$OUT/approval-call.txt")"
+fi
+wait "$call" 2>/dev/null || true
+
+# The tray menu, over D-Bus (dbusmenu), as a tray host would drive it.
+name=org.kde.StatusNotifierItem-$pid-1
+layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+  --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]') || fail "no tray menu on D-Bus"
+echo "$layout" | grep -q "Serving on http://127.0.0.1:$port/mcp" || fail "tray status line missing: $layout"
+# item LABEL-PREFIX: the id of the menu item whose label starts so (ids change per run).
+item() { { echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1; }
+tasks=$(item "Open the task window'")
+if [[ -n $tasks ]]; then
+  gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+    --method com.canonical.dbusmenu.Event -- "$tasks" clicked '<int32 0>' 0 >/dev/null
+  shot 06-task-window
+fi
+
+connect=$(item 'Claude Desktop')
+if [[ -n $connect ]]; then
+  gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+    --method com.canonical.dbusmenu.Event -- "$connect" clicked '<int32 0>' 0 >/dev/null
+  shot 07-connect-client
+fi
+
+# Quit from the tray: the server stops cleanly and the endpoint file goes.
+quit=$(item "Quit'")
+[[ -n $quit ]] || fail "no Quit in the tray menu"
+gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+  --method com.canonical.dbusmenu.Event -- "$quit" clicked '<int32 0>' 0 >/dev/null
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "still running 10 s after Quit"
+wait "$pid" || fail "exit status $? after Quit"
+pid=
+[[ -f $ep ]] && fail "the endpoint file outlived Quit"
+if grep -q 'Error in Fyne call thread' "$OUT/app.log"; then fail "UI touched off the Fyne thread"; fi
+echo "smoke: ok (screenshots in $OUT)"
