@@ -50,38 +50,9 @@ die() { say "$*"; exit 2; }
 
 # ---------------------------------------------------------------- install
 
-install_tools() {
-  local want have=""
-  want=$(cat "$manifest/package.json" "$manifest/package-lock.json" | sha256sum | cut -d' ' -f1)
-  [[ -f $cache/.installed ]] && have=$(<"$cache/.installed")
-  if [[ $have == "$want" && -x $node && -f $suite/dist/index.js ]]; then
-    return 0
-  fi
-  command -v npm >/dev/null 2>&1 || die "npm not found (make deps installs it)"
-  say "installing the suite and Node 22 into ${cache#"$root"/} (once)"
-  local t0=$SECONDS
-  mkdir -p "$cache"
-  rm -f "$cache/.installed"
-  cp "$manifest/package.json" "$manifest/package-lock.json" "$cache/"
-  if ! (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >"$cache/npm.log" 2>&1; then
-    tail -n 30 "$cache/npm.log" >&2
-    die "npm ci failed (log: $cache/npm.log)"
-  fi
-  local v
-  v=$("$node" --version) || die "the installed Node does not run: $node"
-  [[ ${v%%.*} == v22 ]] || die "expected Node 22, got $v"
-  printf '%s\n' "$want" >"$cache/.installed"
-  say "installed in $((SECONDS - t0)) s ($("$node" -p "require('$suite/package.json').version") on Node $v)"
-}
-
-# Serialize installs between concurrent runs sharing the cache.
-mkdir -p "$(dirname "$cache")"
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$cache.lock"
-  flock 9
-fi
-install_tools
-if command -v flock >/dev/null 2>&1; then exec 9>&-; fi
+# shellcheck source=scripts/npm-cache.sh
+. "$root/scripts/npm-cache.sh"
+npm_cache_install "$manifest" "$cache" "the conformance suite" "$suite/dist/index.js"
 
 known=("$suite"/requirements/*.yaml)
 known=("${known[@]##*/}")

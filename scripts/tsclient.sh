@@ -25,37 +25,11 @@ shim=${MCPTRAY_STDIO_BIN:-$root/bin/mcptray-stdio}
 say() { printf 'tsclient: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-install_tools() {
-  local want have=""
-  want=$(cat "$manifest/package.json" "$manifest/package-lock.json" | sha256sum | cut -d' ' -f1)
-  [[ -f $cache/.installed ]] && have=$(<"$cache/.installed")
-  if [[ $have == "$want" && -x $node && -d $cache/node_modules/@modelcontextprotocol/client ]]; then
-    return 0
-  fi
-  command -v npm >/dev/null 2>&1 || die "npm not found (make deps installs it)"
-  say "installing @modelcontextprotocol/client and Node 22 into ${cache#"$root"/} (once)"
-  mkdir -p "$cache"
-  rm -f "$cache/.installed"
-  cp "$manifest/package.json" "$manifest/package-lock.json" "$cache/"
-  if ! (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >"$cache/npm.log" 2>&1; then
-    tail -n 30 "$cache/npm.log" >&2
-    die "npm ci failed (log: $cache/npm.log)"
-  fi
-  local v
-  v=$("$node" --version) || die "the installed Node does not run: $node"
-  [[ ${v%%.*} == v22 ]] || die "expected Node 22, got $v"
-  printf '%s\n' "$want" >"$cache/.installed"
-}
-
-mkdir -p "$(dirname "$cache")"
-if command -v flock >/dev/null 2>&1; then
-  exec 9>"$cache.lock"
-  flock 9
-fi
-install_tools
+# shellcheck source=scripts/npm-cache.sh
+. "$root/scripts/npm-cache.sh"
+npm_cache_install "$manifest" "$cache" "@modelcontextprotocol/client" "$cache/node_modules/@modelcontextprotocol/client"
 # ESM resolves imports next to the script, so it runs from the cache.
 cp "$manifest/shim.test.mjs" "$cache/shim.test.mjs"
-if command -v flock >/dev/null 2>&1; then exec 9>&-; fi
 
 [[ -x $bin ]] || die "no executable at $bin (make build)"
 [[ -x $shim ]] || die "no executable at $shim (make build)"
