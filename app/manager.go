@@ -35,14 +35,14 @@ type Manager struct {
 	editor     *ToolEditor
 
 	// Resources and Prompts tabs
-	entries     []catalogEntry
-	entryList   *widget.List
-	prompts     []catalogEntry
-	promptList  *widget.List
-	activity    []storage.ActivityRecord
-	actList     *widget.List
-	actDetail   *widget.Label
-	settingsBox *fyne.Container
+	entries    []catalogEntry
+	entryList  *widget.List
+	prompts    []catalogEntry
+	promptList *widget.List
+	activity   []storage.ActivityRecord
+	actList    *widget.List
+	actDetail  *widget.Label
+	settings   *SettingsTab
 }
 
 // catalogEntry is a resource, resource template or prompt in a list.
@@ -302,21 +302,8 @@ func (m *Manager) reloadActivity() {
 // ------------------------------------------------------------------ Settings
 
 func (m *Manager) settingsTab() fyne.CanvasObject {
-	url := "not serving"
-	if m.cfg.Server != nil {
-		url = m.cfg.Server.URL()
-	}
-	m.settingsBox = container.NewVBox(
-		widget.NewForm(
-			widget.NewFormItem("Endpoint", widget.NewLabel(url)),
-			widget.NewFormItem("Database", widget.NewLabel(m.cfg.DB)),
-		),
-		widget.NewLabel("Other settings: `mcptray settings`, `mcptray token`, `mcptray secret` on the command line."),
-	)
-	if al := startAtLogin(); al != nil {
-		m.settingsBox.Add(al)
-	}
-	return container.NewPadded(m.settingsBox)
+	m.settings = newSettingsTab(m.win, m.cfg)
+	return m.settings.Content()
 }
 
 // ------------------------------------------------------------------ Welcome

@@ -1,12 +1,25 @@
 package app
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/emersion/go-autostart"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // autostartApp is mcptray's login item: this program, with no arguments.
@@ -40,4 +53,630 @@ func startAtLogin() fyne.CanvasObject {
 		}
 	}
 	return c
+}
+
+// inspectorOrigins are the origins the MCP Inspector runs its page on.
+var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"}
+
+// numField is a number setting: its JSON field name and its entry.
+type numField struct {
+	key   string
+	label string
+	entry *widget.Entry
+}
+
+// SettingsTab is the Settings tab: the server's settings (saved together
+// through storage, so the running server applies them at once; problems
+// show next to their fields), client tokens and secrets (changed at once).
+type SettingsTab struct {
+	win fyne.Window
+	cfg Config
+	st  *storage.Store
+	sec *storage.Secrets // nil when the secret store could not be opened
+
+	name, title, instructions *widget.Entry
+	scope                     *widget.Select
+	nums                      []*numField
+	origins                   []*widget.Entry
+	originBox                 *fyne.Container
+	// errs holds the error line of each field, by its JSON field name.
+	errs   map[string]*widget.Label
+	status *widget.Label
+
+	tokens     []storage.TokenInfo
+	tokenList  *widget.List
+	tokenSel   int
+	secrets    []storage.SecretInfo
+	secretList *widget.List
+	secretSel  int
+	secretNote *widget.Label
+
+	content fyne.CanvasObject
+}
+
+func (s *SettingsTab) ctx() context.Context { return context.Background() }
+
+// newSettingsTab builds the Settings tab for win.
+func newSettingsTab(win fyne.Window, cfg Config) *SettingsTab {
+	s := &SettingsTab{win: win, cfg: cfg, st: cfg.Store, errs: map[string]*widget.Label{}, tokenSel: -1, secretSel: -1}
+	s.status = widget.NewLabel("")
+	s.status.Wrapping = fyne.TextWrapWord
+	s.secretNote = widget.NewLabel("")
+	s.secretNote.Wrapping = fyne.TextWrapWord
+	if sec, err := s.st.OpenSecrets(s.ctx()); err != nil {
+		s.secretNote.SetText("Secrets are unavailable: " + err.Error())
+	} else {
+		s.sec = sec
+		s.secretNote.SetText(sec.Warning())
+	}
+	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(
+		s.serverSection(), widget.NewSeparator(),
+		s.securitySection(), widget.NewSeparator(),
+		s.secretsSection(), widget.NewSeparator(),
+		s.limitsSection(), widget.NewSeparator(),
+		s.saveRow(), widget.NewSeparator(),
+		s.otherSection(),
+	)))
+	s.Reload()
+	return s
+}
+
+// Content is the tab's content.
+func (s *SettingsTab) Content() fyne.CanvasObject { return s.content }
+
+func heading(t string) *widget.Label {
+	return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+func hint(t string) *widget.Label {
+	l := widget.NewLabel(t)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// withErr is a field with its error line under it.
+func (s *SettingsTab) withErr(key string, o fyne.CanvasObject) fyne.CanvasObject {
+	l := fieldError()
+	s.errs[key] = l
+	return container.NewVBox(o, l)
+}
+
+func (s *SettingsTab) serverSection() fyne.CanvasObject {
+	s.name = widget.NewEntry()
+	s.title = widget.NewEntry()
+	s.instructions = widget.NewMultiLineEntry()
+	s.instructions.Wrapping = fyne.TextWrapWord
+	s.instructions.SetMinRowsVisible(3)
+	url := "not serving"
+	if s.cfg.Server != nil {
+		url = s.cfg.Server.URL()
+	}
+	return container.NewVBox(heading("Server"),
+		widget.NewForm(
+			widget.NewFormItem("Name", s.withErr("serverName", s.name)),
+			widget.NewFormItem("Title", s.withErr("serverTitle", s.title)),
+			widget.NewFormItem("Instructions", s.withErr("instructions", s.instructions)),
+			widget.NewFormItem("Endpoint", widget.NewLabel(url)),
+			widget.NewFormItem("Database", widget.NewLabel(s.cfg.DB)),
+		),
+		hint("The listen address (port) is chosen at start: run mcptray --addr 127.0.0.1:PORT; client configs name it, so keep it fixed."),
+	)
+}
+
+func (s *SettingsTab) securitySection() fyne.CanvasObject {
+	s.originBox = container.NewVBox()
+	add := widget.NewButtonWithIcon("Add origin", theme.ContentAddIcon(), func() { s.addOrigin("") })
+	inspector := widget.NewButton("Allow MCP Inspector", s.AllowInspector)
+	s.tokenList = widget.NewList(
+		func() int { return len(s.tokens) },
+		func() fyne.CanvasObject { return widget.NewLabel("token") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(tokenLine(s.tokens[id])) },
+	)
+	s.tokenList.OnSelected = func(id widget.ListItemID) { s.tokenSel = id }
+	s.tokenList.OnUnselected = func(widget.ListItemID) { s.tokenSel = -1 }
+	create := widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), s.showCreateToken)
+	edit := widget.NewButtonWithIcon("Tools…", theme.DocumentCreateIcon(), func() {
+		if t, ok := s.selectedToken(); ok {
+			s.showTokenTools(t)
+		}
+	})
+	revoke := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
+		if t, ok := s.selectedToken(); ok {
+			dialog.ShowConfirm("Revoke token", fmt.Sprintf("Revoke %q? Clients using it are refused from now on.", t.Name),
+				func(yes bool) {
+					if yes {
+						s.RevokeToken(t.Name)
+					}
+				}, s.win)
+		}
+	})
+	return container.NewVBox(heading("Security"),
+		widget.NewLabel("Allowed browser origins (beyond the server's own):"),
+		s.withErr("allowedOrigins", s.originBox),
+		container.NewHBox(add, inspector),
+		widget.NewLabel("Client tokens:"),
+		hint("With no token, any program on this computer may connect; with tokens, clients must send one."),
+		container.NewGridWrap(fyne.NewSize(720, 160), s.tokenList),
+		container.NewHBox(create, edit, revoke),
+	)
+}
+
+func tokenLine(t storage.TokenInfo) string {
+	tools := "all tools"
+	if t.Tools != nil {
+		tools = "tools: " + cmpOr(strings.Join(t.Tools, ", "), "none")
+	}
+	used := "never used"
+	if t.LastUsedAt != nil {
+		used = "last used " + t.LastUsedAt.Local().Format(time.DateTime)
+	}
+	return fmt.Sprintf("%s  ·  %s  ·  created %s  ·  %s", t.Name, tools, t.CreatedAt.Local().Format(time.DateTime), used)
+}
+
+func (s *SettingsTab) selectedToken() (storage.TokenInfo, bool) {
+	if s.tokenSel < 0 || s.tokenSel >= len(s.tokens) {
+		return storage.TokenInfo{}, false
+	}
+	return s.tokens[s.tokenSel], true
+}
+
+func (s *SettingsTab) secretsSection() fyne.CanvasObject {
+	s.secretList = widget.NewList(
+		func() int { return len(s.secrets) },
+		func() fyne.CanvasObject { return widget.NewLabel("secret") },
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			x := s.secrets[id]
+			o.(*widget.Label).SetText(fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime)))
+		},
+	)
+	s.secretList.OnSelected = func(id widget.ListItemID) { s.secretSel = id }
+	s.secretList.OnUnselected = func(widget.ListItemID) { s.secretSel = -1 }
+	add := widget.NewButtonWithIcon("Add / replace", theme.ContentAddIcon(), func() { s.ShowSetSecret("") })
+	rename := widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), func() {
+		if x, ok := s.selectedSecret(); ok {
+			s.showRenameSecret(x.Name)
+		}
+	})
+	del := widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
+		if x, ok := s.selectedSecret(); ok {
+			dialog.ShowConfirm("Delete secret", fmt.Sprintf("Delete the secret %q? Tools using it fail until it is set again.", x.Name),
+				func(yes bool) {
+					if yes {
+						s.DeleteSecret(x.Name)
+					}
+				}, s.win)
+		}
+	})
+	if s.sec == nil {
+		add.Disable()
+		rename.Disable()
+		del.Disable()
+	}
+	return container.NewVBox(heading("Secrets"),
+		hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again.`),
+		s.secretNote,
+		container.NewGridWrap(fyne.NewSize(720, 120), s.secretList),
+		container.NewHBox(add, rename, del),
+	)
+}
+
+func (s *SettingsTab) selectedSecret() (storage.SecretInfo, bool) {
+	if s.secretSel < 0 || s.secretSel >= len(s.secrets) {
+		return storage.SecretInfo{}, false
+	}
+	return s.secrets[s.secretSel], true
+}
+
+func (s *SettingsTab) limitsSection() fyne.CanvasObject {
+	s.scope = widget.NewSelect([]string{"public", "private"}, nil)
+	s.nums = []*numField{
+		{key: "cacheTtlMs", label: "Cache TTL (ms)"},
+		{key: "pageSize", label: "Page size"},
+		{key: "requestStateTtlSeconds", label: "Request-state lifetime (s)"},
+		{key: "maxBodyBytes", label: "Max request body (bytes)"},
+		{key: "taskTtlMs", label: "Task TTL (ms)"},
+		{key: "taskPollIntervalMs", label: "Task poll interval (ms)"},
+		{key: "activityMaxRows", label: "Activity log: max rows"},
+		{key: "activityMaxAgeDays", label: "Activity log: max age (days)"},
+	}
+	form := widget.NewForm()
+	for i, n := range s.nums {
+		n.entry = widget.NewEntry()
+		form.Append(n.label, s.withErr(n.key, n.entry))
+		if i == 0 {
+			form.Append("Cache scope", s.withErr("cacheScope", s.scope))
+		}
+	}
+	return container.NewVBox(heading("Caching & limits"), form)
+}
+
+func (s *SettingsTab) saveRow() fyne.CanvasObject {
+	save := widget.NewButtonWithIcon("Save settings", theme.DocumentSaveIcon(), func() { s.Save() })
+	save.Importance = widget.HighImportance
+	revert := widget.NewButton("Revert", s.Reload)
+	return container.NewVBox(container.NewHBox(save, revert), s.status)
+}
+
+func (s *SettingsTab) otherSection() fyne.CanvasObject {
+	box := container.NewVBox(heading("Other"))
+	if al := startAtLogin(); al != nil {
+		box.Add(al)
+	}
+	return box
+}
+
+// ------------------------------------------------------------ origins
+
+func (s *SettingsTab) addOrigin(o string) {
+	e := widget.NewEntry()
+	e.SetPlaceHolder("http://localhost:6274")
+	e.SetText(o)
+	var row *fyne.Container
+	rm := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() {
+		s.origins = slices.DeleteFunc(s.origins, func(x *widget.Entry) bool { return x == e })
+		s.originBox.Remove(row)
+	})
+	row = container.NewBorder(nil, nil, nil, rm, e)
+	s.origins = append(s.origins, e)
+	s.originBox.Add(row)
+}
+
+// Origins are the origins the list holds (blank rows left out).
+func (s *SettingsTab) Origins() []string {
+	var out []string
+	for _, e := range s.origins {
+		if t := strings.TrimSpace(e.Text); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// AllowInspector adds the MCP Inspector's origins and saves.
+func (s *SettingsTab) AllowInspector() {
+	have := s.Origins()
+	for _, o := range inspectorOrigins {
+		if !slices.Contains(have, o) {
+			s.addOrigin(o)
+		}
+	}
+	s.Save()
+}
+
+// ------------------------------------------------------------ settings
+
+// Reload fills the form from storage and clears problems.
+func (s *SettingsTab) Reload() {
+	set, err := s.st.Settings(s.ctx())
+	if err != nil {
+		s.status.SetText("Could not read the settings: " + err.Error())
+		return
+	}
+	s.name.SetText(set.ServerName)
+	s.title.SetText(set.ServerTitle)
+	s.instructions.SetText(set.Instructions)
+	s.scope.SetSelected(set.CacheScope)
+	vals := map[string]int64{
+		"cacheTtlMs": int64(set.CacheTTLMs), "pageSize": int64(set.PageSize),
+		"requestStateTtlSeconds": int64(set.RequestStateTTLSeconds), "maxBodyBytes": set.MaxBodyBytes,
+		"taskTtlMs": set.TaskTTLMs, "taskPollIntervalMs": set.TaskPollIntervalMs,
+		"activityMaxRows": int64(set.ActivityMaxRows), "activityMaxAgeDays": int64(set.ActivityMaxAgeDays),
+	}
+	for _, n := range s.nums {
+		n.entry.SetText(strconv.FormatInt(vals[n.key], 10))
+	}
+	s.origins = nil
+	s.originBox.RemoveAll()
+	for _, o := range set.AllowedOrigins {
+		s.addOrigin(o)
+	}
+	s.showProblems(nil)
+	s.reloadTokens()
+	s.reloadSecrets()
+}
+
+// Settings are the settings the form describes, with the problems of
+// fields that are not numbers.
+func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
+	set, err := s.st.Settings(s.ctx())
+	if err != nil {
+		set = mcpcore.DefaultSettings()
+	}
+	set.ServerName = strings.TrimSpace(s.name.Text)
+	set.ServerTitle = strings.TrimSpace(s.title.Text)
+	set.Instructions = s.instructions.Text
+	set.CacheScope = s.scope.Selected
+	set.AllowedOrigins = s.Origins()
+	var ps []mcpcore.Problem
+	for _, n := range s.nums {
+		v, err := strconv.ParseInt(strings.TrimSpace(n.entry.Text), 10, 64)
+		if err != nil {
+			ps = append(ps, mcpcore.Problem{Field: n.key, Message: "must be a whole number"})
+			continue
+		}
+		switch n.key {
+		case "cacheTtlMs":
+			set.CacheTTLMs = int(v)
+		case "pageSize":
+			set.PageSize = int(v)
+		case "requestStateTtlSeconds":
+			set.RequestStateTTLSeconds = int(v)
+		case "maxBodyBytes":
+			set.MaxBodyBytes = v
+		case "taskTtlMs":
+			set.TaskTTLMs = v
+		case "taskPollIntervalMs":
+			set.TaskPollIntervalMs = v
+		case "activityMaxRows":
+			set.ActivityMaxRows = int(v)
+		case "activityMaxAgeDays":
+			set.ActivityMaxAgeDays = int(v)
+		}
+	}
+	return set, ps
+}
+
+// settingsProblems splits a Settings.Validate error into problems: each
+// of its errors reads "field: message".
+func settingsProblems(err error) []mcpcore.Problem {
+	if err == nil {
+		return nil
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	var ps []mcpcore.Problem
+	for _, e := range errs {
+		field, msg, ok := strings.Cut(e.Error(), ": ")
+		if !ok || strings.ContainsAny(field, " \"") {
+			field, msg = "", e.Error()
+		}
+		ps = append(ps, mcpcore.Problem{Field: field, Message: msg})
+	}
+	return ps
+}
+
+// showProblems puts every problem next to its field (in the status line
+// when no field shows it) and clears the others.
+func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
+	by := map[string][]string{}
+	var other []string
+	for _, p := range ps {
+		if _, ok := s.errs[p.Field]; ok {
+			by[p.Field] = append(by[p.Field], p.Message)
+		} else {
+			other = append(other, strings.TrimPrefix(p.Field+": ", ": ")+p.Message)
+		}
+	}
+	for k, l := range s.errs {
+		setFieldError(l, by[k])
+	}
+	return other
+}
+
+// Save validates the settings and stores them; the running server applies
+// them at once. It reports whether it did.
+func (s *SettingsTab) Save() bool {
+	set, ps := s.Settings()
+	ps = append(ps, settingsProblems(set.Validate())...)
+	if len(ps) == 0 {
+		if err := s.st.PutSettings(s.ctx(), set); err != nil {
+			var ve interface{ Unwrap() error }
+			if errors.As(err, &ve) {
+				ps = settingsProblems(ve.Unwrap())
+			} else {
+				ps = settingsProblems(err)
+			}
+		}
+	}
+	if len(ps) > 0 {
+		other := s.showProblems(ps)
+		msg := fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps))
+		if len(other) > 0 {
+			msg += "\n" + strings.Join(other, "\n")
+		}
+		s.status.SetText(msg)
+		return false
+	}
+	s.showProblems(nil)
+	s.status.SetText("Saved; the server applies them now.")
+	return true
+}
+
+// ------------------------------------------------------------ tokens
+
+func (s *SettingsTab) reloadTokens() {
+	ts, err := s.st.ListTokens(s.ctx())
+	if err != nil {
+		slog.Error("listing tokens", "err", err)
+		return
+	}
+	s.tokens = ts
+	s.tokenSel = -1
+	s.tokenList.UnselectAll()
+	s.tokenList.Refresh()
+}
+
+// toolNames are the catalog's tool names.
+func (s *SettingsTab) toolNames() []string {
+	cat, err := s.st.Catalog(s.ctx())
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, t := range cat.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// toolPicker is an "all tools" switch over a tool checklist; get reads
+// the choice (nil: all).
+func (s *SettingsTab) toolPicker(tools []string) (fyne.CanvasObject, func() []string) {
+	group := widget.NewCheckGroup(s.toolNames(), nil)
+	all := widget.NewCheck("All tools (including future ones)", func(on bool) {
+		if on {
+			group.Disable()
+		} else {
+			group.Enable()
+		}
+	})
+	if tools == nil {
+		all.SetChecked(true)
+	} else {
+		group.SetSelected(tools)
+	}
+	get := func() []string {
+		if all.Checked {
+			return nil
+		}
+		return append([]string{}, group.Selected...)
+	}
+	return container.NewVBox(all, container.NewGridWrap(fyne.NewSize(360, 180), container.NewVScroll(group))), get
+}
+
+func (s *SettingsTab) showCreateToken() {
+	name := widget.NewEntry()
+	name.SetPlaceHolder("e.g. claude-desktop")
+	picker, get := s.toolPicker(nil)
+	dialog.ShowForm("Create client token", "Create", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("Name", name),
+		widget.NewFormItem("Tools it sees", picker),
+	}, func(ok bool) {
+		if ok {
+			s.CreateToken(name.Text, get())
+		}
+	}, s.win)
+}
+
+// CreateToken creates a token and shows its secret, once.
+func (s *SettingsTab) CreateToken(name string, tools []string) bool {
+	secret, err := s.st.CreateToken(s.ctx(), strings.TrimSpace(name), tools)
+	if err != nil {
+		dialog.ShowError(err, s.win)
+		return false
+	}
+	s.reloadTokens()
+	shown := widget.NewLabel(secret)
+	shown.Selectable = true
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		fyne.CurrentApp().Clipboard().SetContent(secret)
+	})
+	note := widget.NewLabel("Copy it now: this is the only time mcptray shows it. Clients send it as\nAuthorization: Bearer <token>.")
+	d := dialog.NewCustom(fmt.Sprintf("Token %q created", name), "Done",
+		container.NewVBox(note, container.NewBorder(nil, nil, nil, copyBtn, shown)), s.win)
+	d.SetOnClosed(func() { shown.SetText("") })
+	d.Resize(fyne.NewSize(620, 200))
+	d.Show()
+	return true
+}
+
+// RevokeToken revokes a token; clients using it are refused at once.
+func (s *SettingsTab) RevokeToken(name string) {
+	if err := s.st.RevokeToken(s.ctx(), name); err != nil {
+		dialog.ShowError(err, s.win)
+	}
+	s.reloadTokens()
+}
+
+func (s *SettingsTab) showTokenTools(t storage.TokenInfo) {
+	picker, get := s.toolPicker(t.Tools)
+	dialog.ShowCustomConfirm(fmt.Sprintf("Tools token %q sees", t.Name), "Save", "Cancel", picker, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := s.st.SetTokenTools(s.ctx(), t.Name, get()); err != nil {
+			dialog.ShowError(err, s.win)
+		}
+		s.reloadTokens()
+	}, s.win)
+}
+
+// ------------------------------------------------------------ secrets
+
+func (s *SettingsTab) reloadSecrets() {
+	s.secrets = nil
+	if s.sec != nil {
+		xs, err := s.sec.ListSecrets(s.ctx())
+		if err != nil {
+			slog.Error("listing secrets", "err", err)
+		}
+		s.secrets = xs
+	}
+	s.secretSel = -1
+	s.secretList.UnselectAll()
+	s.secretList.Refresh()
+}
+
+// ShowSetSecret asks for a secret's name and value (a password entry) and
+// stores it; the value is cleared from the entry once the dialog closes.
+func (s *SettingsTab) ShowSetSecret(name string) {
+	ne := widget.NewEntry()
+	ne.SetText(name)
+	ne.SetPlaceHolder("e.g. github-token")
+	ve := widget.NewPasswordEntry()
+	ve.SetPlaceHolder("value (never shown again)")
+	d := dialog.NewForm("Set secret", "Save", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("Name", ne),
+		widget.NewFormItem("Value", ve),
+	}, func(ok bool) {
+		value := ve.Text
+		ve.SetText("")
+		if ok {
+			s.SetSecret(ne.Text, value)
+		}
+	}, s.win)
+	d.Resize(fyne.NewSize(480, 200))
+	d.Show()
+}
+
+// SetSecret stores a secret's value.
+func (s *SettingsTab) SetSecret(name, value string) bool {
+	if s.sec == nil {
+		return false
+	}
+	if err := s.sec.SetSecret(s.ctx(), strings.TrimSpace(name), value); err != nil {
+		dialog.ShowError(err, s.win)
+		return false
+	}
+	s.reloadSecrets()
+	return true
+}
+
+func (s *SettingsTab) showRenameSecret(old string) {
+	ne := widget.NewEntry()
+	ne.SetText(old)
+	dialog.ShowForm(fmt.Sprintf("Rename secret %q", old), "Rename", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("New name", ne),
+	}, func(ok bool) {
+		if ok {
+			s.RenameSecret(old, ne.Text)
+		}
+	}, s.win)
+}
+
+// RenameSecret renames a secret, keeping its value.
+func (s *SettingsTab) RenameSecret(old, name string) {
+	if s.sec == nil {
+		return
+	}
+	if err := s.sec.RenameSecret(s.ctx(), old, strings.TrimSpace(name)); err != nil {
+		dialog.ShowError(err, s.win)
+	}
+	s.reloadSecrets()
+}
+
+// DeleteSecret deletes a secret.
+func (s *SettingsTab) DeleteSecret(name string) {
+	if s.sec == nil {
+		return
+	}
+	if err := s.sec.DeleteSecret(s.ctx(), name); err != nil {
+		dialog.ShowError(err, s.win)
+	}
+	s.reloadSecrets()
 }

@@ -1,0 +1,218 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/zalando/go-keyring"
+
+	"github.com/mcptray/mcptray/storage"
+)
+
+// TestMain puts go-keyring's in-memory mock in place of the OS keyring, so
+// no test touches the user's keyring.
+func TestMain(m *testing.M) {
+	keyring.MockInit()
+	os.Exit(m.Run())
+}
+
+// newSettingsFixture is a Settings tab on a real store, in a test window.
+func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w := test.NewWindow(nil)
+	t.Cleanup(w.Close)
+	s := newSettingsTab(w, Config{Store: st})
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1000, 800))
+	return s, st, w
+}
+
+// texts are the texts every label, entry and rich text in the window
+// (content and overlays) holds.
+func texts(w fyne.Window) []string {
+	var out []string
+	fn := func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			out = append(out, x.Text)
+		case *widget.Entry:
+			out = append(out, x.Text)
+		case *widget.RichText:
+			out = append(out, x.String())
+		case *widget.Button:
+			out = append(out, x.Text)
+		}
+	}
+	walk(w.Content(), fn)
+	for _, o := range w.Canvas().Overlays().List() {
+		walk(o, fn)
+	}
+	return out
+}
+
+// overlayButton is the button labelled text in the top overlay.
+func overlayButton(t *testing.T, w fyne.Window, text string) *widget.Button {
+	t.Helper()
+	var b *widget.Button
+	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if x, ok := o.(*widget.Button); ok && x.Text == text {
+			b = x
+		}
+	})
+	if b == nil {
+		t.Fatalf("no %q button in the top overlay", text)
+	}
+	return b
+}
+
+func TestSettingsSavePageSize(t *testing.T) {
+	s, st, _ := newSettingsFixture(t)
+	for _, n := range s.nums {
+		if n.key == "pageSize" {
+			n.entry.SetText("42")
+		}
+	}
+	if !s.Save() {
+		t.Fatalf("not saved: %s", s.status.Text)
+	}
+	set, err := st.Settings(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.PageSize != 42 {
+		t.Fatalf("page size in the DB = %d, want 42", set.PageSize)
+	}
+}
+
+func TestSettingsInvalidOrigin(t *testing.T) {
+	s, st, _ := newSettingsFixture(t)
+	for _, n := range s.nums {
+		if n.key == "pageSize" {
+			n.entry.SetText("42")
+		}
+	}
+	s.addOrigin("ftp://nope")
+	if s.Save() {
+		t.Fatal("saved settings with an invalid origin")
+	}
+	l := s.errs["allowedOrigins"]
+	if !l.Visible() || !strings.Contains(l.Text, "ftp://nope") {
+		t.Fatalf("origins error line = %q (visible %v)", l.Text, l.Visible())
+	}
+	for k, e := range s.errs {
+		if k != "allowedOrigins" && e.Visible() {
+			t.Errorf("error shown next to %s: %q", k, e.Text)
+		}
+	}
+	set, _ := st.Settings(context.Background())
+	if set.PageSize == 42 || len(set.AllowedOrigins) != 0 {
+		t.Fatalf("something was saved: %+v", set)
+	}
+	// Allowing the Inspector after fixing the list saves both its origins.
+	s.originBox.RemoveAll()
+	s.origins = nil
+	s.AllowInspector()
+	set, _ = st.Settings(context.Background())
+	if len(set.AllowedOrigins) != 2 || l.Visible() {
+		t.Fatalf("origins after Allow MCP Inspector = %v (error %q)", set.AllowedOrigins, l.Text)
+	}
+}
+
+func TestSettingsTokens(t *testing.T) {
+	s, st, w := newSettingsFixture(t)
+	ctx := context.Background()
+	if !s.CreateToken("ci", nil) {
+		t.Fatal("token not created")
+	}
+	var secret string
+	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && l.Text != "" {
+			if p, err := st.VerifyToken(ctx, l.Text); err == nil && p.Token == "ci" {
+				secret = l.Text
+			}
+		}
+	})
+	if secret == "" {
+		t.Fatal("the dialog shows no secret that verifies")
+	}
+	test.Tap(overlayButton(t, w, "Done"))
+	for _, x := range texts(w) {
+		if strings.Contains(x, secret) {
+			t.Fatalf("the secret is still shown after the dialog closed: %q", x)
+		}
+	}
+	if len(s.tokens) != 1 || s.tokens[0].Name != "ci" {
+		t.Fatalf("token list = %+v", s.tokens)
+	}
+	s.RevokeToken("ci")
+	if ts, _ := st.ListTokens(ctx); len(ts) != 0 || len(s.tokens) != 0 {
+		t.Fatalf("tokens after revoke: %+v", ts)
+	}
+	if _, err := st.VerifyToken(ctx, secret); err == nil {
+		t.Fatal("a revoked token still verifies")
+	}
+}
+
+func TestSettingsSecret(t *testing.T) {
+	s, st, w := newSettingsFixture(t)
+	ctx := context.Background()
+	const value = "s3cr3t-value-xyz"
+	s.ShowSetSecret("")
+	var name, pass *widget.Entry
+	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok {
+			if e.Password {
+				pass = e
+			} else if name == nil {
+				name = e
+			}
+		}
+	})
+	if name == nil || pass == nil {
+		t.Fatal("the dialog has no name and password entries")
+	}
+	test.Type(name, "gh")
+	test.Type(pass, value)
+	test.Tap(overlayButton(t, w, "Save"))
+	sec, err := st.OpenSecrets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := sec.Secret(ctx, "gh"); err != nil || got != value {
+		t.Fatalf("stored secret = %q, %v", got, err)
+	}
+	if len(s.secrets) != 1 || s.secrets[0].Name != "gh" {
+		t.Fatalf("secret list = %+v", s.secrets)
+	}
+	if n := len(w.Canvas().Overlays().List()); n != 0 {
+		t.Fatalf("%d overlay(s) still open after Save", n)
+	}
+	if pass.Text != "" {
+		t.Fatal("the password entry still holds the value")
+	}
+	for _, x := range texts(w) {
+		if strings.Contains(x, value) {
+			t.Fatalf("the secret value is shown: %q", x)
+		}
+	}
+	s.RenameSecret("gh", "github")
+	if got, err := sec.Secret(ctx, "github"); err != nil || got != value {
+		t.Fatalf("renamed secret = %q, %v", got, err)
+	}
+	s.DeleteSecret("github")
+	if len(s.secrets) != 0 {
+		t.Fatalf("secrets after delete: %+v", s.secrets)
+	}
+}
