@@ -196,7 +196,7 @@ func (s *SettingsTab) securitySection() fyne.CanvasObject {
 		s.withErr("allowedOrigins", s.originBox),
 		container.NewHBox(add, inspector),
 		widget.NewLabel("Client tokens:"),
-		hint("With no token, any program on this computer may connect; with tokens, clients must send one."),
+		hint("Every AI client connecting over HTTP sends a token of its own; revoke one to cut that client off. The stdio shim keeps its own token."),
 		container.NewGridWrap(fyne.NewSize(720, 160), s.tokenList),
 		container.NewHBox(create, edit, revoke),
 	)
