@@ -116,6 +116,19 @@ bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./..
 bench-shim: ## mcptray-stdio start to first answer (median, p90) against a running mcptray
 	$(GO) test -run='^$$' -bench=StartToFirstAnswer -benchtime=200x ./cmd/mcptray-stdio
 
+# Release archive. desktop-file-validate checks the .desktop entry.
+PACKAGE_DEPS := desktop-file-validate:desktop-file-utils
+.PHONY: package package-check
+
+package: deps ## dist/mcptray-VERSION-linux-ARCH.tar.gz (bins + .desktop + icons + install Makefile), then package-check
+	$(call step,release archive (scripts/package.sh))
+	@bash scripts/deps.sh $(PACKAGE_DEPS)
+	@GO=$(GO) bash scripts/package.sh
+
+package-check: ## check the archive: paths, both binaries' version from the extracted tree, .desktop, install/uninstall
+	@bash scripts/deps.sh $(PACKAGE_DEPS)
+	@GO=$(GO) bash scripts/package.sh check
+
 clean: ## remove build outputs
 	rm -rf bin
 
