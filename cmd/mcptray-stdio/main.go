@@ -3,7 +3,7 @@
 // mcptray over HTTP, in both protocol eras (2026-07-28 one POST per request;
 // 2025-11-25 sessions with Mcp-Session-Id and the GET stream).
 //
-// It takes no arguments and needs no secrets on its command line: it finds
+// It takes no arguments (but --version) and needs no secrets on its command line: it finds
 // mcptray through the endpoint file in the user's config dir and reads its
 // own client token from <config dir>/mcptray/shim-token (0600), which
 // `mcptray shim-token` provisions. If mcptray is not running it starts it in
@@ -27,7 +27,14 @@ import (
 	"syscall"
 )
 
+// version is stamped at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
 func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "version") {
+		fmt.Println("mcptray-stdio", version)
+		return
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg, err := configFromEnv()
