@@ -313,7 +313,7 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 		return container.NewVBox(widget.NewLabel(label), obj, e.errs[key])
 	}
 	e.respondBox = container.NewVBox(sub("Text", e.respondText, "action.respond"))
-	e.commandBox = container.NewVBox(sub("Command line", e.argv, "action.command.argv"),
+	e.commandBox = container.NewVBox(sub("Command line — one argument per line, the program first", e.argv, "action.command.argv"),
 		sub("Directory", e.dir, "action.command.dir"), sub("Environment", e.env, "action.command.env"),
 		sub("Timeout", e.timeout, "action.command.timeoutMs"))
 	e.httpBox = container.NewVBox(sub("Method", e.method, "action.http.method"), sub("URL", e.url, "action.http.url"),
