@@ -664,7 +664,8 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	env := []string{"MCPTRAY_BIN=" + mcptrayBin, "MCPTRAY_START_ARGS=--addr " + addr + " --db " + h.db}
-	a, b := startShim(t, h, env...), startShim(t, h, env...)
+	// Registered before the shims start, so it runs after their cleanups:
+	// a shim still running could start the server again.
 	t.Cleanup(func() {
 		if ep, err := readEndpoint(h.endpointFile()); err == nil {
 			syscall.Kill(ep.PID, syscall.SIGTERM)
@@ -673,6 +674,7 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 			}
 		}
 	})
+	a, b := startShim(t, h, env...), startShim(t, h, env...)
 	a.send(modernReq(1, "tools/list", ""))
 	b.send(modernReq(1, "tools/list", ""))
 	for _, s := range []*shim{a, b} {
