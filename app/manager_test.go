@@ -48,16 +48,23 @@ func newServed(t *testing.T) *served {
 	return &served{st: st, eng: eng, url: srv.URL + mcpcore.EndpointPath}
 }
 
-// toolNames lists the tools the server serves, over MCP.
-func (s *served) toolNames(t *testing.T) []string {
+// connect opens a session of the official go-sdk client on the server.
+func (s *served) connect(ctx context.Context, t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatalf("connecting: %v", err)
 	}
+	return cs
+}
+
+// toolNames lists the tools the server serves, over MCP.
+func (s *served) toolNames(t *testing.T) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs := s.connect(ctx, t)
 	defer cs.Close()
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -74,11 +81,7 @@ func (s *served) callText(t *testing.T, name string, args map[string]any) string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
+	cs := s.connect(ctx, t)
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -479,18 +478,5 @@ func TestKeyMovesFromServerKeys(t *testing.T) {
 
 func TestKeyRaceWithoutKeyring(t *testing.T) {
 	withoutKeyring(t)
-	path := filepath.Join(t.TempDir(), "race.db")
-	stores := []*Store{openAt(t, path), openAt(t, path), openAt(t, path), openAt(t, path)}
-	keys := make([][]byte, len(stores))
-	errs := make([]error, len(stores))
-	var wg sync.WaitGroup
-	for i, s := range stores {
-		wg.Go(func() { keys[i], errs[i] = s.Key(context.Background(), "shared", 32) })
-	}
-	wg.Wait()
-	for i := range stores {
-		if errs[i] != nil || !bytes.Equal(keys[i], keys[0]) {
-			t.Errorf("store %d: %x, %v; want %x", i, keys[i], errs[i], keys[0])
-		}
-	}
+	checkKeyRace(t)
 }
