@@ -149,6 +149,11 @@ func (s *server) URL() string { return s.url }
 // Paused says whether requests are refused.
 func (s *server) Paused() bool { return s.paused.Load() }
 
+// SetPort moves the endpoint to another port (not yet: see issue 6).
+func (s *server) SetPort(int) error {
+	return errors.New("changing the port while running is not supported yet")
+}
+
 // SetPaused pauses or resumes serving.
 func (s *server) SetPaused(p bool) { s.paused.Store(p) }
 

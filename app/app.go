@@ -23,6 +23,28 @@ type Server interface {
 	URL() string
 	Paused() bool
 	SetPaused(bool)
+	// SetPort moves the endpoint to another loopback port: the new port
+	// listens before the old one closes, so a taken port changes nothing
+	// and the error says so.
+	SetPort(port int) error
+}
+
+// ToolTrier runs a catalog tool through the real MCP endpoint, as an AI
+// client would, for the tool editor's Try it.
+type ToolTrier interface {
+	TryTool(ctx context.Context, name string, args map[string]any) (TryResult, error)
+}
+
+// TryResult is what Try it shows: the outcome as a person reads it and the
+// raw JSON-RPC exchange.
+type TryResult struct {
+	// Text is the result's content, IsError whether the tool reported an
+	// error.
+	Text    string
+	IsError bool
+	// Request and Response are the JSON-RPC messages sent and received,
+	// indented.
+	Request, Response string
 }
 
 // Config is what the GUI works on.
@@ -41,6 +63,8 @@ type Config struct {
 	// Asker is the desktop Asker the engine uses; its queue drives the
 	// tray's needs-attention state.
 	Asker *Asker
+	// TryIt runs tools for the editor's Try it; nil hides the button.
+	TryIt ToolTrier
 	// BeforeQuit runs when the person quits, while the UI still runs (so
 	// pending questions can be withdrawn): main stops the server there.
 	BeforeQuit func()

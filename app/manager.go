@@ -2,10 +2,8 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -14,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/storage"
 )
 
 // Manager is the main window: the catalog's tools, resources and prompts,
@@ -39,9 +36,7 @@ type Manager struct {
 	entryList  *widget.List
 	prompts    []catalogEntry
 	promptList *widget.List
-	activity   []storage.ActivityRecord
-	actList    *widget.List
-	actDetail  *widget.Label
+	activity   *ActivityTab
 	settings   *SettingsTab
 }
 
@@ -59,7 +54,7 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), m.toolsTab()),
 		container.NewTabItemWithIcon("Resources", theme.FileIcon(), m.resourcesTab()),
 		container.NewTabItemWithIcon("Prompts", theme.DocumentIcon(), m.promptsTab()),
-		container.NewTabItemWithIcon("Activity", theme.HistoryIcon(), m.activityTab()),
+		container.NewTabItemWithIcon("Activity", theme.HistoryIcon(), m.activityContent()),
 		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), m.settingsTab()),
 	)
 	m.tabs.OnSelected = func(t *container.TabItem) {
@@ -67,7 +62,7 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 		case "Resources", "Prompts":
 			m.reloadEntries()
 		case "Activity":
-			m.reloadActivity()
+			m.activity.Reload()
 		}
 	}
 	m.win.SetContent(m.tabs)
@@ -265,38 +260,9 @@ func (m *Manager) reloadEntries() {
 
 // ------------------------------------------------------------------ Activity
 
-func (m *Manager) activityTab() fyne.CanvasObject {
-	m.actDetail = widget.NewLabel("")
-	m.actDetail.Wrapping = fyne.TextWrapWord
-	m.actList = widget.NewList(
-		func() int { return len(m.activity) },
-		func() fyne.CanvasObject { return widget.NewLabel("activity") },
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			r := m.activity[id]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  %-8s  %s %s  %s", r.Time.Local().Format("15:04:05"),
-				r.Outcome, r.Method, r.Target, cmpOr(r.Client, "-")))
-		},
-	)
-	m.actList.OnSelected = func(id widget.ListItemID) {
-		r := m.activity[id]
-		m.actDetail.SetText(fmt.Sprintf("%s\nclient %s %s (token %s), era %s\n%s %s → %s in %s\n%s",
-			r.Time.Local().Format(time.RFC1123), cmpOr(r.Client, "-"), r.ClientVersion, cmpOr(r.Token, "-"), r.Era,
-			r.Method, r.Target, r.Outcome, r.Duration.Round(time.Millisecond), r.Detail))
-	}
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), m.reloadActivity)
-	split := container.NewVSplit(m.actList, container.NewVScroll(m.actDetail))
-	split.Offset = 0.7
-	return container.NewBorder(container.NewHBox(refresh), nil, nil, nil, split)
-}
-
-func (m *Manager) reloadActivity() {
-	recs, err := m.cfg.Store.Activity(m.ctx(), storage.ActivityQuery{Limit: 200})
-	if err != nil {
-		slog.Error("reading the activity log", "err", err)
-		return
-	}
-	m.activity = recs
-	m.actList.Refresh()
+func (m *Manager) activityContent() fyne.CanvasObject {
+	m.activity = newActivityTab(m.cfg)
+	return m.activity.Content()
 }
 
 // ------------------------------------------------------------------ Settings

@@ -244,9 +244,10 @@ func visibleErrors(e *ToolEditor) map[string]string {
 
 type fakeServer struct{ paused bool }
 
-func (f *fakeServer) URL() string      { return "http://127.0.0.1:8731/mcp" }
-func (f *fakeServer) Paused() bool     { return f.paused }
-func (f *fakeServer) SetPaused(p bool) { f.paused = p }
+func (f *fakeServer) URL() string       { return "http://127.0.0.1:8731/mcp" }
+func (f *fakeServer) Paused() bool      { return f.paused }
+func (f *fakeServer) SetPaused(p bool)  { f.paused = p }
+func (f *fakeServer) SetPort(int) error { return nil }
 
 func TestTrayMenu(t *testing.T) {
 	a := test.NewTempApp(t)
