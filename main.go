@@ -14,6 +14,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/mcptray/mcptray/internal/localefix"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=…".
@@ -46,6 +48,7 @@ Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
 `
 
 func main() {
+	localefix.Restore()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,12 +12,24 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/storage"
 )
 
 // TestMain keeps the tests of the mcptray command away from the user's
-// keyring: go-keyring's in-memory mock stands in for it.
+// keyring: go-keyring's in-memory mock stands in for it. With
+// MCPTRAY_TEST_AS_MAIN set the test binary is the mcptray command instead,
+// so tests can run it as a child process.
 func TestMain(m *testing.M) {
+	switch os.Getenv("MCPTRAY_TEST_AS_MAIN") {
+	case "main":
+		main()
+		os.Exit(0)
+	case "env":
+		localefix.Restore()
+		fmt.Print(os.Getenv("LANG"))
+		os.Exit(0)
+	}
 	keyring.MockInit()
 	os.Exit(m.Run())
 }
