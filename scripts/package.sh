@@ -58,6 +58,7 @@ trap cleanup EXIT
 expected_paths() {
   echo Makefile
   [[ ! -f README.md ]] || echo README.md
+  echo LICENSE
   echo usr/local/bin/mcptray
   echo usr/local/bin/mcptray-stdio
   echo usr/local/share/applications/mcptray.desktop
@@ -166,7 +167,7 @@ sed -e "s/@VERSION@/$VER/" -e "s/@DATE@/$(date -u -d "@$mtime" +%F)/" "packaging
 "$GO" run packaging/icons.go assets/icon.png "$root/share/icons/hicolor" "${ICON_SIZES[@]}"
 sed "s/@ICON_SIZES@/${ICON_SIZES[*]}/" packaging/Makefile >"$STAGE/Makefile"
 [[ ! -f README.md ]] || install -m0644 README.md "$STAGE/README.md"
-[[ ! -f LICENSE ]] || install -m0644 LICENSE "$STAGE/LICENSE"
+install -m0644 LICENSE "$STAGE/LICENSE"
 chmod -R u=rwX,go=rX "$STAGE"
 
 # Sorted names, root owner, no gzip timestamp.
