@@ -109,12 +109,38 @@ layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
 echo "$layout" | grep -q "Serving on http://127.0.0.1:$port/mcp" || fail "tray status line missing: $layout"
 # item LABEL-PREFIX: the id of the menu item whose label starts so (ids change per run).
 item() { { echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1; }
+# A long call runs as a task (2026-07-28, tasks extension): the task window
+# shows it with its progress. The tool comes from another process's import,
+# which the running app picks up like any catalog change.
+db=$XDG_CONFIG_HOME/mcptray/mcptray.db
+cat >"$OUT/smoke-task.json" <<'JSON'
+{"format": "mcptray-catalog", "version": 1, "tools": [{
+  "name": "sync_photos", "title": "Sync photos", "description": "Pretends to sync photo folders, slowly.",
+  "taskMode": "optional",
+  "action": {"respond": {"steps": [
+    {"progress": {"progress": 3, "total": 10, "message": "synced 3 of 10 folders"}},
+    {"delayMs": 60000, "progress": {"progress": 10, "total": 10}}],
+    "content": [{"type": "text", "text": "synced"}]}}}]}
+JSON
+"$BIN" import "$OUT/smoke-task.json" --merge --db "$db" >/dev/null || fail "importing the task tool"
+v=2026-07-28
+task=
+for _ in $(seq 30); do
+  task=$(curl -sS -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    -H "Authorization: Bearer $tok" -H "MCP-Protocol-Version: $v" -H 'Mcp-Method: tools/call' -H 'Mcp-Name: sync_photos' "$url" \
+    -d '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sync_photos","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"'$v'","io.modelcontextprotocol/clientInfo":{"name":"smoke-client","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}' |
+    grep -oP '"taskId":"\K[^"]+' | head -1) && [[ -n $task ]] && break
+  sleep 0.2 # until the app has seen the import
+done
+[[ -n $task ]] || fail "the slow tool did not start a task"
+echo "smoke: task $task running"
+layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+  --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]')
 tasks=$(item "Open the task window'")
-if [[ -n $tasks ]]; then
-  gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
-    --method com.canonical.dbusmenu.Event -- "$tasks" clicked '<int32 0>' 0 >/dev/null
-  shot 06-task-window
-fi
+[[ -n $tasks ]] || fail "no Open the task window in the tray menu"
+gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+  --method com.canonical.dbusmenu.Event -- "$tasks" clicked '<int32 0>' 0 >/dev/null
+shot 06-task-window 1.5
 
 connect=$(item 'Claude Desktop')
 if [[ -n $connect ]]; then
