@@ -7,10 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/app/clientconfig"
@@ -72,7 +70,7 @@ func clientsCmd(_ context.Context, args []string, stdout io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tFOUND\tRUNNING\tMCPTRAY\tCONFIG FILE")
 	shown := 0
-	procs := runningProcesses()
+	procs := clientconfig.RunningProcesses()
 	for _, s := range scanClients(clientconfig.LocalEnv(runtime.GOOS), *name) {
 		if !s.Found && !*all {
 			continue
@@ -89,8 +87,8 @@ func clientsCmd(_ context.Context, args []string, stdout io.Writer) error {
 			conf = s.Problem
 		}
 		running := "-"
-		if _, gui := clientProcesses[s.Client.ID]; gui {
-			running = map[bool]string{true: "yes", false: "no"}[clientRunning(s.Client.ID, procs)]
+		if r, known := clientconfig.Running(s.Client, procs); known {
+			running = map[bool]string{true: "yes", false: "no"}[r]
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Client.ID, found, running, conf, s.Path)
 	}
@@ -102,56 +100,4 @@ func clientsCmd(_ context.Context, args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout, "connect one with: mcptray config CLIENT --install")
 	return nil
-}
-
-// clientProcesses are the process names of the GUI clients that read their
-// config only at start (compared without case and without ".exe").
-var clientProcesses = map[string][]string{
-	"claude-desktop": {"claude", "claude-desktop"},
-	"cursor":         {"cursor"},
-	"vscode":         {"code"},
-	"windsurf":       {"windsurf"},
-	"zed":            {"zed", "zed-editor"},
-}
-
-// runningProcesses lists the names of the running processes, best effort.
-func runningProcesses() map[string]bool {
-	names := map[string]bool{}
-	add := func(n string) {
-		n = strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(n), `"`)))
-		n = strings.TrimSuffix(n, ".exe")
-		if n != "" {
-			names[n] = true
-		}
-	}
-	switch runtime.GOOS {
-	case "linux":
-		files, _ := filepath.Glob("/proc/[0-9]*/comm")
-		for _, f := range files {
-			if b, err := os.ReadFile(f); err == nil {
-				add(string(b))
-			}
-		}
-	case "windows":
-		out, _ := exec.Command("tasklist", "/fo", "csv", "/nh").Output()
-		for _, l := range strings.Split(string(out), "\n") {
-			first, _, _ := strings.Cut(l, ",")
-			add(first)
-		}
-	default:
-		out, _ := exec.Command("ps", "-axco", "comm=").Output()
-		for _, l := range strings.Split(string(out), "\n") {
-			add(l)
-		}
-	}
-	return names
-}
-
-func clientRunning(id string, procs map[string]bool) bool {
-	for _, n := range clientProcesses[id] {
-		if procs[n] {
-			return true
-		}
-	}
-	return false
 }

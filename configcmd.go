@@ -14,12 +14,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/clientconfig"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/storage"
 )
-
-// tokenPlaceholder stands for the client's token until the user agrees to
-// the change; the real token is created only then.
-const tokenPlaceholder = "<new token, created when you confirm>"
 
 // configCmd prints or installs mcptray's entry in an AI client's config.
 func configCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
@@ -58,8 +53,8 @@ func configCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.Wr
 			return err
 		}
 	} else {
-		p.URL = currentURL()
-		p.Token = tokenPlaceholder
+		p.URL = currentURL(ctx, *db)
+		p.Token = clientconfig.TokenPlaceholder
 	}
 	paths := []string{*file}
 	if *file == "" {
@@ -98,7 +93,7 @@ func configCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.Wr
 		if pl.Old == nil {
 			verb = "create"
 		}
-		fmt.Fprintf(stdout, "mcptray will %s %s:\n%s\n", verb, pl.Path, lineDiff(pl.Old, pl.New))
+		fmt.Fprintf(stdout, "mcptray will %s %s:\n%s\n", verb, pl.Path, clientconfig.Diff(pl.Old, pl.New))
 	}
 	if !changed {
 		return nil
@@ -117,63 +112,36 @@ func configCmd(ctx context.Context, args []string, stdin io.Reader, stdout io.Wr
 		return err
 	}
 	defer st.Close()
-	secret := ""
-	if form == clientconfig.HTTP {
-		if secret, err = rotateToken(ctx, st, c.ID); err != nil {
-			return err
-		}
-		p.Token = secret
-	} else if tf, err := defaultShimTokenFile(); err == nil {
-		// The shim would do this on its first start; doing it now makes that start fast.
-		if _, err := ensureShimToken(ctx, st, tf, false); err != nil {
-			fmt.Fprintf(stdout, "note: the shim's token could not be prepared (%v); it will try on its first start\n", err)
+	if form == clientconfig.Stdio {
+		if tf, err := defaultShimTokenFile(); err == nil {
+			// The shim would do this on its first start; doing it now makes that start fast.
+			if _, err := ensureShimToken(ctx, st, tf, false); err != nil {
+				fmt.Fprintf(stdout, "note: the shim's token could not be prepared (%v); it will try on its first start\n", err)
+			}
 		}
 	}
-	for _, path := range paths {
-		pl, err := clientconfig.PlanInstall(c, path, form, p)
-		if err != nil {
-			return err
-		}
-		backup, err := pl.Apply()
-		if err != nil {
-			return err
-		}
-		switch {
-		case !pl.Changed:
-		case backup != "":
-			fmt.Fprintf(stdout, "wrote %s (the previous version is in %s)\n", pl.Path, backup)
-		default:
-			fmt.Fprintf(stdout, "wrote %s\n", pl.Path)
+	done, err := clientconfig.Install(ctx, st, c, form, p, plans)
+	if err != nil {
+		return err
+	}
+	for _, w := range done.Files {
+		if w.Backup != "" {
+			fmt.Fprintf(stdout, "wrote %s (the previous version is in %s)\n", w.Path, w.Backup)
+		} else {
+			fmt.Fprintf(stdout, "wrote %s\n", w.Path)
 		}
 	}
 	if form == clientconfig.HTTP {
 		fmt.Fprintf(stdout, "created the client token %q (revoke it with `mcptray token revoke %s`)\n", c.ID, c.ID)
-		switch {
-		case c.TokenEnv != "":
-			fmt.Fprintf(stdout, "%s reads the token from the environment; set it where you start it (shown only now):\n  export %s=%s\n", c.Name, c.TokenEnv, secret)
-		case c.ID == "vscode":
-			fmt.Fprintf(stdout, "VS Code asks for the token once and keeps it in its secret storage; paste this (shown only now):\n  %s\n", secret)
+		if how := clientconfig.TokenInstructions(c, done.Token); how != "" {
+			fmt.Fprintln(stdout, how)
 		}
 	}
-	if clientRunning(c.ID, runningProcesses()) {
+	if running, _ := clientconfig.Running(c, clientconfig.RunningProcesses()); running {
 		fmt.Fprintf(stdout, "%s is running with its old config: it reads the file only when it starts.\n", c.Name)
 	}
 	fmt.Fprintf(stdout, "Next: %s\n", c.Restart)
 	return nil
-}
-
-// rotateToken creates the client's dedicated token, replacing an older one.
-func rotateToken(ctx context.Context, st *storage.Store, name string) (string, error) {
-	toks, err := st.ListTokens(ctx)
-	if err != nil {
-		return "", err
-	}
-	if slices.ContainsFunc(toks, func(t storage.TokenInfo) bool { return t.Name == name }) {
-		if err := st.RevokeToken(ctx, name); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return "", err
-		}
-	}
-	return st.CreateToken(ctx, name, nil)
 }
 
 // shimPath finds mcptray-stdio next to this program, as an absolute path
@@ -207,61 +175,25 @@ func shimPath(flagValue string) (string, error) {
 	return abs, nil
 }
 
-// currentURL is the running server's URL, else the default one.
-func currentURL() string {
+// currentURL is the running server's URL, else the one the port setting
+// gives (without creating a database that does not exist yet).
+func currentURL(ctx context.Context, db string) string {
 	if f, err := mcpcore.DefaultEndpointFile(); err == nil {
 		if ep, err := mcpcore.ReadEndpoint(f); err == nil && processAlive(ep.PID) {
 			return ep.URL
 		}
 	}
-	return "http://" + defaultAddr + mcpcore.EndpointPath
-}
-
-// lineDiff shows what changes between two texts: the changed lines with
-// two lines of context, so a large file (~/.claude.json) is not dumped.
-func lineDiff(old, new []byte) string {
-	a := strings.SplitAfter(string(old), "\n")
-	b := strings.SplitAfter(string(new), "\n")
-	if len(old) == 0 {
-		a = nil
+	set := mcpcore.DefaultSettings()
+	if db == "" {
+		db, _ = defaultDB()
 	}
-	if len(a) > 0 && a[len(a)-1] == "" {
-		a = a[:len(a)-1]
+	if _, err := os.Stat(db); err == nil {
+		if st, _, err := openStore(db); err == nil {
+			if s, err := st.Settings(ctx); err == nil {
+				set = s
+			}
+			st.Close()
+		}
 	}
-	if len(b) > 0 && b[len(b)-1] == "" {
-		b = b[:len(b)-1]
-	}
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	var sb strings.Builder
-	line := func(mark, s string) {
-		sb.WriteString(mark + strings.TrimSuffix(s, "\n") + "\n")
-	}
-	from := max(0, pre-2)
-	if from > 0 {
-		fmt.Fprintf(&sb, "  … (%d lines unchanged)\n", from)
-	}
-	for _, s := range a[from:pre] {
-		line("  ", s)
-	}
-	for _, s := range a[pre : len(a)-suf] {
-		line("- ", s)
-	}
-	for _, s := range b[pre : len(b)-suf] {
-		line("+ ", s)
-	}
-	to := min(len(b), len(b)-suf+2)
-	for _, s := range b[len(b)-suf : to] {
-		line("  ", s)
-	}
-	if rest := len(b) - to; rest > 0 {
-		fmt.Fprintf(&sb, "  … (%d lines unchanged)\n", rest)
-	}
-	return strings.TrimSuffix(sb.String(), "\n")
+	return set.ListenURL()
 }

@@ -117,7 +117,7 @@ func TestConfigInstallHTTPCreatesToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(filepath.Join(home, ".cursor", "mcp.json"))
-	if strings.Contains(string(b), tokenPlaceholder) || !strings.Contains(string(b), `"Authorization": "Bearer `) {
+	if strings.Contains(string(b), clientconfig.TokenPlaceholder) || !strings.Contains(string(b), `"Authorization": "Bearer `) {
 		t.Fatalf("cursor:\n%s", b)
 	}
 	if st, _ := os.Stat(filepath.Join(home, ".cursor", "mcp.json")); st.Mode().Perm() != 0o600 {
@@ -186,17 +186,5 @@ func TestShimTokenCmd(t *testing.T) {
 	defer st.Close()
 	if _, err := st.VerifyToken(ctx, strings.TrimSpace(string(first))); err == nil {
 		t.Error("the old token still works after renew")
-	}
-}
-
-func TestLineDiff(t *testing.T) {
-	old := "a\nb\nc\nd\ne\nf\n"
-	new := "a\nb\nc\nX\ne\nf\n"
-	want := "  … (1 lines unchanged)\n  b\n  c\n- d\n+ X\n  e\n  f"
-	if got := lineDiff([]byte(old), []byte(new)); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-	if got := lineDiff(nil, []byte("{}\n")); got != "+ {}" {
-		t.Errorf("new file: %q", got)
 	}
 }

@@ -45,7 +45,7 @@ func runApp(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "mcptray: created %s with a few example tools; see them with `mcptray export`\n", db)
 	}
 	if !hasDisplay() {
-		fmt.Fprintln(stderr, "mcptray: no display (DISPLAY/WAYLAND_DISPLAY unset): serving headless, as `mcptray serve` does; desktop questions are declined")
+		fmt.Fprintln(stderr, "mcptray: no display (DISPLAY/WAYLAND_DISPLAY unset): serving headless, as `mcptray serve` does; questions meant for the desktop follow the askPolicy setting (declined unless changed)")
 		return serve(ctx, []string{"--addr", *addr, "--db", db}, stderr)
 	}
 	return runGUI(ctx, serverConfig{db: db, addr: *addr}, app.Config{Welcome: first, ShowManager: *showManager}, stderr)

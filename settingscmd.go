@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -16,7 +17,8 @@ import (
 // settingsCmd shows the settings, or changes some: `settings set
 // key=value…`, where a value is JSON when it parses as JSON (numbers,
 // arrays, true/false) and a string otherwise. A running server applies the
-// change at once.
+// change at once, but for the port and the ask policy, which are read when
+// mcptray starts (the app's Settings tab moves a running server's port).
 func settingsCmd(ctx context.Context, args []string, stdout io.Writer) error {
 	fs, db := newFlags("settings")
 	pos, err := parseFlags(fs, args)
@@ -62,6 +64,7 @@ func applySettings(s mcpcore.Settings, pairs []string) (mcpcore.Settings, error)
 		return s, err
 	}
 	known := settingKeys()
+	given := map[string]string{}
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok {
@@ -70,6 +73,7 @@ func applySettings(s mcpcore.Settings, pairs []string) (mcpcore.Settings, error)
 		if !slices.Contains(known, k) {
 			return s, usageError{fmt.Sprintf("unknown setting %q; known: %s", k, strings.Join(known, ", "))}
 		}
+		given[k] = v
 		if json.Valid([]byte(v)) {
 			m[k] = json.RawMessage(v)
 		} else {
@@ -81,9 +85,28 @@ func applySettings(s mcpcore.Settings, pairs []string) (mcpcore.Settings, error)
 	dec.DisallowUnknownFields()
 	var out mcpcore.Settings
 	if err := dec.Decode(&out); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return s, fmt.Errorf("%s=%s: must be %s", te.Field, given[te.Field], kindName(te.Type))
+		}
 		return s, fmt.Errorf("settings: %w", err)
 	}
 	return out, nil
+}
+
+// kindName says what a setting of type t is written as.
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return `a JSON array, e.g. ["a","b"]`
+	default:
+		return "text"
+	}
 }
 
 // settingKeys lists the JSON names of the settings fields.

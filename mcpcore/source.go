@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -33,7 +35,17 @@ type Settings struct {
 	// clients.
 	TaskTTLMs          int64 `json:"taskTtlMs"`
 	TaskPollIntervalMs int64 `json:"taskPollIntervalMs"`
+	// Port is the loopback port the server listens on when no --addr is
+	// given; 0 means DefaultPort. Client configs in the HTTP form embed
+	// it, so it should rarely change.
+	Port int `json:"port"`
+	// AskPolicy is how `mcptray serve` (no desktop app) answers questions
+	// meant for the desktop when --ask is not given: one of AskPolicies.
+	AskPolicy string `json:"askPolicy"`
 }
+
+// DefaultPort is the port mcptray listens on unless told otherwise.
+const DefaultPort = 8731
 
 // DefaultSettings are used for any setting never stored.
 func DefaultSettings() Settings {
@@ -48,7 +60,23 @@ func DefaultSettings() Settings {
 		ActivityMaxAgeDays:     30,
 		TaskTTLMs:              3_600_000,
 		TaskPollIntervalMs:     1000,
+		Port:                   DefaultPort,
+		AskPolicy:              AskDeny,
 	}
+}
+
+// ListenPort is the port to listen on: Port, or DefaultPort when unset.
+func (s Settings) ListenPort() int {
+	if s.Port == 0 {
+		return DefaultPort
+	}
+	return s.Port
+}
+
+// ListenURL is the endpoint of a server listening on the port setting,
+// for client configs written while no server runs.
+func (s Settings) ListenURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d%s", s.ListenPort(), EndpointPath)
 }
 
 // maxTaskTTLMs bounds the task TTL setting: 30 days.
@@ -91,6 +119,12 @@ func (s Settings) Validate() error {
 	}
 	if s.TaskPollIntervalMs < 100 || s.TaskPollIntervalMs > 3_600_000 {
 		errs = append(errs, errors.New("taskPollIntervalMs: must be between 100 and 3600000"))
+	}
+	if s.Port < 0 || s.Port > 65535 {
+		errs = append(errs, fmt.Errorf("port: must be between 1 and 65535 (or 0 for the default, %d)", DefaultPort))
+	}
+	if !slices.Contains(AskPolicies, s.AskPolicy) {
+		errs = append(errs, fmt.Errorf("askPolicy: must be one of %s", strings.Join(AskPolicies, ", ")))
 	}
 	for _, o := range s.AllowedOrigins {
 		if _, err := normalizeOrigin(o); err != nil {

@@ -28,6 +28,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 	set.AllowedOrigins = []string{"https://example.com"}
 	set.PageSize = 25
 	set.CacheScope = "private"
+	set.Port = 9000
+	set.AskPolicy = mcpcore.AskClientOnly
 	if err := s.PutSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
@@ -90,5 +92,35 @@ func TestSettingsToleratesUnknownAndBadKeys(t *testing.T) {
 	var n int
 	if err := s.db.QueryRow(`SELECT count(*) FROM settings WHERE key = 'futureKnob'`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("unknown key dropped (n=%d, err=%v)", n, err)
+	}
+}
+
+func TestSettingsPortAndAskPolicyValidated(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	before := dump(t, s)
+	for _, bad := range []func(*mcpcore.Settings){
+		func(set *mcpcore.Settings) { set.Port = 70000 },
+		func(set *mcpcore.Settings) { set.Port = -1 },
+		func(set *mcpcore.Settings) { set.AskPolicy = "maybe" },
+		func(set *mcpcore.Settings) { set.AskPolicy = "" },
+	} {
+		set := mcpcore.DefaultSettings()
+		bad(&set)
+		if err := s.PutSettings(ctx, set); err == nil {
+			t.Errorf("PutSettings accepted port %d, askPolicy %q", set.Port, set.AskPolicy)
+		}
+	}
+	if after := dump(t, s); after != before {
+		t.Errorf("database changed:\n%s", after)
+	}
+	// Port 0 is stored as such and means the default port.
+	set := mcpcore.DefaultSettings()
+	set.Port = 0
+	if err := s.PutSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Settings(ctx); got.Port != 0 || got.ListenPort() != mcpcore.DefaultPort {
+		t.Errorf("port 0: stored %d, listen port %d", got.Port, got.ListenPort())
 	}
 }

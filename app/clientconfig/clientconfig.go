@@ -2,7 +2,10 @@
 // to use mcptray, finds the clients' config files, and merges the entry into
 // them losslessly: other servers, unknown keys and comments survive, a
 // malformed file is refused rather than rewritten, and a backup is made
-// before writing. Everything but Install is pure: paths come from an Env.
+// before writing. It also makes the HTTP form's per-client token. What
+// touches files, processes or the store (PlanInstall, Plan.Apply, Install,
+// RotateToken, RunningProcesses) is marked so; the rest is pure: paths come
+// from an Env.
 package clientconfig
 
 import (
@@ -139,8 +142,8 @@ func (o obj) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(f.k)
-		v, err := json.Marshal(f.v)
+		k, _ := marshal(f.k)
+		v, err := marshal(f.v)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +153,18 @@ func (o obj) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// marshal is json.Marshal without HTML escaping: config files are read by
+// people, and a placeholder like <new token> must stay legible.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // entry is the server entry for a JSON client.

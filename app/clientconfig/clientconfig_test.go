@@ -404,3 +404,41 @@ func TestPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestDiff(t *testing.T) {
+	old := "a\nb\nc\nd\ne\nf\n"
+	new := "a\nb\nc\nX\ne\nf\n"
+	want := "  … (1 lines unchanged)\n  b\n  c\n- d\n+ X\n  e\n  f"
+	if got := Diff([]byte(old), []byte(new)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Diff(nil, []byte("{}\n")); got != "+ {}" {
+		t.Errorf("new file: %q", got)
+	}
+}
+
+func TestRunning(t *testing.T) {
+	procs := map[string]bool{"code": true, "bash": true}
+	if running, known := Running(mustLookup("vscode"), procs); !running || !known {
+		t.Errorf("vscode: running %v, known %v", running, known)
+	}
+	if running, known := Running(mustLookup("cursor"), procs); running || !known {
+		t.Errorf("cursor: running %v, known %v", running, known)
+	}
+	if _, known := Running(mustLookup("codex"), procs); known {
+		t.Error("codex (a command-line client) is said to be recognisable")
+	}
+}
+
+func TestSnippetIsLegible(t *testing.T) {
+	p := params
+	p.Token = TokenPlaceholder
+	p.URL = "http://127.0.0.1:8731/mcp?a=1&b=2"
+	b, err := Snippet(mustLookup("cursor"), HTTP, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "Bearer "+TokenPlaceholder) || !strings.Contains(string(b), "a=1&b=2") {
+		t.Errorf("escaped snippet:\n%s", b)
+	}
+}

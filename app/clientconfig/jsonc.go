@@ -305,11 +305,15 @@ func (d *doc) splice(start, end int, text string) {
 
 // render formats v as JSON indented for a value at indent.
 func (d *doc) render(v any, indent string) (string, error) {
-	b, err := json.MarshalIndent(v, indent, d.unit)
+	b, err := marshal(v)
 	if err != nil {
 		return "", err
 	}
-	return string(b), nil
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, indent, d.unit); err != nil {
+		return "", err
+	}
+	return out.String(), nil
 }
 
 // setMember sets obj[key] = v: the value is replaced in place when the key
@@ -323,7 +327,7 @@ func (d *doc) setMember(obj *node, key string, v any) error {
 		d.splice(m.val.start, m.val.end, text)
 		return nil
 	}
-	k, _ := json.Marshal(key)
+	k, _ := marshal(key)
 	if len(obj.members) == 0 {
 		outer := d.lineIndent(obj.start)
 		inner := outer + d.unit
