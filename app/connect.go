@@ -1,43 +1,428 @@
 package app
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// showConnect opens a small window with the exact entry for client c (the
-// stdio form, through mcptray-stdio, which needs no token in the file),
-// where it goes, a Copy button and how to make the client read it.
+// Form choices of the Connect window.
+const (
+	formStdio = "Through mcptray-stdio (recommended)"
+	formHTTP  = "HTTP with a token"
+)
+
+// showConnect opens the Connect window for client c: the exact entry in
+// either form, with Copy, and Install, which previews the change to the
+// client's config file and writes it once confirmed.
 func showConnect(a fyne.App, c clientconfig.Client, cfg Config) {
 	w := a.NewWindow("Connect " + c.Name)
-	snippet, err := clientconfig.Snippet(c, clientconfig.Stdio, clientconfig.Params{Name: "mcptray", ShimPath: cfg.ShimPath})
-	text := string(snippet)
-	if err != nil {
-		text = "error: " + err.Error()
-	}
-	entry := widget.NewMultiLineEntry()
-	entry.SetText(text)
-	entry.TextStyle = fyne.TextStyle{Monospace: true}
-	entry.SetMinRowsVisible(8)
-	paths := clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS))
-	where := widget.NewLabel("Add this to " + strings.Join(paths, " or ") + "\n(or run: mcptray config " + c.ID + " --install)")
-	where.Wrapping = fyne.TextWrapWord
-	restart := widget.NewLabel("Then: " + c.Restart)
-	restart.Wrapping = fyne.TextWrapWord
-	copied := widget.NewLabel("")
-	copyBtn := widget.NewButton("Copy", func() {
-		a.Clipboard().SetContent(text)
-		copied.SetText("Copied.")
-	})
-	copyBtn.Importance = widget.HighImportance
-	w.SetContent(container.NewBorder(where, container.NewVBox(restart, container.NewHBox(copyBtn, widget.NewButton("Close", w.Close), copied)), nil, nil, entry))
-	w.Resize(fyne.NewSize(560, 420))
+	v := newConnectView(a, w, c, cfg, clientconfig.LocalEnv(runtime.GOOS))
+	w.SetContent(v.content)
+	// A token shown once must not linger in a hidden window.
+	w.SetOnClosed(v.forget)
+	w.Resize(fyne.NewSize(680, 620))
 	w.CenterOnScreen()
 	w.Show()
+}
+
+// connectView is the Connect window's content and logic, apart from the
+// window so that tests drive it on Fyne's test driver.
+type connectView struct {
+	app fyne.App
+	win fyne.Window
+	c   clientconfig.Client
+	cfg Config
+
+	form      *widget.RadioGroup
+	formNote  *widget.Label
+	path      *widget.Select
+	snippet   *widget.Entry
+	copied    *widget.Label
+	makeToken *widget.Button
+	install   *widget.Button
+	// token is the HTTP form's token created for Copy ("" until then).
+	token string
+
+	preview     *fyne.Container // the diff and its Write it / Cancel, hidden until Install
+	previewHead *widget.Label
+	diff        *widget.TextGrid
+	plan        clientconfig.Plan
+
+	errLine *widget.Label // problems, in red
+	result  *widget.Label // what Install did and what to do next
+
+	box     *fyne.Container
+	content *container.Scroll
+}
+
+func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config, env clientconfig.Env) *connectView {
+	v := &connectView{app: a, win: w, c: c, cfg: cfg}
+	v.errLine = fieldError()
+	v.result = widget.NewLabel("")
+	// Paths do not break at spaces.
+	v.result.Wrapping = fyne.TextWrapBreak
+	v.result.Selectable = true // it may hold the token to copy
+	v.result.Hide()
+	v.formNote = hint("")
+
+	v.form = widget.NewRadioGroup([]string{formStdio, formHTTP}, func(string) { v.formChanged() })
+	v.form.Required = true
+	v.form.SetSelected(formStdio)
+	if !c.HTTP {
+		v.form.Disable()
+	}
+
+	v.path = widget.NewSelect(clientconfig.Paths(c, env), func(string) { v.hidePreview() })
+	if len(v.path.Options) > 0 {
+		v.path.SetSelectedIndex(0)
+	}
+	where := fyne.CanvasObject(v.path)
+	if c.ID == "claude-code-project" {
+		// The project is wherever the person works, not mcptray's own
+		// working directory.
+		where = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Project folder…", theme.FolderOpenIcon(), v.chooseProject), v.path)
+	}
+
+	v.snippet = widget.NewMultiLineEntry()
+	v.snippet.TextStyle = fyne.TextStyle{Monospace: true}
+	v.snippet.SetMinRowsVisible(9)
+	v.copied = widget.NewLabel("")
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), v.Copy)
+	v.makeToken = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), v.CreateToken)
+	v.install = widget.NewButtonWithIcon("Install…", theme.DocumentSaveIcon(), func() { v.Preview() })
+	v.install.Importance = widget.HighImportance
+
+	v.previewHead = widget.NewLabel("")
+	v.previewHead.Wrapping = fyne.TextWrapWord
+	v.diff = widget.NewTextGrid()
+	diffScroll := container.NewScroll(v.diff)
+	diffScroll.SetMinSize(fyne.NewSize(0, 240))
+	write := widget.NewButtonWithIcon("Write it", theme.ConfirmIcon(), func() { v.Confirm() })
+	write.Importance = widget.HighImportance
+	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, diffScroll,
+		container.NewHBox(write, widget.NewButton("Cancel", v.hidePreview)))
+	v.preview.Hide()
+
+	restart := hint("Then: " + c.Restart)
+	v.box = container.NewVBox(
+		widget.NewForm(
+			widget.NewFormItem("Connect by", v.form),
+			widget.NewFormItem("", v.formNote),
+			widget.NewFormItem("Config file", where),
+		),
+		v.snippet,
+		container.NewHBox(copyBtn, v.makeToken, v.install, v.copied),
+		v.errLine, v.preview, v.result, restart,
+		container.NewHBox(widget.NewButton("Close", w.Close)),
+	)
+	v.content = container.NewVScroll(container.NewPadded(v.box))
+	v.formChanged()
+	return v
+}
+
+// relayout fits the window's content again after parts were shown or
+// hidden.
+func (v *connectView) relayout() {
+	if v.box == nil { // still being built
+		return
+	}
+	v.box.Refresh()
+	v.content.Refresh()
+}
+
+// setError shows problems in the red line; none hides it.
+func (v *connectView) setError(msgs ...string) {
+	setFieldError(v.errLine, msgs)
+	v.relayout()
+}
+
+func (v *connectView) ctx() context.Context { return context.Background() }
+
+// Form is the chosen form.
+func (v *connectView) Form() clientconfig.Form {
+	if v.form.Selected == formHTTP {
+		return clientconfig.HTTP
+	}
+	return clientconfig.Stdio
+}
+
+// SetForm chooses the form, as clicking its radio button does.
+func (v *connectView) SetForm(f clientconfig.Form) {
+	if f == clientconfig.HTTP {
+		v.form.SetSelected(formHTTP)
+	} else {
+		v.form.SetSelected(formStdio)
+	}
+}
+
+// params are the entry's values for the chosen form: the shim's path, or
+// the URL and the token (the placeholder until one is created).
+func (v *connectView) params() (clientconfig.Params, error) {
+	p := clientconfig.Params{Name: "mcptray"}
+	if v.Form() == clientconfig.Stdio {
+		if v.cfg.ShimPath == "" {
+			return p, fmt.Errorf("mcptray-stdio was not found next to mcptray, so the stdio form cannot name it; reinstall mcptray (or build it with `make build`)%s", map[bool]string{true: ", or use the HTTP form"}[v.c.HTTP])
+		}
+		p.ShimPath = v.cfg.ShimPath
+		return p, nil
+	}
+	p.URL = v.url()
+	p.Token = cmpOr(v.token, clientconfig.TokenPlaceholder)
+	return p, nil
+}
+
+// url is the running server's endpoint, else the one the port setting
+// gives.
+func (v *connectView) url() string {
+	if v.cfg.Server != nil {
+		return v.cfg.Server.URL()
+	}
+	set := mcpcore.DefaultSettings()
+	if v.cfg.Store != nil {
+		if s, err := v.cfg.Store.Settings(v.ctx()); err == nil {
+			set = s
+		}
+	}
+	return set.ListenURL()
+}
+
+// formChanged shows the entry of the chosen form and what it implies.
+func (v *connectView) formChanged() {
+	if v.snippet == nil { // still being built
+		return
+	}
+	v.hidePreview()
+	v.result.Hide()
+	v.copied.SetText("")
+	if v.Form() == clientconfig.HTTP {
+		v.makeToken.Show()
+		v.formNote.SetText(httpNote(v.c))
+	} else {
+		v.makeToken.Hide()
+		note := "The client starts mcptray-stdio, which finds mcptray by itself (even after a port change) and keeps its own token: no secret goes into the file."
+		if !v.c.HTTP {
+			note += " " + v.c.Name + " reads only stdio servers from its config file."
+		}
+		v.formNote.SetText(note)
+	}
+	v.showSnippet()
+}
+
+// httpNote says where the HTTP form's token ends up for client c.
+func httpNote(c clientconfig.Client) string {
+	const common = "mcptray creates a token named %q for it (revocable under Settings ▸ Client tokens), replacing an older one of that name; the entry names this URL, so a port change means installing it again."
+	switch {
+	case c.TokenEnv != "":
+		return fmt.Sprintf(common, c.ID) + fmt.Sprintf(" The file names the environment variable %s; the token is shown once, to set there.", c.TokenEnv)
+	case c.ID == "vscode":
+		return fmt.Sprintf(common, c.ID) + " VS Code asks for the token once and keeps it in its secret storage; it is shown once, to paste there."
+	}
+	return fmt.Sprintf(common, c.ID) + " Installing stores the token in plain text in the config file (made readable only by you)."
+}
+
+// showSnippet fills the entry box; a problem goes to the red line.
+func (v *connectView) showSnippet() {
+	v.setError()
+	p, err := v.params()
+	var b []byte
+	if err == nil {
+		b, err = clientconfig.Snippet(v.c, v.Form(), p)
+	}
+	if err != nil {
+		v.snippet.SetText("")
+		v.setError(err.Error())
+		return
+	}
+	v.snippet.SetText(string(b))
+}
+
+// Copy puts the entry on the clipboard.
+func (v *connectView) Copy() {
+	if v.snippet.Text == "" {
+		return
+	}
+	v.app.Clipboard().SetContent(v.snippet.Text)
+	v.copied.SetText("Copied.")
+	if v.Form() == clientconfig.HTTP && v.token == "" {
+		v.copied.SetText("Copied, with a placeholder: press Create token to put a real one in.")
+	}
+}
+
+// CreateToken makes the client's token for the HTTP form and shows it in
+// the entry, this once.
+func (v *connectView) CreateToken() {
+	secret, err := clientconfig.RotateToken(v.ctx(), v.cfg.Store, v.c.ID)
+	if err != nil {
+		v.setError(err.Error())
+		return
+	}
+	v.token = secret
+	v.showSnippet()
+	v.copied.SetText(fmt.Sprintf("Token %q created: copy the entry now, the token is not shown again.", v.c.ID))
+}
+
+// forget drops the token shown once.
+func (v *connectView) forget() {
+	v.token = ""
+	v.snippet.SetText("")
+	v.result.SetText("")
+}
+
+// chooseProject picks the project whose .mcp.json Claude Code reads.
+func (v *connectView) chooseProject() {
+	d := dialog.NewFolderOpen(func(dir fyne.ListableURI, err error) {
+		if err != nil || dir == nil {
+			return
+		}
+		v.SetPath(filepath.Join(dir.Path(), ".mcp.json"))
+	}, v.win)
+	d.Show()
+}
+
+// SetPath chooses the config file to install into.
+func (v *connectView) SetPath(path string) {
+	if !slices.Contains(v.path.Options, path) {
+		v.path.SetOptions(append([]string{path}, v.path.Options...))
+	}
+	v.path.SetSelected(path)
+}
+
+// Preview computes the change Install makes to the chosen file and shows
+// it, with Write it; a file it cannot merge (malformed) shows the reason
+// and is never touched. It reports whether there is a change to confirm.
+func (v *connectView) Preview() bool {
+	v.result.Hide()
+	v.setError()
+	v.hidePreview()
+	p, err := v.params()
+	if err != nil {
+		v.setError(err.Error())
+		return false
+	}
+	// The token is made only when the person confirms.
+	p.Token = clientconfig.TokenPlaceholder
+	if v.path.Selected == "" {
+		v.setError("Choose the config file to install into.")
+		return false
+	}
+	pl, err := clientconfig.PlanInstall(v.c, v.path.Selected, v.Form(), p)
+	if err != nil {
+		v.setError("Not installed: " + err.Error())
+		return false
+	}
+	if !pl.Changed {
+		v.showResult(fmt.Sprintf("mcptray is already configured in %s; nothing to change.", pl.Path))
+		return false
+	}
+	v.plan = pl
+	head := "mcptray will create the config file above:"
+	if pl.Old != nil {
+		head = fmt.Sprintf("mcptray will change the config file above (the current one is kept as %s.bak):", filepath.Base(pl.Path))
+	}
+	if v.Form() == clientconfig.HTTP {
+		head += "\nThe placeholder becomes a new token when you press Write it."
+	}
+	v.previewHead.SetText(head)
+	v.showDiff(clientconfig.Diff(pl.Old, pl.New))
+	v.preview.Show()
+	v.install.Disable()
+	v.relayout()
+	return true
+}
+
+// showDiff shows a Diff with its removed lines red and its added lines
+// green.
+func (v *connectView) showDiff(d string) {
+	v.diff.SetText(d)
+	removed := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameError)}
+	added := &widget.CustomTextGridStyle{FGColor: theme.Color(theme.ColorNameSuccess)}
+	for i, line := range strings.Split(d, "\n") {
+		switch {
+		case strings.HasPrefix(line, "- "):
+			v.diff.SetRowStyle(i, removed)
+		case strings.HasPrefix(line, "+ "):
+			v.diff.SetRowStyle(i, added)
+		}
+	}
+}
+
+func (v *connectView) hidePreview() {
+	if v.preview == nil {
+		return
+	}
+	v.plan = clientconfig.Plan{}
+	v.preview.Hide()
+	v.install.Enable()
+	v.relayout()
+}
+
+// Confirm writes the previewed change (a backup first; nothing when the
+// file changed since the preview) and says what happened and what to do
+// next. It reports whether the file was written.
+func (v *connectView) Confirm() bool {
+	if v.plan.Path == "" {
+		return false
+	}
+	pl := v.plan
+	p, err := v.params()
+	if err == nil {
+		var done clientconfig.Installed
+		if done, err = clientconfig.Install(v.ctx(), v.cfg.Store, v.c, v.Form(), p, []clientconfig.Plan{pl}); err == nil {
+			v.hidePreview()
+			if done.Token != "" {
+				// The entry shown is the one written.
+				v.token = done.Token
+				v.showSnippet()
+			}
+			v.showResult(v.installedText(done))
+			return true
+		}
+	}
+	v.hidePreview()
+	v.setError("Not installed: " + err.Error())
+	return false
+}
+
+// installedText reports an install: the file, the backup, the token where
+// the person must put it, and whether the client still runs on its old
+// config.
+func (v *connectView) installedText(done clientconfig.Installed) string {
+	var b strings.Builder
+	for _, f := range done.Files {
+		if f.Backup != "" {
+			fmt.Fprintf(&b, "Wrote %s (the previous version is in %s).\n", f.Path, f.Backup)
+		} else {
+			fmt.Fprintf(&b, "Wrote %s.\n", f.Path)
+		}
+	}
+	if done.Token != "" {
+		fmt.Fprintf(&b, "Created the client token %q.\n", v.c.ID)
+		if how := clientconfig.TokenInstructions(v.c, done.Token); how != "" {
+			b.WriteString(how + "\n")
+		}
+	}
+	if running, known := clientconfig.Running(v.c, clientconfig.RunningProcesses()); known && running {
+		fmt.Fprintf(&b, "%s is running with its old config: it reads the file only when it starts.\n", v.c.Name)
+	}
+	// The restart hint stays under it.
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (v *connectView) showResult(text string) {
+	v.result.SetText(text)
+	v.result.Show()
+	v.relayout()
 }

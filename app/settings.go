@@ -58,6 +58,16 @@ func startAtLogin() fyne.CanvasObject {
 // inspectorOrigins are the origins the MCP Inspector runs its page on.
 var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"}
 
+// PrefOpenTaskWindow is the preference (a bool, default false) to open the
+// task window when a long call starts.
+const PrefOpenTaskWindow = "openTaskWindowOnStart"
+
+// askChoices are the ask policies as the Settings tab offers them.
+var askChoices = []struct{ policy, label string }{
+	{mcpcore.AskDeny, "Decline approvals and desktop forms"},
+	{mcpcore.AskClientOnly, "Send desktop forms to the client when it can answer them"},
+}
+
 // numField is a number setting: its JSON field name and its entry.
 type numField struct {
 	key   string
@@ -69,12 +79,17 @@ type numField struct {
 // through storage, so the running server applies them at once; problems
 // show next to their fields), client tokens and secrets (changed at once).
 type SettingsTab struct {
+	app fyne.App
 	win fyne.Window
 	cfg Config
 	st  *storage.Store
 	sec *storage.Secrets // nil when the secret store could not be opened
 
 	name, title, instructions *widget.Entry
+	port                      *widget.Entry
+	endpoint                  *widget.Label
+	ask                       *widget.Select
+	askNote                   *widget.Label
 	scope                     *widget.Select
 	nums                      []*numField
 	origins                   []*widget.Entry
@@ -96,9 +111,15 @@ type SettingsTab struct {
 
 func (s *SettingsTab) ctx() context.Context { return context.Background() }
 
-// newSettingsTab builds the Settings tab for win.
+// newSettingsTab builds the Settings tab for win in the current app.
 func newSettingsTab(win fyne.Window, cfg Config) *SettingsTab {
-	s := &SettingsTab{win: win, cfg: cfg, st: cfg.Store, errs: map[string]*widget.Label{}, tokenSel: -1, secretSel: -1}
+	return newSettingsTabFor(fyne.CurrentApp(), win, cfg)
+}
+
+// newSettingsTabFor builds the Settings tab for win; a keeps the GUI
+// preferences.
+func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
+	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, errs: map[string]*widget.Label{}, tokenSel: -1, secretSel: -1}
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.secretNote = widget.NewLabel("")
@@ -114,6 +135,7 @@ func newSettingsTab(win fyne.Window, cfg Config) *SettingsTab {
 		s.securitySection(), widget.NewSeparator(),
 		s.secretsSection(), widget.NewSeparator(),
 		s.limitsSection(), widget.NewSeparator(),
+		s.headlessSection(), widget.NewSeparator(),
 		s.saveRow(), widget.NewSeparator(),
 		s.otherSection(),
 	)))
@@ -148,20 +170,31 @@ func (s *SettingsTab) serverSection() fyne.CanvasObject {
 	s.instructions = widget.NewMultiLineEntry()
 	s.instructions.Wrapping = fyne.TextWrapWord
 	s.instructions.SetMinRowsVisible(3)
-	url := "not serving"
-	if s.cfg.Server != nil {
-		url = s.cfg.Server.URL()
-	}
+	s.port = widget.NewEntry()
+	s.port.SetPlaceHolder(strconv.Itoa(mcpcore.DefaultPort))
+	s.endpoint = widget.NewLabel("")
+	s.endpoint.Selectable = true
+	s.showEndpoint()
 	return container.NewVBox(heading("Server"),
 		widget.NewForm(
 			widget.NewFormItem("Name", s.withErr("serverName", s.name)),
 			widget.NewFormItem("Title", s.withErr("serverTitle", s.title)),
 			widget.NewFormItem("Instructions", s.withErr("instructions", s.instructions)),
-			widget.NewFormItem("Endpoint", widget.NewLabel(url)),
+			widget.NewFormItem("Port", s.withErr("port", s.port)),
+			widget.NewFormItem("Endpoint", s.endpoint),
 			widget.NewFormItem("Database", widget.NewLabel(s.cfg.DB)),
 		),
-		hint("The listen address (port) is chosen at start: run mcptray --addr 127.0.0.1:PORT; client configs name it, so keep it fixed."),
+		hint("mcptray listens on 127.0.0.1 at this port (mcptray --addr overrides it for one run). Saving a new port moves the running server at once: the stdio shim follows by itself; client configs in the HTTP form name the URL and must be installed again."),
 	)
+}
+
+// showEndpoint shows where the server listens now.
+func (s *SettingsTab) showEndpoint() {
+	if s.cfg.Server == nil {
+		s.endpoint.SetText("not serving")
+		return
+	}
+	s.endpoint.SetText(s.cfg.Server.URL())
 }
 
 func (s *SettingsTab) securitySection() fyne.CanvasObject {
@@ -291,6 +324,36 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 	return container.NewVBox(heading("Caching & limits"), form)
 }
 
+func (s *SettingsTab) headlessSection() fyne.CanvasObject {
+	var labels []string
+	for _, c := range askChoices {
+		labels = append(labels, c.label)
+	}
+	s.ask = widget.NewSelect(labels, nil)
+	s.askNote = hint("")
+	return container.NewVBox(heading("Without the desktop app"),
+		widget.NewLabel("When mcptray runs without its desktop app (mcptray serve):"),
+		s.withErr("askPolicy", s.ask),
+		s.askNote,
+	)
+}
+
+// askPolicy is the policy the ask select shows.
+func (s *SettingsTab) askPolicy() string {
+	for _, c := range askChoices {
+		if c.label == s.ask.Selected {
+			return c.policy
+		}
+	}
+	return ""
+}
+
+// showAskNote explains the ask policies; client-only forms live as long as
+// the request-state lifetime.
+func (s *SettingsTab) showAskNote(set mcpcore.Settings) {
+	s.askNote.SetText(fmt.Sprintf("Nobody is at the desktop then, so approvals are always declined, saying why. Desktop forms are declined too, or sent to the AI client as questions when it can answer them; the client then has the request-state lifetime (%d s, under Caching & limits) to answer. Read when mcptray serve starts; mcptray serve --ask overrides it.", set.RequestStateTTLSeconds))
+}
+
 func (s *SettingsTab) saveRow() fyne.CanvasObject {
 	save := widget.NewButtonWithIcon("Save settings", theme.DocumentSaveIcon(), func() { s.Save() })
 	save.Importance = widget.HighImportance
@@ -303,6 +366,12 @@ func (s *SettingsTab) otherSection() fyne.CanvasObject {
 	if al := startAtLogin(); al != nil {
 		box.Add(al)
 	}
+	prefs := s.app.Preferences()
+	taskWin := widget.NewCheck("Open the task window when a long call starts", func(on bool) {
+		prefs.SetBool(PrefOpenTaskWindow, on)
+	})
+	taskWin.SetChecked(prefs.BoolWithFallback(PrefOpenTaskWindow, false))
+	box.Add(taskWin)
 	return box
 }
 
@@ -356,6 +425,15 @@ func (s *SettingsTab) Reload() {
 	s.name.SetText(set.ServerName)
 	s.title.SetText(set.ServerTitle)
 	s.instructions.SetText(set.Instructions)
+	s.port.SetText(strconv.Itoa(set.ListenPort()))
+	s.showEndpoint()
+	s.ask.SetSelected("")
+	for _, c := range askChoices {
+		if c.policy == set.AskPolicy {
+			s.ask.SetSelected(c.label)
+		}
+	}
+	s.showAskNote(set)
 	s.scope.SetSelected(set.CacheScope)
 	vals := map[string]int64{
 		"cacheTtlMs": int64(set.CacheTTLMs), "pageSize": int64(set.PageSize),
@@ -388,7 +466,15 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 	set.Instructions = s.instructions.Text
 	set.CacheScope = s.scope.Selected
 	set.AllowedOrigins = s.Origins()
+	set.AskPolicy = s.askPolicy()
 	var ps []mcpcore.Problem
+	if t := strings.TrimSpace(s.port.Text); t == "" {
+		set.Port = 0
+	} else if p, err := strconv.Atoi(t); err != nil {
+		ps = append(ps, mcpcore.Problem{Field: "port", Message: "must be a whole number between 1 and 65535"})
+	} else {
+		set.Port = p
+	}
 	for _, n := range s.nums {
 		v, err := strconv.ParseInt(strings.TrimSpace(n.entry.Text), 10, 64)
 		if err != nil {
@@ -459,10 +545,24 @@ func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
 }
 
 // Save validates the settings and stores them; the running server applies
-// them at once. It reports whether it did.
+// them at once. A new port moves the server first: when that fails (the
+// port is taken) nothing is stored. It reports whether it saved.
 func (s *SettingsTab) Save() bool {
 	set, ps := s.Settings()
 	ps = append(ps, settingsProblems(set.Validate())...)
+	portChanged, moved, oldPort := false, false, 0
+	if len(ps) == 0 {
+		if stored, err := s.st.Settings(s.ctx()); err == nil && stored.ListenPort() != set.ListenPort() {
+			portChanged, oldPort = true, stored.ListenPort()
+		}
+		if portChanged && s.cfg.Server != nil {
+			if err := s.cfg.Server.SetPort(set.ListenPort()); err != nil {
+				ps = append(ps, mcpcore.Problem{Field: "port", Message: err.Error()})
+			} else {
+				moved = true
+			}
+		}
+	}
 	if len(ps) == 0 {
 		if err := s.st.PutSettings(s.ctx(), set); err != nil {
 			var ve interface{ Unwrap() error }
@@ -471,8 +571,16 @@ func (s *SettingsTab) Save() bool {
 			} else {
 				ps = settingsProblems(err)
 			}
+			if moved {
+				// The stored port is the old one: serve there again.
+				if err := s.cfg.Server.SetPort(oldPort); err != nil {
+					ps = append(ps, mcpcore.Problem{Field: "port", Message: "moving back to port " + strconv.Itoa(oldPort) + ": " + err.Error()})
+				}
+				moved = false
+			}
 		}
 	}
+	s.showEndpoint()
 	if len(ps) > 0 {
 		other := s.showProblems(ps)
 		msg := fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps))
@@ -483,7 +591,15 @@ func (s *SettingsTab) Save() bool {
 		return false
 	}
 	s.showProblems(nil)
-	s.status.SetText("Saved; the server applies them now.")
+	s.showAskNote(set)
+	msg := "Saved; the server applies them now."
+	switch {
+	case portChanged && !moved:
+		msg = fmt.Sprintf("Saved; mcptray listens on port %d from its next start.", set.ListenPort())
+	case moved:
+		msg = fmt.Sprintf("Saved; mcptray now serves on %s. The stdio shim follows by itself; client configs in the HTTP form still name port %d: install them again (tray menu ▸ Connect a client).", s.cfg.Server.URL(), oldPort)
+	}
+	s.status.SetText(msg)
 	return true
 }
 

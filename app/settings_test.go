@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -24,8 +27,14 @@ func TestMain(m *testing.M) {
 
 // newSettingsFixture is a Settings tab on a real store, in a test window.
 func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
+	return newSettingsFixtureWith(t, nil)
+}
+
+// newSettingsFixtureWith is newSettingsFixture with srv as the running
+// server (nil: not serving).
+func newSettingsFixtureWith(t *testing.T, srv Server) (*SettingsTab, *storage.Store, fyne.Window) {
 	t.Helper()
-	test.NewTempApp(t)
+	a := test.NewTempApp(t)
 	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +42,7 @@ func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window
 	t.Cleanup(func() { st.Close() })
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
-	s := newSettingsTab(w, Config{Store: st})
+	s := newSettingsTabFor(a, w, Config{Store: st, Server: srv})
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 800))
 	return s, st, w
@@ -214,5 +223,112 @@ func TestSettingsSecret(t *testing.T) {
 	s.DeleteSecret("github")
 	if len(s.secrets) != 0 {
 		t.Fatalf("secrets after delete: %+v", s.secrets)
+	}
+}
+
+// portServer is a Server whose port moves on SetPort, unless the port is in
+// taken (then it fails as the real one does).
+type portServer struct {
+	port  int
+	taken map[int]bool
+	calls []int
+}
+
+func (p *portServer) URL() string    { return fmt.Sprintf("http://127.0.0.1:%d/mcp", p.port) }
+func (p *portServer) Paused() bool   { return false }
+func (p *portServer) SetPaused(bool) {}
+func (p *portServer) SetPort(n int) error {
+	p.calls = append(p.calls, n)
+	if p.taken[n] {
+		return fmt.Errorf("port %d is taken by another program; mcptray keeps serving on port %d", n, p.port)
+	}
+	p.port = n
+	return nil
+}
+
+func TestSettingsInvalidPort(t *testing.T) {
+	srv := &portServer{port: 8731}
+	s, st, w := newSettingsFixtureWith(t, srv)
+	s.port.SetText("")
+	test.Type(s.port, "70000")
+	s.Save()
+	l := s.errs["port"]
+	if !l.Visible() || !strings.Contains(l.Text, "65535") {
+		t.Fatalf("port error line = %q (visible %v)", l.Text, l.Visible())
+	}
+	set, _ := st.Settings(context.Background())
+	if set.Port != mcpcore.DefaultPort || len(srv.calls) != 0 {
+		t.Fatalf("stored port %d, SetPort calls %v", set.Port, srv.calls)
+	}
+	s.port.SetText("")
+	test.Type(s.port, "abc")
+	if s.Save() || !strings.Contains(l.Text, "whole number") {
+		t.Fatalf("port abc: error line %q", l.Text)
+	}
+	if !slices.Contains(texts(w), "http://127.0.0.1:8731/mcp") {
+		t.Fatal("the endpoint is not shown")
+	}
+}
+
+func TestSettingsPortTakenKeepsStoredPort(t *testing.T) {
+	srv := &portServer{port: 8731, taken: map[int]bool{9000: true}}
+	s, st, _ := newSettingsFixtureWith(t, srv)
+	s.port.SetText("9000")
+	if s.Save() {
+		t.Fatal("saved with a taken port")
+	}
+	if l := s.errs["port"]; !l.Visible() || !strings.Contains(l.Text, "9000 is taken") {
+		t.Fatalf("port error line = %q", l.Text)
+	}
+	if set, _ := st.Settings(context.Background()); set.Port != mcpcore.DefaultPort {
+		t.Fatalf("stored port %d after a failed move", set.Port)
+	}
+	// A free port: the server moves, the port is stored, the note says
+	// what to reinstall.
+	s.port.SetText("9001")
+	if !s.Save() {
+		t.Fatalf("not saved: %s", s.status.Text)
+	}
+	if set, _ := st.Settings(context.Background()); set.Port != 9001 || srv.port != 9001 {
+		t.Fatalf("stored port %d, serving on %d", set.Port, srv.port)
+	}
+	if !strings.Contains(s.status.Text, "install them again") || s.endpoint.Text != "http://127.0.0.1:9001/mcp" {
+		t.Fatalf("status %q, endpoint %q", s.status.Text, s.endpoint.Text)
+	}
+	// Saving other settings does not move it again.
+	n := len(srv.calls)
+	if !s.Save() || len(srv.calls) != n {
+		t.Fatalf("SetPort calls %v after an unrelated save", srv.calls)
+	}
+}
+
+func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
+	s, st, w := newSettingsFixture(t)
+	if s.ask.Selected != askChoices[0].label {
+		t.Fatalf("ask policy shown: %q", s.ask.Selected)
+	}
+	s.ask.SetSelected(askChoices[1].label)
+	if !s.Save() {
+		t.Fatalf("not saved: %s", s.status.Text)
+	}
+	if set, _ := st.Settings(context.Background()); set.AskPolicy != mcpcore.AskClientOnly {
+		t.Fatalf("stored ask policy %q", set.AskPolicy)
+	}
+	var check *widget.Check
+	walk(w.Content(), func(o fyne.CanvasObject) {
+		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, "task window") {
+			check = c
+		}
+	})
+	if check == nil || check.Checked {
+		t.Fatalf("task-window checkbox: %v", check)
+	}
+	test.Tap(check)
+	if !s.app.Preferences().Bool(PrefOpenTaskWindow) {
+		t.Fatal("the preference is not set after ticking the box")
+	}
+	test.Tap(check)
+	if s.app.Preferences().Bool(PrefOpenTaskWindow) {
+		t.Fatal("the preference is still set after unticking the box")
 	}
 }

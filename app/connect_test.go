@@ -1,0 +1,236 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/storage"
+)
+
+const testShim = "/opt/mcptray/mcptray-stdio"
+
+// newConnectFixture is the Connect window of client id on a real store,
+// with the client's config files under a temp home.
+func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, string) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	home := t.TempDir()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c, ok := clientconfig.Lookup(id)
+	if !ok {
+		t.Fatalf("no client %q", id)
+	}
+	env := clientconfig.Env{GOOS: runtime.GOOS, Home: home, XDGConfigHome: filepath.Join(home, ".config"), ProjectDir: home}
+	w := test.NewWindow(nil)
+	t.Cleanup(w.Close)
+	v := newConnectView(a, w, c, Config{Store: st, ShimPath: testShim, Server: &portServer{port: 8731}}, env)
+	w.SetContent(v.content)
+	w.Resize(fyne.NewSize(700, 700))
+	return v, st, v.path.Selected
+}
+
+// tapButton taps the button labelled text in the view.
+func tapButton(t *testing.T, v *connectView, text string) {
+	t.Helper()
+	var b *widget.Button
+	walk(v.content, func(o fyne.CanvasObject) {
+		if x, ok := o.(*widget.Button); ok && x.Text == text && x.Visible() {
+			b = x
+		}
+	})
+	if b == nil {
+		t.Fatalf("no %q button", text)
+	}
+	test.Tap(b)
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
+	v, st, path := newConnectFixture(t, "cursor")
+	const orig = `{"mcpServers": {"other": {"command": "/bin/other"}}, "theme": "dark"}`
+	writeFile(t, path, orig)
+	if !strings.Contains(v.snippet.Text, testShim) {
+		t.Fatalf("snippet:\n%s", v.snippet.Text)
+	}
+	tapButton(t, v, "Install…")
+	if !v.preview.Visible() || !strings.Contains(v.diff.Text(), "+ ") || v.path.Selected != path || !strings.Contains(v.previewHead.Text, "mcp.json.bak") {
+		t.Fatalf("preview: %q\n%s (error %q)", v.previewHead.Text, v.diff.Text(), v.errLine.Text)
+	}
+	if b, _ := os.ReadFile(path); string(b) != orig {
+		t.Fatal("the preview wrote the file")
+	}
+	tapButton(t, v, "Write it")
+	b, _ := os.ReadFile(path)
+	c, _ := clientconfig.Lookup("cursor")
+	if ok, _ := clientconfig.Configured(c, b, ""); !ok || !strings.Contains(string(b), `"other"`) || !strings.Contains(string(b), `"theme"`) {
+		t.Fatalf("installed:\n%s", b)
+	}
+	if bak, _ := os.ReadFile(path + ".bak"); string(bak) != orig {
+		t.Errorf("backup: %q", bak)
+	}
+	if !v.result.Visible() || !strings.Contains(v.result.Text, "Wrote "+path) {
+		t.Fatalf("result: %q", v.result.Text)
+	}
+	if !slices.Contains(texts(v.win), "Then: "+c.Restart) {
+		t.Fatal("no restart hint")
+	}
+	if v.errLine.Visible() {
+		t.Fatalf("error shown: %q", v.errLine.Text)
+	}
+	if ts, _ := st.ListTokens(context.Background()); len(ts) != 0 {
+		t.Fatalf("the stdio form made tokens: %+v", ts)
+	}
+	// Installed already: nothing to confirm.
+	if v.Preview() || !strings.Contains(v.result.Text, "already configured") {
+		t.Fatalf("second install: %q", v.result.Text)
+	}
+}
+
+func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
+	v, st, path := newConnectFixture(t, "cursor")
+	ctx := context.Background()
+	v.SetForm(clientconfig.HTTP)
+	if !strings.Contains(v.snippet.Text, "http://127.0.0.1:8731/mcp") || !strings.Contains(v.snippet.Text, clientconfig.TokenPlaceholder) {
+		t.Fatalf("HTTP snippet:\n%s", v.snippet.Text)
+	}
+	if !strings.Contains(v.formNote.Text, "plain text") {
+		t.Fatalf("no warning that the token goes into the file: %q", v.formNote.Text)
+	}
+	tapButton(t, v, "Install…")
+	if ts, _ := st.ListTokens(ctx); len(ts) != 0 {
+		t.Fatal("the preview created a token")
+	}
+	tapButton(t, v, "Write it")
+	b, _ := os.ReadFile(path)
+	_, rest, ok := strings.Cut(string(b), `"Authorization": "Bearer `)
+	secret, _, _ := strings.Cut(rest, `"`)
+	if !ok || secret == "" {
+		t.Fatalf("no token in the file:\n%s", b)
+	}
+	if p, err := st.VerifyToken(ctx, secret); err != nil || p.Token != "cursor" {
+		t.Fatalf("the token in the file: %+v, %v", p, err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("a config holding a token must be private: %v", st.Mode())
+	}
+	// Installing again replaces the client's token: the old one is refused.
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("second install: %q", v.errLine.Text)
+	}
+	if _, err := st.VerifyToken(ctx, secret); err == nil {
+		t.Fatal("the replaced token still verifies")
+	}
+	if ts, _ := st.ListTokens(ctx); len(ts) != 1 || ts[0].Name != "cursor" {
+		t.Fatalf("tokens: %+v", ts)
+	}
+}
+
+func TestConnectHTTPTokenShownOnceForEnvClients(t *testing.T) {
+	v, st, _ := newConnectFixture(t, "codex")
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	_, rest, ok := strings.Cut(v.result.Text, "export "+clientconfig.TokenEnvVar+"=")
+	secret, _, _ := strings.Cut(rest, "\n")
+	if !ok {
+		t.Fatalf("result does not show the token to export: %q", v.result.Text)
+	}
+	if p, err := st.VerifyToken(context.Background(), secret); err != nil || p.Token != "codex" {
+		t.Fatalf("shown token: %+v, %v", p, err)
+	}
+	v.forget()
+	if strings.Contains(v.result.Text, secret) || strings.Contains(v.snippet.Text, secret) {
+		t.Fatal("the token is still shown after the window closed")
+	}
+}
+
+func TestConnectStdioOnlyClient(t *testing.T) {
+	v, _, _ := newConnectFixture(t, "claude-desktop")
+	if !v.form.Disabled() {
+		t.Fatal("Claude Desktop offers the HTTP form")
+	}
+	if !strings.Contains(v.formNote.Text, "only stdio") {
+		t.Fatalf("note: %q", v.formNote.Text)
+	}
+}
+
+func TestConnectMalformedFileUntouched(t *testing.T) {
+	v, _, path := newConnectFixture(t, "gemini")
+	const bad = "{\"mcpServers\": {\n  \"a\": nope\n}}"
+	writeFile(t, path, bad)
+	tapButton(t, v, "Install…")
+	if v.preview.Visible() || !v.errLine.Visible() || !strings.Contains(v.errLine.Text, "untouched") || !strings.Contains(v.errLine.Text, path) {
+		t.Fatalf("error line %q (visible %v), preview visible %v", v.errLine.Text, v.errLine.Visible(), v.preview.Visible())
+	}
+	if b, _ := os.ReadFile(path); string(b) != bad {
+		t.Fatalf("the file changed: %q", b)
+	}
+	if _, err := os.Stat(path + ".bak"); err == nil {
+		t.Fatal("a backup was written")
+	}
+}
+
+func TestConnectFileChangedSincePreview(t *testing.T) {
+	v, st, path := newConnectFixture(t, "cursor")
+	writeFile(t, path, `{"mcpServers": {}}`)
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() {
+		t.Fatalf("preview: %q", v.errLine.Text)
+	}
+	const edited = `{"mcpServers": {"mine": {"command": "/bin/mine"}}}`
+	writeFile(t, path, edited)
+	if v.Confirm() {
+		t.Fatal("wrote a file that changed since the preview")
+	}
+	if !strings.Contains(v.errLine.Text, "changed since the preview") {
+		t.Fatalf("error line: %q", v.errLine.Text)
+	}
+	if b, _ := os.ReadFile(path); string(b) != edited {
+		t.Fatalf("the file was overwritten: %q", b)
+	}
+	if ts, _ := st.ListTokens(context.Background()); len(ts) != 0 {
+		t.Fatalf("a token was made for nothing: %+v", ts)
+	}
+}
+
+func TestRenderConnectWindow(t *testing.T) {
+	v, _, path := newConnectFixture(t, "claude-code")
+	test.ApplyTheme(t, theme.DefaultTheme())
+	writeFile(t, path, "{\n  \"numStartups\": 12,\n  \"mcpServers\": {\n    \"other\": {\"command\": \"/bin/other\"}\n  }\n}\n")
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() {
+		t.Fatalf("preview: %q", v.errLine.Text)
+	}
+	v.win.Resize(fyne.NewSize(680, 760))
+	capture(t, v.win, "connect-preview.png")
+	if !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	capture(t, v.win, "connect-installed.png")
+}
