@@ -77,6 +77,8 @@ type UI struct {
 	tray    bool
 	manager *Manager
 	menu    *trayMenu
+	// tasks is the task window, made on first use.
+	tasks *TaskWindow
 }
 
 // New builds the UI of a (the tray, when the desktop has one); Run shows it.
@@ -124,10 +126,30 @@ func (u *UI) Quit() {
 func (u *UI) OpenManager() {
 	if u.manager == nil {
 		u.manager = NewManager(u.app, u.cfg)
-		u.manager.win.SetCloseIntercept(func() { u.manager.win.Hide() })
+		u.manager.win.SetCloseIntercept(func() {
+			u.manager.win.Hide()
+			u.manager.activity.Stop() // nobody sees the log: stop following it
+		})
 	}
 	u.manager.win.Show()
 	u.manager.win.RequestFocus()
+	if tab := u.manager.tabs.Selected(); tab != nil && tab.Content == u.manager.activity.Content() {
+		u.manager.activity.Reload() // shown again on the Activity tab: follow the log again
+	}
+}
+
+// ShowTaskWindow opens the task window, or raises it when it is open
+// already; it returns nil when there is no engine. Call it on the UI
+// goroutine.
+func (u *UI) ShowTaskWindow() *TaskWindow {
+	if u.cfg.Engine == nil {
+		return nil
+	}
+	if u.tasks == nil {
+		u.tasks = NewTaskWindow(u.app, u.cfg.Engine)
+	}
+	u.tasks.Show()
+	return u.tasks
 }
 
 // TrayPossible says whether a system tray can exist here: on Linux it

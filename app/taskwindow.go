@@ -46,25 +46,6 @@ type TaskWindow struct {
 	running sync.WaitGroup
 }
 
-var (
-	taskWindowsMu sync.Mutex
-	taskWindows   = map[*mcpcore.Engine]*TaskWindow{}
-)
-
-// ShowTaskWindow opens the task window of eng, or raises it when it is
-// open already. Call it on the UI goroutine (or through fyne.Do).
-func ShowTaskWindow(a fyne.App, eng *mcpcore.Engine) *TaskWindow {
-	taskWindowsMu.Lock()
-	tw := taskWindows[eng]
-	if tw == nil {
-		tw = NewTaskWindow(a, eng)
-		taskWindows[eng] = tw
-	}
-	taskWindowsMu.Unlock()
-	tw.Show()
-	return tw
-}
-
 // NewTaskWindow builds (without showing) a task window of eng.
 func NewTaskWindow(a fyne.App, eng *mcpcore.Engine) *TaskWindow {
 	return &TaskWindow{app: a, eng: eng, rows: map[string]*taskRow{}, now: time.Now}
@@ -79,6 +60,8 @@ func (tw *TaskWindow) Show() {
 	}
 	w := tw.app.NewWindow("mcptray — tasks")
 	tw.win = w
+	// A new window starts afresh: the rows of a closed one are gone.
+	tw.rows = map[string]*taskRow{}
 	tw.empty = widget.NewLabel("Tools that run as tasks show their progress here, and can be cancelled here.")
 	tw.empty.Wrapping = fyne.TextWrapWord
 	tw.empty.Importance = widget.LowImportance
@@ -126,11 +109,6 @@ func (tw *TaskWindow) Show() {
 	w.SetOnClosed(func() {
 		cancel()
 		tw.win = nil
-		taskWindowsMu.Lock()
-		if taskWindows[tw.eng] == tw {
-			delete(taskWindows, tw.eng)
-		}
-		taskWindowsMu.Unlock()
 	})
 	w.Show()
 	w.RequestFocus()

@@ -145,9 +145,10 @@ func onUI[T any](tw *TaskWindow, f func() T) T {
 func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 	app := newRecordingApp(t)
 	env := newTaskEnv(t)
-	tw := ShowTaskWindow(app, env.eng)
+	u := New(app, Config{Engine: env.eng})
+	tw := u.ShowTaskWindow()
 	defer tw.closeAndWait()
-	if again := ShowTaskWindow(app, env.eng); again != tw {
+	if again := u.ShowTaskWindow(); again != tw {
 		t.Error("a second task window for the same engine")
 	}
 	if !onUI(tw, func() bool { return tw.empty.Visible() }) {
@@ -232,7 +233,7 @@ func TestRenderTaskWindow(t *testing.T) {
 	app := newRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	env := newTaskEnv(t)
-	tw := ShowTaskWindow(app, env.eng)
+	tw := New(app, Config{Engine: env.eng}).ShowTaskWindow()
 	defer tw.closeAndWait()
 	syncID := env.startTask(t, "sync.run", nil)
 	pidfile := filepath.Join(t.TempDir(), "pid")

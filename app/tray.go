@@ -3,41 +3,74 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/app/clientconfig"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // trayState is what the tray icon shows.
-type trayState int
+type trayState = assets.TrayState
+
+// The tray states.
+const (
+	stateServing   = assets.TrayServing
+	statePaused    = assets.TrayPaused
+	stateAttention = assets.TrayAttention // a desktop question waits for an answer
+	stateError     = assets.TrayError
+)
 
 const (
-	stateServing trayState = iota
-	statePaused
-	stateAttention // a desktop question waits for an answer
-	stateError
+	// recentClientWindow is how far back the tray looks for clients.
+	recentClientWindow = 10 * time.Minute
+	// recentClientCheck is how often it looks.
+	recentClientCheck = 10 * time.Second
+	// recentClientNames caps the names the clients line spells out.
+	recentClientNames = 3
+)
+
+// The app's own Try it client, which the clients line leaves out: it is
+// the person at the desktop, not an AI client.
+const (
+	tryItClientName = "mcptray (Try it)"
+	tryItTokenName  = "mcptray-app"
 )
 
 // trayMenu is the tray's menu; it is built without a tray too, so tests can
 // click its items.
 type trayMenu struct {
-	u      *UI
-	menu   *fyne.Menu
-	status *fyne.MenuItem
-	pause  *fyne.MenuItem
-	tasks  *fyne.MenuItem
-	state  trayState
-	shown  trayState // the state of the icon in the tray
+	u       *UI
+	menu    *fyne.Menu
+	status  *fyne.MenuItem
+	clients *fyne.MenuItem
+	pause   *fyne.MenuItem
+	tasks   *fyne.MenuItem
+	state   trayState
+	// dark says whether the desktop is dark: the icon is then drawn for a
+	// dark panel.
+	dark bool
+	// shown is the icon in the tray.
+	shown fyne.Resource
+	// recent are the clients seen recently, most recent first; nil until
+	// the first look.
+	recent []string
 }
 
 func newTrayMenu(u *UI) *trayMenu {
 	m := &trayMenu{u: u}
 	m.status = fyne.NewMenuItem("", nil)
 	m.status.Disabled = true
+	m.clients = fyne.NewMenuItem("", nil)
+	m.clients.Disabled = true
 	m.pause = fyne.NewMenuItem("Pause serving", m.togglePause)
 	var connect []*fyne.MenuItem
 	for _, c := range clientconfig.Clients() {
@@ -47,8 +80,11 @@ func newTrayMenu(u *UI) *trayMenu {
 	connectItem.ChildMenu = fyne.NewMenu("", connect...)
 	m.tasks = fyne.NewMenuItem("Tasks", nil)
 	m.tasks.ChildMenu = fyne.NewMenu("", fyne.NewMenuItem("Open the task window", m.openTasks))
-	m.menu = fyne.NewMenu("mcptray",
-		m.status,
+	items := []*fyne.MenuItem{m.status}
+	if u.cfg.Store != nil {
+		items = append(items, m.clients) // the activity log says who came
+	}
+	m.menu = fyne.NewMenu("mcptray", append(items,
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Open mcptray", u.OpenManager),
 		m.pause,
@@ -56,11 +92,23 @@ func newTrayMenu(u *UI) *trayMenu {
 		m.tasks,
 		fyne.NewMenuItemSeparator(),
 		m.quitItem(),
-	)
+	)...)
+	m.dark = isDark(u.app.Settings())
+	u.app.Settings().AddListener(func(s fyne.Settings) {
+		// A theme change (the desktop went dark or light) redraws the icon.
+		if dark := isDark(s); dark != m.dark {
+			m.dark = dark
+			m.refresh()
+		}
+	})
 	m.update()
-	m.shown = m.state
+	m.shown = m.icon() // New puts it in the tray
 	return m
 }
+
+// isDark says whether the theme variant is dark; a desktop that states no
+// preference counts as dark, as most panels are.
+func isDark(s fyne.Settings) bool { return s.ThemeVariant() != theme.VariantLight }
 
 // quitItem is Quit: it stops the server cleanly before the UI goes.
 func (m *trayMenu) quitItem() *fyne.MenuItem {
@@ -69,11 +117,7 @@ func (m *trayMenu) quitItem() *fyne.MenuItem {
 	return q
 }
 
-func (m *trayMenu) openTasks() {
-	if m.u.cfg.Engine != nil {
-		ShowTaskWindow(m.u.app, m.u.cfg.Engine)
-	}
-}
+func (m *trayMenu) openTasks() { m.u.ShowTaskWindow() }
 
 func (m *trayMenu) togglePause() {
 	if m.u.cfg.Server == nil {
@@ -116,6 +160,7 @@ func (m *trayMenu) update() {
 		}
 	}
 	m.status.Label = status
+	m.clients.Label = clientsLine(m.recent)
 	m.pause.Label = map[bool]string{false: "Pause serving", true: "Resume serving"}[paused]
 	m.tasks.Label = "Tasks"
 	if running > 0 {
@@ -123,18 +168,39 @@ func (m *trayMenu) update() {
 	}
 }
 
-// icon is the tray icon for the current state.
-func (m *trayMenu) icon() fyne.Resource {
-	switch m.state {
-	case statePaused:
-		return assets.TrayPaused
-	case stateAttention:
-		return assets.TrayAttention
-	case stateError:
-		return assets.TrayError
+// clientsLine is the menu line naming the clients seen recently.
+func clientsLine(recent []string) string {
+	switch {
+	case recent == nil:
+		return "Clients: looking…"
+	case len(recent) == 0:
+		return "No client in the last 10 minutes"
+	case len(recent) > recentClientNames:
+		return fmt.Sprintf("Clients: %s and %d more (last 10 min)",
+			strings.Join(recent[:recentClientNames], ", "), len(recent)-recentClientNames)
 	}
-	return assets.TrayServing
+	return "Clients: " + strings.Join(recent, ", ") + " (last 10 min)"
 }
+
+// recentClients names the clients with requests in the last
+// recentClientWindow, most recent first, leaving out the app's own Try it.
+func recentClients(ctx context.Context, st *storage.Store) ([]string, error) {
+	seen, err := st.RecentClients(ctx, time.Now().Add(-recentClientWindow))
+	if err != nil {
+		return nil, err
+	}
+	names := []string{}
+	for _, c := range seen {
+		if c.Name == tryItClientName || c.Token == tryItTokenName || slices.Contains(names, c.Name) {
+			continue
+		}
+		names = append(names, c.Name)
+	}
+	return names, nil
+}
+
+// icon is the tray icon for the current state and desktop.
+func (m *trayMenu) icon() fyne.Resource { return assets.Tray(m.state, m.dark) }
 
 // refresh updates the menu and, with a tray, the tray.
 func (m *trayMenu) refresh() {
@@ -145,20 +211,22 @@ func (m *trayMenu) refresh() {
 	}
 	if desk, ok := m.u.app.(desktop.App); ok {
 		desk.SetSystemTrayMenu(m.menu)
-		if m.state != m.shown {
-			m.shown = m.state
-			desk.SetSystemTrayIcon(m.icon())
+		if icon := m.icon(); icon != m.shown {
+			m.shown = icon
+			desk.SetSystemTrayIcon(icon)
 		}
 	}
 }
 
-// watch keeps the menu current: on every task change, and every few
-// seconds for the questions waiting.
+// watch keeps the menu current: on every task change, every few seconds
+// for the questions waiting, every recentClientCheck for the clients. When
+// a task starts and the person asked for it, it opens the task window.
 func (m *trayMenu) watch(ctx context.Context) {
+	w := m.newWatcher()
 	var tasks <-chan struct{}
-	if m.u.cfg.Engine != nil {
+	if eng := m.u.cfg.Engine; eng != nil {
 		ch := make(chan struct{}, 1)
-		sub := m.u.cfg.Engine.SubscribeTasks(ctx)
+		sub := eng.SubscribeTasks(ctx)
 		go func() {
 			for range sub {
 				select {
@@ -171,20 +239,82 @@ func (m *trayMenu) watch(ctx context.Context) {
 	}
 	tick := time.NewTicker(2 * time.Second)
 	defer tick.Stop()
-	last := ""
 	for {
+		w.round(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-tasks:
 		case <-tick.C:
 		}
-		fyne.DoAndWait(func() {
-			m.update()
-			if key := fmt.Sprint(m.status.Label, m.pause.Label, m.state); key != last {
-				last = key
-				m.refresh()
-			}
-		})
 	}
+}
+
+// trayWatcher is what watch remembers from one round to the next.
+type trayWatcher struct {
+	m *trayMenu
+	// running are the ids of the tasks running at the last round.
+	running map[string]bool
+	// recent are the clients last read, looked when.
+	recent []string
+	looked time.Time
+	// shown are the labels and state last put in the tray.
+	shown string
+}
+
+// newWatcher starts watching; the tasks running already open nothing.
+func (m *trayMenu) newWatcher() *trayWatcher {
+	w := &trayWatcher{m: m, running: map[string]bool{}}
+	if eng := m.u.cfg.Engine; eng != nil {
+		w.running = runningTaskIDs(eng.RunningTasks())
+	}
+	return w
+}
+
+// round reads what changed (off the UI goroutine: SQLite, the engine),
+// then updates the menu on the UI goroutine.
+func (w *trayWatcher) round(ctx context.Context) {
+	u := w.m.u
+	if st := u.cfg.Store; st != nil && time.Since(w.looked) >= recentClientCheck {
+		w.looked = time.Now()
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		names, err := recentClients(qctx, st)
+		cancel()
+		if err != nil {
+			slog.Warn("the tray could not read the recent clients", "err", err)
+		} else {
+			w.recent = names
+		}
+	}
+	started := false
+	if eng := u.cfg.Engine; eng != nil {
+		now := runningTaskIDs(eng.RunningTasks())
+		for id := range now {
+			started = started || !w.running[id]
+		}
+		w.running = now
+	}
+	fyne.DoAndWait(func() {
+		m := w.m
+		if w.recent != nil {
+			m.recent = w.recent
+		}
+		m.update()
+		if key := fmt.Sprint(m.status.Label, m.clients.Label, m.pause.Label, m.state); key != w.shown {
+			w.shown = key
+			m.refresh()
+		}
+		if started && u.app.Preferences().Bool(PrefOpenTaskWindow) {
+			u.ShowTaskWindow()
+		}
+	})
+}
+
+// runningTaskIDs is the set of the tasks' ids.
+func runningTaskIDs(ts []mcpcore.Task) map[string]bool {
+	ids := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		ids[t.ID] = true
+	}
+	return ids
 }

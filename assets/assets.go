@@ -3,31 +3,64 @@
 package assets
 
 import (
-	_ "embed"
+	"embed"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 )
 
 //go:generate go run gen.go
 
-var (
-	//go:embed icon.png
-	iconPNG []byte
-	//go:embed tray-serving.png
-	servingPNG []byte
-	//go:embed tray-paused.png
-	pausedPNG []byte
-	//go:embed tray-attention.png
-	attentionPNG []byte
-	//go:embed tray-error.png
-	errorPNG []byte
+//go:embed icon.png
+var iconPNG []byte
+
+// Icon is the app's icon.
+var Icon = fyne.NewStaticResource("icon.png", iconPNG)
+
+// TrayState is what the tray icon's badge shows.
+type TrayState int
+
+// The tray states.
+const (
+	TrayServing TrayState = iota
+	TrayPaused
+	// TrayAttention: a desktop question waits for an answer.
+	TrayAttention
+	TrayError
 )
 
-// Icons: the app's, and the tray's for each state.
-var (
-	Icon          = fyne.NewStaticResource("icon.png", iconPNG)
-	TrayServing   = fyne.NewStaticResource("tray-serving.png", servingPNG)
-	TrayPaused    = fyne.NewStaticResource("tray-paused.png", pausedPNG)
-	TrayAttention = fyne.NewStaticResource("tray-attention.png", attentionPNG)
-	TrayError     = fyne.NewStaticResource("tray-error.png", errorPNG)
-)
+// trayStateNames name the states in the icons' file names.
+var trayStateNames = [...]string{TrayServing: "serving", TrayPaused: "paused", TrayAttention: "attention", TrayError: "error"}
+
+//go:embed tray-*.png
+var trayFS embed.FS
+
+// trayIcons are the tray icons by panel (0 light, 1 dark) and state.
+var trayIcons = loadTrayIcons()
+
+func loadTrayIcons() (icons [2][len(trayStateNames)]fyne.Resource) {
+	for dark, panel := range []string{"light", "dark"} {
+		for state, name := range trayStateNames {
+			file := fmt.Sprintf("tray-%s-%s.png", panel, name)
+			png, err := trayFS.ReadFile(file)
+			if err != nil {
+				panic(fmt.Sprintf("assets: %s is not embedded: %v", file, err)) // a build without its icons
+			}
+			icons[dark][state] = fyne.NewStaticResource(file, png)
+		}
+	}
+	return icons
+}
+
+// Tray is the tray icon for state, drawn for a dark panel (a light glyph)
+// or a light one (a dark glyph). An unknown state shows as TrayError.
+func Tray(state TrayState, dark bool) fyne.Resource {
+	if state < 0 || int(state) >= len(trayStateNames) {
+		state = TrayError
+	}
+	panel := 0
+	if dark {
+		panel = 1
+	}
+	return trayIcons[panel][state]
+}

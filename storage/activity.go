@@ -99,6 +99,51 @@ func (s *Store) LastActivityID(ctx context.Context) (int64, error) {
 	return id, nil
 }
 
+// RecentClient is a client seen in the activity log: its name (the
+// clientInfo name it sent, else its token's name) and token, with the time
+// of its latest record.
+type RecentClient struct {
+	Name  string
+	Token string
+	Last  time.Time
+}
+
+// recentClientsQuery is RecentClients' query; its range on time uses the
+// activity_time index.
+const recentClientsQuery = `SELECT CASE WHEN client <> '' THEN client ELSE token END AS name, token, MAX(time) AS last
+	FROM activity WHERE time >= ? AND (client <> '' OR token <> '')
+	GROUP BY name, token ORDER BY last DESC, name`
+
+// RecentClients lists the clients with records at or after since, the most
+// recently seen first, one entry per name and token. Records that name no
+// client (no clientInfo and no token) are left out. The time index keeps
+// it cheap however long the log is.
+func (s *Store) RecentClients(ctx context.Context, since time.Time) ([]RecentClient, error) {
+	rows, err := s.db.QueryContext(ctx, recentClientsQuery, since.UTC().Format(timeLayout))
+	if err != nil {
+		return nil, fmt.Errorf("read recent clients: %w", err)
+	}
+	defer rows.Close()
+	var out []RecentClient
+	for rows.Next() {
+		var (
+			c    RecentClient
+			last string
+		)
+		if err := rows.Scan(&c.Name, &c.Token, &last); err != nil {
+			return nil, fmt.Errorf("read recent clients: %w", err)
+		}
+		if c.Last, err = parseTime(last); err != nil {
+			return nil, fmt.Errorf("read recent clients: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read recent clients: %w", err)
+	}
+	return out, nil
+}
+
 // PruneActivity deletes the records older than maxAge, then all but the
 // newest maxRows; a limit of 0 or less is not applied. It returns how many
 // records it deleted.

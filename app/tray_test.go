@@ -1,0 +1,215 @@
+package app
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// loggedServer is a real store and engine behind a real HTTP server, the
+// engine writing its activity log through a real ActivityWriter.
+type loggedServer struct {
+	st  *storage.Store
+	w   *storage.ActivityWriter
+	url string
+}
+
+func newLoggedServer(t *testing.T) *loggedServer {
+	t.Helper()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := st.NewActivityWriter(storage.ActivityWriterOptions{})
+	eng, err := mcpcore.New(t.Context(), st, st, mcpcore.Options{Version: "test", Activity: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(eng.Handler())
+	t.Cleanup(func() {
+		eng.Shutdown()
+		srv.CloseClientConnections()
+		srv.Close()
+		_ = w.Close()
+		_ = st.Close()
+	})
+	return &loggedServer{st: st, w: w, url: srv.URL + mcpcore.EndpointPath}
+}
+
+// listToolsAs lists the tools with the official go-sdk client, introducing
+// itself as client.
+func (s *loggedServer) listToolsAs(t *testing.T, client string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("%s connecting: %v", client, err)
+	}
+	defer cs.Close()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatalf("%s tools/list: %v", client, err)
+	}
+}
+
+func (s *loggedServer) flush(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	if err := s.w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTrayListsRecentClients(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newLoggedServer(t)
+	u := New(a, Config{Store: s.st, Server: &fakeServer{}})
+	m := u.menu
+	if m.menu.Items[1] != m.clients || !m.clients.Disabled {
+		t.Fatal("the clients line is not the menu's second, disabled line")
+	}
+	if m.clients.Label != "Clients: looking…" {
+		t.Errorf("before the first look: %q", m.clients.Label)
+	}
+	w := m.newWatcher()
+	w.round(t.Context())
+	if m.clients.Label != "No client in the last 10 minutes" {
+		t.Errorf("no request yet: %q", m.clients.Label)
+	}
+
+	s.listToolsAs(t, "Claude Code")
+	s.listToolsAs(t, tryItClientName)
+	// A request of the Try it token that names no client (turned away
+	// before its clientInfo was read).
+	s.w.Record(mcpcore.Activity{Token: tryItTokenName, Method: "HTTP POST", Outcome: mcpcore.OutcomeError})
+	// A client seen long ago.
+	s.w.Record(mcpcore.Activity{Time: time.Now().Add(-time.Hour), Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
+	s.flush(t)
+
+	w.looked = time.Time{} // the next round looks again, without waiting recentClientCheck
+	w.round(t.Context())
+	if want := "Clients: Claude Code (last 10 min)"; m.clients.Label != want {
+		t.Errorf("clients line %q, want %q", m.clients.Label, want)
+	}
+}
+
+func TestClientsLine(t *testing.T) {
+	for _, c := range []struct {
+		recent []string
+		want   string
+	}{
+		{nil, "Clients: looking…"},
+		{[]string{}, "No client in the last 10 minutes"},
+		{[]string{"Claude Code", "Cursor"}, "Clients: Claude Code, Cursor (last 10 min)"},
+		{[]string{"a", "b", "c", "d", "e"}, "Clients: a, b, c and 2 more (last 10 min)"},
+	} {
+		if got := clientsLine(c.recent); got != c.want {
+			t.Errorf("clientsLine(%q) = %q, want %q", c.recent, got, c.want)
+		}
+	}
+}
+
+func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
+	app := newRecordingApp(t)
+	env := newTaskEnv(t)
+	u := New(app, Config{Engine: env.eng})
+	w := u.menu.newWatcher()
+	t.Cleanup(func() {
+		for _, rt := range env.eng.RunningTasks() {
+			_ = env.eng.CancelTask(rt.ID)
+		}
+		if u.tasks != nil {
+			u.tasks.closeAndWait()
+		}
+	})
+
+	// The preference off (its default): a task starting opens nothing.
+	env.startTask(t, "sync.run", nil)
+	w.round(t.Context())
+	if u.tasks != nil {
+		t.Fatal("the task window opened with the preference off")
+	}
+
+	app.Preferences().SetBool(PrefOpenTaskWindow, true)
+	w.round(t.Context())
+	if u.tasks != nil {
+		t.Fatal("the task window opened for a task that was running already")
+	}
+	id := env.startTask(t, "sync.run", nil)
+	w.round(t.Context())
+	if u.tasks == nil || u.tasks.win == nil || !slices.Contains(app.Driver().AllWindows(), u.tasks.win) {
+		t.Fatal("a task started with the preference on, and no task window opened")
+	}
+	waitFor(t, "the new task in the window", func() bool {
+		return onUI(u.tasks, func() bool { return u.tasks.row(id) != nil })
+	})
+
+	// Closed, the window opens again, afresh, with the next task.
+	tw := u.tasks
+	onUI(tw, func() bool { tw.Close(); return true })
+	next := env.startTask(t, "sync.run", nil)
+	w.round(t.Context())
+	if u.tasks != tw || tw.win == nil {
+		t.Fatal("the task window did not open again")
+	}
+	waitFor(t, "the next task in the reopened window", func() bool {
+		return onUI(tw, func() bool { return tw.row(next) != nil })
+	})
+}
+
+// variantSettings are the test app's settings with a theme variant a test
+// sets, calling the listeners as a desktop theme change would.
+type variantSettings struct {
+	fyne.Settings
+	variant   fyne.ThemeVariant
+	listeners []func(fyne.Settings)
+}
+
+func (s *variantSettings) ThemeVariant() fyne.ThemeVariant   { return s.variant }
+func (s *variantSettings) AddListener(l func(fyne.Settings)) { s.listeners = append(s.listeners, l) }
+func (s *variantSettings) setVariant(v fyne.ThemeVariant)    { s.variant = v; s.apply() }
+func (s *variantSettings) apply() {
+	for _, l := range s.listeners {
+		l(s)
+	}
+}
+
+type variantApp struct {
+	fyne.App
+	settings *variantSettings
+}
+
+func (a *variantApp) Settings() fyne.Settings { return a.settings }
+
+func TestTrayIconFollowsTheDesktopTheme(t *testing.T) {
+	base := test.NewTempApp(t)
+	a := &variantApp{App: base, settings: &variantSettings{Settings: base.Settings(), variant: theme.VariantLight}}
+	srv := &fakeServer{}
+	u := New(a, Config{Server: srv})
+	m := u.menu
+	if m.icon() != assets.Tray(assets.TrayServing, false) {
+		t.Errorf("light desktop: icon %s", m.icon().Name())
+	}
+	a.settings.setVariant(theme.VariantDark)
+	if m.icon() != assets.Tray(assets.TrayServing, true) {
+		t.Errorf("dark desktop: icon %s", m.icon().Name())
+	}
+	m.pause.Action()
+	if m.icon() != assets.Tray(assets.TrayPaused, true) {
+		t.Errorf("paused on a dark desktop: icon %s", m.icon().Name())
+	}
+}
