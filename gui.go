@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"time"
@@ -11,6 +12,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/mcptray/mcptray/app"
+	"github.com/mcptray/mcptray/app/tryit"
 )
 
 // appID is mcptray's application ID (FyneApp.toml, preferences, .desktop).
@@ -46,6 +48,14 @@ func runGUI(ctx context.Context, cfg serverConfig, opts app.Config, stderr io.Wr
 		fmt.Fprintf(stderr, "mcptray: %v\n", err)
 	}
 	opts.Store, opts.Engine, opts.Server, opts.DB, opts.ShimPath, opts.Asker = s.st, s.eng, s, s.db, shim, asker
+	// Try it follows the server's current URL, so a port changed in the
+	// settings needs nothing more.
+	if tr, err := tryit.New(s.st, s.URL); err != nil {
+		slog.Warn("the tool editor's Try it is off", "err", err)
+	} else {
+		defer tr.Close()
+		opts.TryIt = app.TryItTrier(tr, s.eng)
+	}
 	opts.BeforeQuit = s.stop
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

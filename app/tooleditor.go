@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,9 +49,17 @@ func setFieldError(l *widget.Label, msgs []string) {
 // paramRow is one row of the parameters table.
 type paramRow struct {
 	name, enum, def, desc, header *widget.Entry
-	typ                           *widget.Select
+	typ, items                    *widget.Select
 	required                      *widget.Check
 	orig                          mcpcore.Param
+}
+
+// Approval choices as the editor names them, and the mcpcore.Tool.Approval
+// value each stands for.
+var approvalChoices = []struct{ label, value string }{
+	{"Ask before destructive calls", ""},
+	{"Always ask", mcpcore.ApprovalAlways},
+	{"Never ask", mcpcore.ApprovalOff},
 }
 
 // ToolEditor is the form that creates and edits a tool. Save validates the
@@ -68,18 +77,33 @@ type ToolEditor struct {
 	name, title, description *widget.Entry
 	params                   []*paramRow
 	paramBox                 *fyne.Container
-	kind                     *widget.Select
-	respondText              *widget.Entry
-	argv, dir, env, timeout  *widget.Entry
-	method                   *widget.Select
-	url, headers, body       *widget.Entry
-	respondBox, commandBox   *fyne.Container
-	httpBox                  *fyne.Container
-	readOnly, destructive    *widget.Check
-	idempotent, openWorld    *widget.Check
-	taskMode                 *widget.Select
-	save, del                *widget.Button
-	status                   *widget.Label
+	// paramSection is the table with its header and Add button, hidden
+	// while the input schema is hand-written.
+	paramSection, paramHeader fyne.CanvasObject
+	kind                      *widget.Select
+	respondText               *widget.Entry
+	argv, dir, env, timeout   *widget.Entry
+	method                    *widget.Select
+	url, headers, body        *widget.Entry
+	respondBox, commandBox    *fyne.Container
+	httpBox                   *fyne.Container
+	readOnly, destructive     *widget.Check
+	idempotent, openWorld     *widget.Check
+	taskMode                  *widget.Select
+	approval                  *widget.Select
+	steps                     *stepsEditor
+	tokens                    *tokenAccess
+	schema                    *schemaEditor
+	try                       *tryPanel
+	// tryBox holds the Try it panel; it shows once SetTrier gives the
+	// editor a way to call tools.
+	tryBox            *widget.Accordion
+	save, del, tryBtn *widget.Button
+	status            *widget.Label
+	scroll            *container.Scroll
+	// built is set once every widget exists: change callbacks fired while
+	// the form is filled in are no edits.
+	built bool
 
 	// errs holds the error line of each field, by the problem field path
 	// it shows ("name", "params", "action.command.argv", …; "" = general).
@@ -93,13 +117,16 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: map[string]*widget.Label{}}
 	for _, k := range []string{"", "name", "title", "description", "params", "action", "action.respond", "action.command.argv",
 		"action.command.dir", "action.command.env", "action.command.timeoutMs", "action.http.method", "action.http.url",
-		"action.http.headers", "action.http.body", "hints", "taskMode"} {
+		"action.http.headers", "action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema"} {
 		e.errs[k] = fieldError()
 	}
 	e.name = widget.NewEntry()
 	e.name.SetPlaceHolder("e.g. search_notes (letters, digits, _ - .)")
 	e.name.SetText(t.Name)
-	e.name.OnChanged = func(s string) { e.checkName(s) }
+	e.name.OnChanged = func(s string) {
+		e.checkName(s)
+		e.changed()
+	}
 	e.title = widget.NewEntry()
 	e.title.SetPlaceHolder("Shown to people, e.g. Search my notes")
 	e.title.SetText(t.Title)
@@ -110,12 +137,14 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.description.SetText(t.Description)
 
 	e.paramBox = container.NewVBox()
+	e.paramHeader = paramHeader()
 	for _, p := range t.Params {
 		e.addParam(p)
 	}
 	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() {
 		e.addParam(mcpcore.Param{Type: "string"})
 	})
+	e.paramSection = container.NewVBox(e.paramHeader, e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
 
@@ -133,6 +162,32 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.openWorld.SetChecked(hintOn(h.OpenWorld))
 	e.taskMode = widget.NewSelect(mcpcore.TaskModes, nil)
 	e.taskMode.SetSelected(cmpOr(t.TaskMode, mcpcore.TaskNever))
+	e.approval = widget.NewSelect(nil, nil)
+	for _, c := range approvalChoices {
+		e.approval.Options = append(e.approval.Options, c.label)
+		if c.value == t.Approval {
+			e.approval.SetSelected(c.label)
+		}
+	}
+	approvalNote := widget.NewLabel("Asked on this computer before the tool runs; an approval step replaces it.")
+	approvalNote.Wrapping = fyne.TextWrapWord
+	e.steps = newStepsEditor(t.Steps, e.changed)
+	stored := t.Name // the name allowlists know the tool by
+	if isNew {
+		stored = ""
+	}
+	e.tokens = newTokenAccess(st, stored, e.changed)
+	e.errs["tokens"] = e.tokens.err
+	e.schema = newSchemaEditor(t, e.errs["inputSchema"], e.errs["outputSchema"], e.readParams, e.setParams, e.showParams, e.changed)
+	e.showParams(len(t.InputSchema) > 0)
+	e.try = newTryPanel(e)
+	e.tryBox = widget.NewAccordion(widget.NewAccordionItem("Try it", e.try.content()))
+	e.tryBox.Hide()
+	e.tryBtn = widget.NewButtonWithIcon("Try it", theme.MediaPlayIcon(), func() {
+		e.tryBox.Open(0)
+		e.scroll.ScrollToBottom()
+	})
+	e.tryBtn.Hide()
 
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { e.Save() })
 	e.save.Importance = widget.HighImportance
@@ -159,18 +214,140 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		field("Title", e.title, "title"),
 		field("Description", e.description, "description"),
 		widget.NewSeparator(),
-		field("Parameters", container.NewVBox(e.paramBox, container.NewHBox(addParam)), "params"),
+		field("Parameters", e.paramSection, "params"),
 		widget.NewSeparator(),
 		field("Action", container.NewVBox(e.kind, e.respondBox, e.commandBox, e.httpBox), "action"),
 		widget.NewSeparator(),
+		field("Input steps", e.steps.content(), "steps"),
+		field("Approval", container.NewVBox(e.approval, approvalNote), "approval"),
+		widget.NewSeparator(),
 		field("Hints", container.NewGridWithColumns(2, e.readOnly, e.destructive, e.idempotent, e.openWorld), "hints"),
 		field("Task mode", e.taskMode, "taskMode"),
+		widget.NewSeparator(),
+		field("Visible to tokens", e.tokens.content(), "tokens"),
+		widget.NewAccordion(widget.NewAccordionItem("Advanced: raw schemas", e.schema.content())),
+		e.tryBox,
 	)
+	e.scroll = container.NewVScroll(container.NewPadded(form))
 	e.content = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, container.NewHBox(e.del, e.save), e.status)), nil, nil,
-		container.NewVScroll(container.NewPadded(form)))
+		container.NewBorder(nil, nil, nil, container.NewHBox(e.tryBtn, e.del, e.save), e.status)), nil, nil,
+		e.scroll)
 	e.checkName(t.Name)
+	for _, en := range []*widget.Entry{e.title, e.description, e.respondText, e.argv, e.dir, e.env, e.timeout, e.url, e.headers, e.body} {
+		en.OnChanged = func(string) { e.changed() }
+	}
+	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld} {
+		c.OnChanged = func(bool) { e.changed() }
+	}
+	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.method} {
+		sel.OnChanged = func(string) { e.changed() }
+	}
+	onKind := e.kind.OnChanged
+	e.kind.OnChanged = func(k string) {
+		onKind(k)
+		e.changed()
+	}
+	e.built = true
 	return e
+}
+
+// SetTrier lets the editor run the tool through the MCP endpoint (Try
+// it); nil hides Try it.
+func (e *ToolEditor) SetTrier(t ToolTrier) {
+	e.try.trier = t
+	if t == nil {
+		e.tryBox.Hide()
+		e.tryBtn.Hide()
+		return
+	}
+	e.tryBox.Show()
+	e.tryBtn.Show()
+	e.changed()
+}
+
+// changed follows an edit: Try it's Run says whether it saves first.
+func (e *ToolEditor) changed() {
+	if !e.built {
+		return
+	}
+	e.try.setDirty(e.dirty())
+}
+
+// dirty says whether the form differs from what is stored.
+func (e *ToolEditor) dirty() bool {
+	if e.isNew || e.tokens.dirty() {
+		return true
+	}
+	t, local := e.Tool()
+	return len(local) > 0 || !sameJSON(t, e.orig)
+}
+
+// sameJSON says whether a and b have the same JSON form, whatever the
+// spacing of the raw JSON inside them.
+func sameJSON(a, b any) bool {
+	var va, vb any
+	for _, x := range []struct {
+		in  any
+		out *any
+	}{{a, &va}, {b, &vb}} {
+		raw, err := json.Marshal(x.in)
+		if err != nil || json.Unmarshal(raw, x.out) != nil {
+			return false
+		}
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// paramHeader names the columns of the parameters table, laid out like
+// its rows so each label sits over its box.
+func paramHeader() fyne.CanvasObject {
+	bold := func(s string) fyne.CanvasObject {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	return container.NewVBox(
+		container.NewGridWithColumns(4, bold("Name"), bold("Type"), bold("Array items"), bold("Required")),
+		container.NewGridWithColumns(4, bold("Description"), bold("Allowed values"), bold("Default"), bold("Mcp-Param header")),
+		widget.NewSeparator(),
+	)
+}
+
+// showParams shows the parameters table, or hides it while the input
+// schema is hand-written.
+func (e *ToolEditor) showParams(raw bool) {
+	if raw {
+		e.paramSection.Hide()
+		return
+	}
+	e.paramSection.Show()
+	e.showParamHeader()
+}
+
+// showParamHeader shows the column labels when there are rows to label.
+func (e *ToolEditor) showParamHeader() {
+	if len(e.params) == 0 {
+		e.paramHeader.Hide()
+	} else {
+		e.paramHeader.Show()
+	}
+}
+
+// setParams replaces the rows of the parameters table.
+func (e *ToolEditor) setParams(ps []mcpcore.Param) {
+	e.params = nil
+	e.paramBox.Objects = nil
+	for _, p := range ps {
+		e.addParam(p)
+	}
+	e.paramBox.Refresh()
+}
+
+// paramsChanged follows an edit of the parameters table.
+func (e *ToolEditor) paramsChanged() {
+	if !e.built {
+		return
+	}
+	e.schema.showGenerated()
+	e.changed()
 }
 
 // Content is the editor's widget tree.
@@ -201,15 +378,24 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r.name = widget.NewEntry()
 	r.name.SetPlaceHolder("name")
 	r.name.SetText(p.Name)
-	r.typ = widget.NewSelect(mcpcore.ParamTypes, nil)
+	r.items = widget.NewSelect(mcpcore.ParamTypes, nil)
+	r.items.SetSelected(cmpOr(p.Items, "string"))
+	itemsCell := container.NewStack(r.items) // keeps the grid's columns when items hide
+	r.typ = widget.NewSelect(mcpcore.ParamTypes, func(typ string) {
+		if typ == "array" {
+			r.items.Show()
+		} else {
+			r.items.Hide()
+		}
+	})
 	r.typ.SetSelected(cmpOr(p.Type, "string"))
 	r.required = widget.NewCheck("required", nil)
 	r.required.SetChecked(p.Required)
 	r.enum = widget.NewEntry()
-	r.enum.SetPlaceHolder("allowed values, comma separated")
+	r.enum.SetPlaceHolder("comma separated (optional)")
 	r.enum.SetText(joinValues(p.Enum))
 	r.def = widget.NewEntry()
-	r.def.SetPlaceHolder("default")
+	r.def.SetPlaceHolder("optional")
 	if p.Default != nil {
 		r.def.SetText(valueText(p.Default))
 	}
@@ -217,20 +403,34 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r.desc.SetPlaceHolder("description")
 	r.desc.SetText(p.Description)
 	r.header = widget.NewEntry()
-	r.header.SetPlaceHolder("Mcp-Param header (optional)")
+	r.header.SetPlaceHolder("optional, e.g. Region")
 	r.header.SetText(p.Header)
 	e.params = append(e.params, r)
 	var row *fyne.Container
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		e.params = slices.DeleteFunc(e.params, func(x *paramRow) bool { return x == r })
 		e.paramBox.Remove(row)
+		e.showParamHeader()
+		e.paramsChanged()
 	})
 	row = container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(r.typ, r.required, remove), r.name),
-		container.NewGridWithColumns(2, r.desc, r.enum, r.def, r.header),
+		container.NewGridWithColumns(4, r.name, r.typ, itemsCell, container.NewBorder(nil, nil, nil, remove, r.required)),
+		container.NewGridWithColumns(4, r.desc, r.enum, r.def, r.header),
 		widget.NewSeparator(),
 	)
+	for _, en := range []*widget.Entry{r.name, r.enum, r.def, r.desc, r.header} {
+		en.OnChanged = func(string) { e.paramsChanged() }
+	}
+	onType := r.typ.OnChanged
+	r.typ.OnChanged = func(typ string) {
+		onType(typ)
+		e.paramsChanged()
+	}
+	r.items.OnChanged = func(string) { e.paramsChanged() }
+	r.required.OnChanged = func(bool) { e.paramsChanged() }
 	e.paramBox.Add(row)
+	e.showParamHeader()
+	e.paramsChanged()
 }
 
 func joinValues(vs []any) string {
@@ -403,7 +603,7 @@ func boolHint(checked bool, orig *bool) *bool {
 // Tool is the tool as the form describes it, with the problems of fields
 // the form itself could not read (by field path).
 func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
-	t := e.orig // keeps what the form does not edit (steps, schemas, …)
+	t := e.orig // keeps what the form does not edit (disabled, action details, …)
 	entry := fmt.Sprintf("tool %q", e.name.Text)
 	var local []mcpcore.Problem
 	bad := func(field string, msgs ...string) {
@@ -414,25 +614,19 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	t.Name = strings.TrimSpace(e.name.Text)
 	t.Title = strings.TrimSpace(e.title.Text)
 	t.Description = strings.TrimSpace(e.description.Text)
+	var ps []mcpcore.Problem
+	t.InputSchema, t.OutputSchema, ps = e.schema.schemas(entry)
+	local = append(local, ps...)
 	t.Params = nil
-	for _, r := range e.params {
-		p := r.orig
-		p.Name = strings.TrimSpace(r.name.Text)
-		p.Type = r.typ.Selected
-		p.Required = r.required.Checked
-		p.Description = strings.TrimSpace(r.desc.Text)
-		p.Header = strings.TrimSpace(r.header.Text)
-		p.Enum = nil
-		if s := strings.TrimSpace(r.enum.Text); s != "" {
-			for _, v := range strings.Split(s, ",") {
-				p.Enum = append(p.Enum, parseValue(p.Type, strings.TrimSpace(v)))
-			}
+	if !e.schema.raw.Checked {
+		t.Params = e.readParams()
+	}
+	t.Steps, ps = e.steps.steps(entry)
+	local = append(local, ps...)
+	for _, c := range approvalChoices {
+		if c.label == e.approval.Selected {
+			t.Approval = c.value
 		}
-		p.Default = nil
-		if s := strings.TrimSpace(r.def.Text); s != "" {
-			p.Default = parseValue(p.Type, s)
-		}
-		t.Params = append(t.Params, p)
 	}
 	switch e.kind.Selected {
 	case kindCommand:
@@ -506,6 +700,37 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	return t, local
 }
 
+// readParams reads the parameters table.
+func (e *ToolEditor) readParams() []mcpcore.Param {
+	var out []mcpcore.Param
+	for _, r := range e.params {
+		p := r.orig
+		p.Name = strings.TrimSpace(r.name.Text)
+		p.Type = r.typ.Selected
+		p.Required = r.required.Checked
+		p.Description = strings.TrimSpace(r.desc.Text)
+		p.Header = strings.TrimSpace(r.header.Text)
+		// "string" is the default item type; it is stored only when it
+		// was spelled out.
+		p.Items = ""
+		if p.Type == "array" && (r.items.Selected != "string" || r.orig.Items == "string") {
+			p.Items = r.items.Selected
+		}
+		p.Enum = nil
+		if s := strings.TrimSpace(r.enum.Text); s != "" {
+			for _, v := range strings.Split(s, ",") {
+				p.Enum = append(p.Enum, parseValue(p.Type, strings.TrimSpace(v)))
+			}
+		}
+		p.Default = nil
+		if s := strings.TrimSpace(r.def.Text); s != "" {
+			p.Default = parseValue(p.Type, s)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // errKey maps a problem's field path to the field showing it.
 func (e *ToolEditor) errKey(field string) string {
 	if _, ok := e.errs[field]; ok {
@@ -531,7 +756,7 @@ func (e *ToolEditor) errKey(field string) string {
 // showProblems puts every problem next to its field and clears the others.
 func (e *ToolEditor) showProblems(ps []mcpcore.Problem) {
 	by := map[string][]string{}
-	for _, p := range ps {
+	for _, p := range e.steps.showProblems(ps) {
 		k := e.errKey(p.Field)
 		msg := p.Message
 		if k == "params" {
@@ -586,15 +811,25 @@ func (e *ToolEditor) Save() bool {
 		}
 		return false
 	}
-	if !e.isNew && e.orig.Name != "" && e.orig.Name != t.Name {
-		if err := e.st.DeleteTool(ctx, e.orig.Name); err != nil {
-			e.status.SetText(fmt.Sprintf("Saved as %q, but the old %q stays: %v", t.Name, e.orig.Name, err))
-		}
+	oldName := ""
+	if !e.isNew {
+		oldName = e.orig.Name
 	}
 	e.showProblems(nil)
+	status := fmt.Sprintf("Saved %q; clients see it now.", t.Name)
+	if oldName != "" && oldName != t.Name {
+		if err := e.st.DeleteTool(ctx, oldName); err != nil {
+			status = fmt.Sprintf("Saved as %q, but the old %q stays: %v", t.Name, oldName, err)
+		}
+	}
+	if err := e.tokens.save(oldName, t.Name); err != nil {
+		setFieldError(e.errs["tokens"], []string{err.Error()})
+		status = fmt.Sprintf("Saved %q, but which tokens see it did not change: %v", t.Name, err)
+	}
 	e.orig, e.isNew = t, false
 	e.del.Show()
-	e.status.SetText(fmt.Sprintf("Saved %q; clients see it now.", t.Name))
+	e.status.SetText(status)
+	e.changed()
 	if e.onSaved != nil {
 		e.onSaved(t.Name)
 	}

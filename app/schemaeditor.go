@@ -1,0 +1,297 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// schemaCheckDelay is how long typing must pause before a schema is
+// checked against the meta-schema (compiling it takes a moment).
+const schemaCheckDelay = 300 * time.Millisecond
+
+// schemaEditor is the "Advanced: raw schemas" section: the input schema,
+// generated from the parameters (read-only) or hand-written, and the
+// optional output schema, both checked as they are typed.
+type schemaEditor struct {
+	// raw says the input schema is hand-written; the parameters table is
+	// then hidden.
+	raw                 *widget.Check
+	input, output       *widget.Entry
+	inputErr, outputErr *widget.Label
+	// note says what the raw switch does, or why it could not.
+	note *widget.Label
+
+	// params reads the parameters table; toParams replaces its rows; onRaw
+	// shows or hides it.
+	params   func() []mcpcore.Param
+	toParams func([]mcpcore.Param)
+	onRaw    func(raw bool)
+	changed  func()
+
+	mu  sync.Mutex
+	gen uint64 // bumped on each edit: an older check's result is dropped
+	// checks counts the checks under way, results shown included. Tests
+	// wait for it: the test driver runs fyne.Do inline, off the test's
+	// goroutine.
+	checks sync.WaitGroup
+}
+
+func newSchemaEditor(t mcpcore.Tool, inputErr, outputErr *widget.Label, params func() []mcpcore.Param,
+	toParams func([]mcpcore.Param), onRaw func(bool), changed func()) *schemaEditor {
+	s := &schemaEditor{inputErr: inputErr, outputErr: outputErr, params: params, toParams: toParams, onRaw: onRaw, changed: changed}
+	s.input = jsonArea("", 8)
+	s.output = jsonArea(`optional, e.g. {"type": "object", "properties": {"count": {"type": "integer"}}}`, 6)
+	if len(t.OutputSchema) > 0 {
+		s.output.SetText(indentJSON(t.OutputSchema))
+	}
+	s.note = widget.NewLabel("")
+	s.note.Wrapping = fyne.TextWrapWord
+	s.raw = widget.NewCheck("Edit as JSON schema (replaces the parameters table)", s.setRaw)
+	if len(t.InputSchema) > 0 {
+		s.input.SetText(indentJSON(t.InputSchema))
+		s.raw.Checked = true
+	} else {
+		s.showGenerated()
+	}
+	s.input.OnChanged = func(string) {
+		if s.raw.Checked {
+			s.check()
+			s.changed()
+		}
+	}
+	s.output.OnChanged = func(string) {
+		s.check()
+		s.changed()
+	}
+	return s
+}
+
+// content is the section's widget tree.
+func (s *schemaEditor) content() fyne.CanvasObject {
+	return container.NewVBox(
+		widget.NewLabelWithStyle("Input schema", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		s.raw, s.note, s.input, s.inputErr,
+		widget.NewLabelWithStyle("Output schema", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		widget.NewLabel("When set, results carry structuredContent that must match it."),
+		s.output, s.outputErr,
+	)
+}
+
+// showGenerated shows the schema the parameters generate, read-only.
+func (s *schemaEditor) showGenerated() {
+	if s.raw.Checked {
+		return
+	}
+	s.input.SetText(indentJSON(mcpcore.Tool{Params: s.params()}.InputSchemaJSON()))
+	s.input.Disable()
+	s.note.SetText("Generated from the parameters.")
+}
+
+// setRaw switches between parameters and a hand-written schema. Back to
+// parameters is refused when the schema says more than parameters can.
+func (s *schemaEditor) setRaw(raw bool) {
+	if raw {
+		s.input.Enable()
+		s.note.SetText("Hand-written: served exactly as written. Untick to go back to the parameters table.")
+		s.onRaw(true)
+		s.changed()
+		return
+	}
+	ps, err := paramsFromSchema(s.input.Text)
+	if err != nil {
+		// Stay hand-written; without OnChanged, so this is no new switch.
+		fn := s.raw.OnChanged
+		s.raw.OnChanged = nil
+		s.raw.SetChecked(true)
+		s.raw.OnChanged = fn
+		s.note.SetText("Can't go back to parameters: " + err.Error())
+		return
+	}
+	s.toParams(ps)
+	s.onRaw(false)
+	setFieldError(s.inputErr, nil)
+	s.showGenerated()
+	s.changed()
+}
+
+// schemas reads the input schema (nil when parameters generate it) and
+// the output schema, with a problem for each that is not JSON.
+func (s *schemaEditor) schemas(entry string) (input, output json.RawMessage, ps []mcpcore.Problem) {
+	if s.raw.Checked {
+		if err := jsonSyntax(s.input.Text); err != nil {
+			ps = append(ps, mcpcore.Problem{Entry: entry, Field: "inputSchema", Message: err.Error()})
+		} else {
+			input = compactJSON(s.input.Text)
+		}
+	}
+	if strings.TrimSpace(s.output.Text) != "" {
+		if err := jsonSyntax(s.output.Text); err != nil {
+			ps = append(ps, mcpcore.Problem{Entry: entry, Field: "outputSchema", Message: err.Error()})
+		} else {
+			output = compactJSON(s.output.Text)
+		}
+	}
+	return input, output, ps
+}
+
+// check validates both schemas once typing pauses, off the GUI thread,
+// and shows the problems under their areas.
+func (s *schemaEditor) check() {
+	s.mu.Lock()
+	s.gen++
+	gen := s.gen
+	s.mu.Unlock()
+	input, output, local := s.schemas("")
+	s.checks.Add(1)
+	time.AfterFunc(schemaCheckDelay, func() {
+		defer s.checks.Done()
+		s.mu.Lock()
+		stale := gen != s.gen
+		s.mu.Unlock()
+		if stale {
+			return
+		}
+		ps := append(local, schemaProblems(input, output)...)
+		fyne.Do(func() {
+			s.mu.Lock()
+			stale := gen != s.gen
+			s.mu.Unlock()
+			if !stale {
+				s.showProblems(ps)
+			}
+		})
+	})
+}
+
+// showProblems shows the inputSchema and outputSchema problems of ps.
+func (s *schemaEditor) showProblems(ps []mcpcore.Problem) {
+	var in, out []string
+	for _, p := range ps {
+		switch p.Field {
+		case "inputSchema":
+			in = append(in, p.Message)
+		case "outputSchema":
+			out = append(out, p.Message)
+		}
+	}
+	setFieldError(s.inputErr, in)
+	setFieldError(s.outputErr, out)
+}
+
+// schemaProblems are what mcpcore.ValidateTool says of these schemas
+// (meta-schema and MCP rules), on a tool that is otherwise fine.
+func schemaProblems(input, output json.RawMessage) []mcpcore.Problem {
+	probe := mcpcore.Tool{Name: "schema_check", Description: "schema check", InputSchema: input, OutputSchema: output,
+		Action: actions.Spec{Respond: &actions.Respond{Structured: json.RawMessage(`{}`)}}}
+	var out []mcpcore.Problem
+	for _, p := range mcpcore.ValidateTool(probe) {
+		if p.Field == "inputSchema" || p.Field == "outputSchema" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// paramsFromSchema turns a hand-written input schema back into parameters,
+// or says what in it parameters cannot express.
+func paramsFromSchema(text string) ([]mcpcore.Param, error) {
+	if err := jsonSyntax(text); err != nil {
+		return nil, err
+	}
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &root); err != nil {
+		return nil, errors.New("the schema is not a JSON object")
+	}
+	for k := range root {
+		if !slices.Contains([]string{"type", "properties", "required", "additionalProperties", "$schema"}, k) {
+			return nil, fmt.Errorf("the schema uses %q, which parameters cannot express", k)
+		}
+	}
+	if string(root["type"]) != `"object"` {
+		return nil, errors.New(`the schema's root must be "type": "object"`)
+	}
+	if string(root["additionalProperties"]) != "false" {
+		return nil, errors.New(`parameters always refuse unknown arguments; add "additionalProperties": false to go back`)
+	}
+	var required []string
+	if r, ok := root["required"]; ok {
+		if err := json.Unmarshal(r, &required); err != nil {
+			return nil, errors.New(`"required" must be a list of property names`)
+		}
+	}
+	names, props, err := orderedObject(root["properties"])
+	if err != nil {
+		return nil, fmt.Errorf(`"properties": %w`, err)
+	}
+	for _, r := range required {
+		if !slices.Contains(names, r) {
+			return nil, fmt.Errorf("%q is required but not a property", r)
+		}
+	}
+	var out []mcpcore.Param
+	for _, name := range names {
+		p, err := paramFromProperty(name, props[name])
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", name, err)
+		}
+		p.Required = slices.Contains(required, name)
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func paramFromProperty(name string, raw json.RawMessage) (mcpcore.Param, error) {
+	var prop map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &prop); err != nil {
+		return mcpcore.Param{}, errors.New("not a JSON object")
+	}
+	p := mcpcore.Param{Name: name}
+	for k, v := range prop {
+		var err error
+		switch k {
+		case "type":
+			err = json.Unmarshal(v, &p.Type)
+			if err == nil && !slices.Contains(mcpcore.ParamTypes, p.Type) {
+				err = fmt.Errorf("type %q is not one of %s", p.Type, strings.Join(mcpcore.ParamTypes, ", "))
+			}
+		case "description":
+			err = json.Unmarshal(v, &p.Description)
+		case "enum":
+			err = json.Unmarshal(v, &p.Enum)
+		case "default":
+			err = json.Unmarshal(v, &p.Default)
+		case "x-mcp-header":
+			err = json.Unmarshal(v, &p.Header)
+		case "items":
+			var items map[string]string
+			if json.Unmarshal(v, &items) != nil || len(items) != 1 || items["type"] == "" {
+				err = errors.New(`"items" can only be {"type": …} of a simple type`)
+			}
+			p.Items = items["type"]
+		default:
+			err = fmt.Errorf("uses %q, which parameters cannot express", k)
+		}
+		if err != nil {
+			return p, err
+		}
+	}
+	if p.Type == "" {
+		return p, errors.New(`needs a "type"`)
+	}
+	if p.Items == "string" {
+		p.Items = "" // the default item type
+	}
+	return p, nil
+}

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// tokenAccess is the editor's "Visible to tokens" section: which client
+// tokens list and call the tool. A token without an allowlist sees every
+// tool, so it is shown ticked and fixed; a restricted token gets a box
+// whose change Save writes into its allowlist.
+type tokenAccess struct {
+	st   *storage.Store
+	box  *fyne.Container
+	note *widget.Label
+	err  *widget.Label
+	// checks are the restricted tokens' boxes, by token name; initial is
+	// what they showed when loaded.
+	checks  map[string]*widget.Check
+	initial map[string]bool
+	changed func()
+}
+
+func newTokenAccess(st *storage.Store, tool string, changed func()) *tokenAccess {
+	a := &tokenAccess{st: st, box: container.NewVBox(), note: widget.NewLabel(""), err: fieldError(), changed: changed}
+	a.note.Wrapping = fyne.TextWrapWord
+	a.load(tool)
+	return a
+}
+
+// content is the section's widget tree; the editor shows err under it.
+func (a *tokenAccess) content() fyne.CanvasObject {
+	return container.NewVBox(a.box, a.note)
+}
+
+// load lists the tokens as the store has them for the tool named tool
+// ("" for a new tool).
+func (a *tokenAccess) load(tool string) {
+	a.checks, a.initial = map[string]*widget.Check{}, map[string]bool{}
+	a.box.Objects = nil
+	toks, err := a.st.ListTokens(context.Background())
+	if err != nil {
+		setFieldError(a.err, []string{fmt.Sprintf("Could not read the client tokens: %v", err)})
+		return
+	}
+	setFieldError(a.err, nil)
+	// The app's own Try it token sees everything by design; it is no
+	// client a person manages.
+	toks = slices.DeleteFunc(toks, func(t storage.TokenInfo) bool { return t.Name == tryit.TokenName })
+	all := 0
+	for _, t := range toks {
+		if t.Tools == nil {
+			all++
+			c := widget.NewCheck(t.Name+" — all tools", nil)
+			c.SetChecked(true)
+			c.Disable()
+			a.box.Add(c)
+			continue
+		}
+		on := tool != "" && slices.Contains(t.Tools, tool)
+		c := widget.NewCheck(t.Name, func(bool) { a.changed() })
+		c.SetChecked(on)
+		a.checks[t.Name], a.initial[t.Name] = c, on
+		a.box.Add(c)
+	}
+	switch {
+	case len(toks) == 0:
+		a.note.SetText("No client tokens yet: create one in Settings to connect a client; it will see all tools unless you restrict it.")
+	case all > 0:
+		a.note.SetText("Tokens marked \"all tools\" see every tool, this one included; restrict them in Settings to choose tool by tool.")
+	default:
+		a.note.SetText("Tick the tokens whose clients may list and call this tool.")
+	}
+	a.box.Refresh()
+}
+
+// dirty says whether a box differs from the store.
+func (a *tokenAccess) dirty() bool {
+	for name, c := range a.checks {
+		if c.Checked != a.initial[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// save writes the boxes into the allowlists for the tool now named name,
+// which was named oldName ("" for a new tool): a renamed tool stays in
+// every allowlist it was in. Each allowlist is read afresh, so only this
+// tool's entry changes.
+func (a *tokenAccess) save(oldName, name string) error {
+	ctx := context.Background()
+	toks, err := a.st.ListTokens(ctx)
+	if err != nil {
+		return fmt.Errorf("reading the client tokens: %w", err)
+	}
+	for _, t := range toks {
+		if t.Tools == nil {
+			continue // all tools, this one included
+		}
+		c, shown := a.checks[t.Name]
+		had := slices.Contains(t.Tools, name) || (oldName != "" && slices.Contains(t.Tools, oldName))
+		want := had
+		if shown {
+			want = c.Checked
+		}
+		if want == slices.Contains(t.Tools, name) && (oldName == "" || oldName == name || !slices.Contains(t.Tools, oldName)) {
+			continue
+		}
+		// Never nil: an empty allowlist means no tools, nil all of them.
+		tools := []string{}
+		for _, x := range t.Tools {
+			if x != name && x != oldName {
+				tools = append(tools, x)
+			}
+		}
+		if want {
+			tools = append(tools, name)
+		}
+		if err := a.st.SetTokenTools(ctx, t.Name, tools); err != nil {
+			return fmt.Errorf("updating the token %q: %w", t.Name, err)
+		}
+	}
+	a.load(name)
+	return nil
+}

@@ -1,0 +1,450 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// newEditor opens the tool editor on t (isNew: not stored yet) over s's
+// store, in a test window.
+func newEditor(t *testing.T, st *storage.Store, tool mcpcore.Tool, isNew bool) *ToolEditor {
+	t.Helper()
+	e := NewToolEditor(st, tool, isNew, nil)
+	w := test.NewTempWindow(t, e.Content())
+	w.Resize(fyne.NewSize(900, 1400))
+	return e
+}
+
+// fillBasics types a valid name, description and respond text.
+func fillBasics(e *ToolEditor, name string) {
+	test.Type(e.name, name)
+	test.Type(e.description, "A tool made in a test.")
+	test.Type(e.respondText, "done")
+}
+
+// respondTool is a stored-ready tool answering text.
+func respondTool(name, text string) mcpcore.Tool {
+	return mcpcore.Tool{Name: name, Description: "A test tool.",
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(text)}}}}}
+}
+
+func TestEditorStoresAnInputStep(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	fillBasics(e, "ask_reason")
+	e.steps.add(mcpcore.InputStep{})
+	r := e.steps.rows[0]
+	test.Type(r.key, "reason")
+	r.kind.SetSelected(mcpcore.StepForm)
+	test.Type(r.message, "Why?")
+	test.Type(r.schema, `{"type": "object", "properties": {"why": {"type": "string"}}}`)
+	r.answeredBy.SetSelected(mcpcore.AnsweredByDesktop)
+	test.Type(r.round, "1")
+	// The kind decides what shows.
+	if !r.formBox.Visible() || r.urlBox.Visible() || r.samplingBox.Visible() {
+		t.Fatalf("a form step shows form %v, url %v, sampling %v", r.formBox.Visible(), r.urlBox.Visible(), r.samplingBox.Visible())
+	}
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v, step: %q", e.status.Text, visibleErrors(e), r.err.Text)
+	}
+	got, err := s.st.Tool(context.Background(), "ask_reason")
+	if err != nil {
+		t.Fatalf("not in SQLite: %v", err)
+	}
+	want := mcpcore.InputStep{Key: "reason", Kind: mcpcore.StepForm, Round: 1, Message: "Why?", AnsweredBy: mcpcore.AnsweredByDesktop,
+		Schema: json.RawMessage(`{"type":"object","properties":{"why":{"type":"string"}}}`)}
+	if len(got.Steps) != 1 || !sameJSON(got.Steps[0], want) {
+		t.Fatalf("stored steps %+v, want [%+v]", got.Steps, want)
+	}
+	// Reopened, the same tool is no unsaved change.
+	e2 := newEditor(t, s.st, got, false)
+	if e2.dirty() {
+		t2, _ := e2.Tool()
+		t.Fatalf("a freshly opened tool counts as changed:\nform  %+v\nstore %+v", t2, got)
+	}
+}
+
+func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e.steps.add(mcpcore.InputStep{Key: "first", Kind: mcpcore.StepApproval, Message: "OK?"})
+	e.steps.add(mcpcore.InputStep{Key: "second", Kind: mcpcore.StepSampling, Message: "Summarize"})
+	first, second := e.steps.rows[0], e.steps.rows[1]
+	if !first.answeredBy.Disabled() || first.answeredBy.Selected != mcpcore.AnsweredByDesktop || first.optionalBox.Visible() {
+		t.Errorf("an approval: answeredBy %q (disabled %v), optional shown %v", first.answeredBy.Selected, first.answeredBy.Disabled(), first.optionalBox.Visible())
+	}
+	if !second.samplingBox.Visible() || second.answeredBy.Selected != mcpcore.AnsweredByClient {
+		t.Errorf("a sampling step: sampling fields %v, answeredBy %q", second.samplingBox.Visible(), second.answeredBy.Selected)
+	}
+	test.Tap(second.up)
+	if e.steps.rows[0] != second || second.title.Text != "Step 1" || !second.up.Disabled() || !first.down.Disabled() {
+		t.Fatalf("after moving up: order %q,%q", e.steps.rows[0].key.Text, e.steps.rows[1].key.Text)
+	}
+	steps, _ := e.steps.steps("")
+	if steps[0].Key != "second" || steps[0].AnsweredBy != "" || steps[1].Key != "first" {
+		t.Fatalf("steps %+v", steps)
+	}
+}
+
+func TestEditorRefusesABadStepSchema(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	fillBasics(e, "bad_step")
+	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
+	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
+	r := e.steps.rows[1]
+	test.Type(r.key, "details")
+	test.Type(r.message, "Details please")
+	test.Type(r.schema, "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": }\n}")
+	// Seen as it is typed, with where.
+	if !r.schemaErr.Visible() || !strings.Contains(r.schemaErr.Text, "line 3, column") {
+		t.Fatalf("live schema error %q (visible %v)", r.schemaErr.Text, r.schemaErr.Visible())
+	}
+	if e.Save() {
+		t.Fatal("saved with a schema that is not JSON")
+	}
+	if !r.err.Visible() || !strings.Contains(r.err.Text, "schema: line 3, column") {
+		t.Fatalf("the step's error line: %q (visible %v)", r.err.Text, r.err.Visible())
+	}
+	if e.steps.rows[0].err.Visible() {
+		t.Errorf("the good step shows %q", e.steps.rows[0].err.Text)
+	}
+	if _, err := s.st.Tool(context.Background(), "bad_step"); err == nil {
+		t.Fatal("stored anyway")
+	}
+
+	// A schema that parses but is no form (nested object) is refused by
+	// the server's own validation, next to the step too.
+	r.schema.SetText(`{"type": "object", "properties": {"a": {"type": "object"}}}`)
+	if e.Save() {
+		t.Fatal("saved a nested form schema")
+	}
+	if !strings.Contains(r.err.Text, `property "a"`) {
+		t.Fatalf("the step's error line: %q", r.err.Text)
+	}
+}
+
+func TestEditorRefusesAnInvalidRawInputSchema(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	fillBasics(e, "raw_schema")
+	test.Tap(e.schema.raw)
+	if e.paramSection.Visible() || e.schema.input.Disabled() {
+		t.Fatal("a hand-written schema still shows the parameters table, or cannot be typed in")
+	}
+	e.schema.input.SetText(`{"type": 5}`)
+	// Checked as it is typed, once typing pauses.
+	l := e.errs["inputSchema"]
+	e.schema.checks.Wait()
+	if !l.Visible() {
+		t.Fatal("the live check showed nothing")
+	}
+	setFieldError(l, nil)
+	if e.Save() {
+		t.Fatal(`saved {"type": 5}`)
+	}
+	if !l.Visible() || !strings.Contains(l.Text, "invalid JSON Schema") {
+		t.Fatalf("under the schema: %q (visible %v); all: %v", l.Text, l.Visible(), visibleErrors(e))
+	}
+	if _, err := s.st.Tool(context.Background(), "raw_schema"); err == nil {
+		t.Fatal("stored anyway")
+	}
+	// A syntax error says where.
+	e.schema.input.SetText("{\"type\": \"object\",}")
+	if e.Save() || !strings.Contains(l.Text, "line 1, column 19") {
+		t.Fatalf("under the schema: %q", l.Text)
+	}
+	e.schema.input.SetText(`{"type": "object", "properties": {"q": {"type": "string", "minLength": 2}}, "additionalProperties": false}`)
+	if !e.Save() {
+		t.Fatalf("a valid schema refused: %v", visibleErrors(e))
+	}
+	got, err := s.st.Tool(context.Background(), "raw_schema")
+	if err != nil || got.Params != nil || !strings.Contains(string(got.InputSchema), "minLength") {
+		t.Fatalf("stored %+v, %v", got, err)
+	}
+	// Back to parameters is refused: minLength has no parameter form.
+	test.Tap(e.schema.raw)
+	if !e.schema.raw.Checked || !strings.Contains(e.schema.note.Text, "minLength") {
+		t.Fatalf("switch %v, note %q", e.schema.raw.Checked, e.schema.note.Text)
+	}
+}
+
+func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	tool := respondTool("search", "ok")
+	tool.Params = []mcpcore.Param{{Name: "q", Type: "string", Required: true, Description: "what"},
+		{Name: "tags", Type: "array", Items: "integer"}}
+	e := newEditor(t, s.st, tool, true)
+	if !e.schema.input.Disabled() || !strings.Contains(e.schema.input.Text, `"q"`) {
+		t.Fatalf("generated schema %q (read-only %v)", e.schema.input.Text, e.schema.input.Disabled())
+	}
+	if !e.params[1].items.Visible() || e.params[0].items.Visible() {
+		t.Error("items shows for the wrong parameter")
+	}
+	// The generated view follows the table.
+	e.params[0].desc.SetText("what to find")
+	if !strings.Contains(e.schema.input.Text, "what to find") {
+		t.Fatalf("generated schema not updated: %s", e.schema.input.Text)
+	}
+	tool.Params[0].Description = "what to find"
+	test.Tap(e.schema.raw)
+	got, _ := e.Tool()
+	if got.Params != nil || !sameJSON(got.InputSchema, tool.InputSchemaJSON()) {
+		t.Fatalf("converted: params %v, schema %s", got.Params, got.InputSchema)
+	}
+	test.Tap(e.schema.raw) // back: expressible, so accepted
+	got, _ = e.Tool()
+	if e.schema.raw.Checked || got.InputSchema != nil || len(e.params) != 2 || !sameJSON(got.Params, tool.Params) {
+		t.Fatalf("back to params: %+v", got.Params)
+	}
+}
+
+func TestEditorTokenVisibility(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	if err := s.st.PutTool(ctx, respondTool("lookup", "ok")); err != nil {
+		t.Fatal(err)
+	}
+	for name, tools := range map[string][]string{"everything": nil, "narrow": {"lookup", "other"}, "none": {}} {
+		if _, err := s.st.CreateToken(ctx, name, tools); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, err := s.st.Tool(ctx, "lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEditor(t, s.st, stored, false)
+	all := e.tokens.box.Objects
+	if len(all) != 3 || len(e.tokens.checks) != 2 {
+		t.Fatalf("%d boxes, %d restricted", len(all), len(e.tokens.checks))
+	}
+	narrow, none := e.tokens.checks["narrow"], e.tokens.checks["none"]
+	if !narrow.Checked || none.Checked {
+		t.Fatalf("narrow %v, none %v", narrow.Checked, none.Checked)
+	}
+	if e.dirty() {
+		t.Fatal("dirty before any change")
+	}
+	test.Tap(narrow)
+	test.Tap(none)
+	if !e.dirty() {
+		t.Fatal("a token change is no unsaved change")
+	}
+	if !e.Save() {
+		t.Fatalf("not saved: %v", visibleErrors(e))
+	}
+	tokens := func() map[string][]string {
+		toks, err := s.st.ListTokens(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]string{}
+		for _, tk := range toks {
+			out[tk.Name] = tk.Tools
+		}
+		return out
+	}
+	got := tokens()
+	if got["everything"] != nil || !slices.Equal(got["narrow"], []string{"other"}) || !slices.Equal(got["none"], []string{"lookup"}) {
+		t.Fatalf("allowlists %v", got)
+	}
+
+	// Renamed, the tool stays in the allowlists it was in.
+	e.name.SetText("find")
+	if !e.Save() {
+		t.Fatalf("rename: %v", visibleErrors(e))
+	}
+	got = tokens()
+	if got["everything"] != nil || !slices.Equal(got["narrow"], []string{"other"}) || !slices.Equal(got["none"], []string{"find"}) {
+		t.Fatalf("after renaming: %v", got)
+	}
+	// The last tool of an allowlist goes: the token then sees none, not all.
+	test.Tap(e.tokens.checks["none"])
+	if !e.Save() {
+		t.Fatal(visibleErrors(e))
+	}
+	if got = tokens(); got["none"] == nil || len(got["none"]) != 0 {
+		t.Fatalf("the emptied allowlist is %#v", got["none"])
+	}
+}
+
+func TestEditorTokenNotes(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	if !strings.Contains(e.tokens.note.Text, "No client tokens") {
+		t.Fatalf("note %q", e.tokens.note.Text)
+	}
+	// The app's own Try it token is not one a person manages.
+	if _, err := tryit.New(s.st, func() string { return s.url }); err != nil {
+		t.Fatal(err)
+	}
+	e = newEditor(t, s.st, mcpcore.Tool{}, true)
+	if len(e.tokens.box.Objects) != 0 || !strings.Contains(e.tokens.note.Text, "No client tokens") {
+		t.Fatalf("the Try it token shows: %d boxes, note %q", len(e.tokens.box.Objects), e.tokens.note.Text)
+	}
+}
+
+// newAuthServed is a real store and engine with token auth on, behind a
+// real HTTP server.
+func newAuthServed(t *testing.T) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st, Tokens: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := make(chan struct{})
+	go func() { defer close(watched); eng.Watch(ctx) }()
+	srv := httptest.NewServer(eng.Handler())
+	t.Cleanup(func() {
+		eng.Shutdown()
+		srv.CloseClientConnections()
+		srv.Close()
+		cancel()
+		<-watched
+	})
+	return &served{st: st, eng: eng, url: srv.URL + mcpcore.EndpointPath}
+}
+
+func TestEditorTryIt(t *testing.T) {
+	test.NewTempApp(t)
+	s := newAuthServed(t)
+	tr, err := tryit.New(s.st, func() string { return s.url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	if e.tryBtn.Visible() || e.tryBox.Visible() {
+		t.Fatal("Try it shows without a trier")
+	}
+	e.SetTrier(TryItTrier(tr, s.eng))
+	p := e.try
+	if !e.tryBtn.Visible() || p.run.Text != "Save and run" {
+		t.Fatalf("Try it visible %v, Run says %q", e.tryBtn.Visible(), p.run.Text)
+	}
+	test.Type(e.name, "greet")
+	test.Type(e.description, "Greets.")
+	e.addParam(mcpcore.Param{Type: "string"})
+	test.Type(e.params[0].name, "who")
+	test.Type(e.params[0].def, "World")
+	test.Type(e.respondText, "Hello, {{.args.who}}!")
+	p.fill()
+	if !strings.Contains(p.args.Text, `"who": "World"`) {
+		t.Fatalf("sample arguments %q", p.args.Text)
+	}
+
+	// Not JSON: nothing runs, nothing is saved.
+	p.args.SetText(`{"who": }`)
+	test.Tap(p.run)
+	if !p.argsErr.Visible() || !strings.Contains(p.argsErr.Text, "line 1, column") {
+		t.Fatalf("arguments error %q", p.argsErr.Text)
+	}
+	if _, err := s.st.Tool(context.Background(), "greet"); err == nil {
+		t.Fatal("saved though nothing ran")
+	}
+
+	p.args.SetText(`{"who": "Ada"}`)
+	test.Tap(p.run)
+	p.calls.Wait()
+	if p.result.Text != "Hello, Ada!" {
+		t.Fatalf("result %q; status %q", p.result.Text, e.status.Text)
+	}
+	if !strings.Contains(p.response.Text, `"result"`) || !strings.Contains(p.request.Text, `"tools/call"`) {
+		t.Fatalf("raw JSON:\nrequest %s\nresponse %s", p.request.Text, p.response.Text)
+	}
+	if p.run.Text != "Run" {
+		t.Errorf("after saving, Run says %q", p.run.Text)
+	}
+
+	// A disabled tool is not called.
+	if err := s.st.SetToolDisabled(context.Background(), "greet", true); err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := s.st.Tool(context.Background(), "greet")
+	e2 := newEditor(t, s.st, stored, false)
+	e2.SetTrier(TryItTrier(tr, s.eng))
+	test.Tap(e2.try.run)
+	if !strings.Contains(e2.try.result.Text, "enable it first") || e2.try.run.Disabled() {
+		t.Fatalf("disabled tool: %q", e2.try.result.Text)
+	}
+}
+
+func TestEditorSaveAndRunRefusedRunsNothing(t *testing.T) {
+	test.NewTempApp(t)
+	s := newAuthServed(t)
+	tr, err := tryit.New(s.st, func() string { return s.url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e.SetTrier(TryItTrier(tr, s.eng))
+	test.Type(e.name, "nodesc") // no description: Save refuses
+	test.Tap(e.try.run)
+	if !strings.Contains(e.try.result.Text, "could not be saved") || e.try.run.Disabled() || e.try.request.Text != "" {
+		t.Fatalf("result %q, running %v", e.try.result.Text, e.try.run.Disabled())
+	}
+	if !e.errs["description"].Visible() {
+		t.Fatal("the problem is not shown at its field")
+	}
+}
+
+func TestJSONSyntaxPositions(t *testing.T) {
+	for text, want := range map[string]string{
+		`{"a": 1,}`:          "line 1, column 9",
+		"{\n  \"a\": tru\n}": "line 2, column 11",
+		`{"a": 1} x`:         "line 1, column 10",
+		`{"a": [1, 2`:        "line 1, column 12",
+	} {
+		err := jsonSyntax(text)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %s…", text, err, want)
+		}
+	}
+	if err := jsonSyntax(` {"ok": [1, "ü"]} `); err != nil {
+		t.Errorf("valid JSON: %v", err)
+	}
+}
+
+func TestSampleArgs(t *testing.T) {
+	tool := mcpcore.Tool{Params: []mcpcore.Param{
+		{Name: "z", Type: "integer", Required: true},
+		{Name: "a", Type: "string", Enum: []any{"x", "y"}},
+		{Name: "skip", Type: "string"},
+		{Name: "d", Type: "boolean", Default: true},
+	}}
+	want := "{\n  \"a\": \"x\",\n  \"d\": true,\n  \"z\": 0\n}"
+	if got := sampleArgs(tool.InputSchemaJSON()); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if got := sampleArgs(mcpcore.Tool{}.InputSchemaJSON()); got != "{}" {
+		t.Fatalf("no params: %s", got)
+	}
+}

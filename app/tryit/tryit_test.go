@@ -1,0 +1,195 @@
+package tryit
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"net/http/httptest"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// served is a real store and engine, with token auth on, behind a real
+// HTTP server.
+type served struct {
+	st  *storage.Store
+	url string
+}
+
+func newServed(t *testing.T) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st, Tokens: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := make(chan struct{})
+	go func() { defer close(watched); eng.Watch(ctx) }()
+	srv := httptest.NewServer(eng.Handler())
+	t.Cleanup(func() {
+		eng.Shutdown()
+		srv.CloseClientConnections()
+		srv.Close()
+		cancel()
+		<-watched
+	})
+	return &served{st: st, url: srv.URL + mcpcore.EndpointPath}
+}
+
+// putRespond stores a respond tool with an optional string parameter who.
+func (s *served) putRespond(t *testing.T, name, text string) {
+	t.Helper()
+	tool := mcpcore.Tool{Name: name, Description: "test tool", Params: []mcpcore.Param{{Name: "who", Type: "string"}},
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(text)}}}}}
+	if err := s.st.PutTool(context.Background(), tool); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func newTestTrier(t *testing.T, s *served) *Trier {
+	t.Helper()
+	tr, err := New(s.st, func() string { return s.url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	return tr
+}
+
+// call retries while the engine has not yet picked up a stored tool.
+func call(t *testing.T, tr *Trier, name string, args map[string]any) (Result, error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		res, err := tr.TryTool(ctx, name, args)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "unknown tool") || time.Now().After(deadline) {
+			return res, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestTryToolReturnsTheRespondText(t *testing.T) {
+	s := newServed(t)
+	s.putRespond(t, "greet", "Hello, {{.args.who}}!")
+	tr := newTestTrier(t, s)
+
+	res, err := call(t, tr, "greet", map[string]any{"who": "Ada"})
+	if err != nil {
+		t.Fatalf("TryTool: %v", err)
+	}
+	if res.Text != "Hello, Ada!" || res.IsError {
+		t.Fatalf("result %+v", res)
+	}
+	for _, want := range []string{`"tools/call"`, `"greet"`, `"Ada"`} {
+		if !strings.Contains(res.Request, want) {
+			t.Errorf("Request lacks %s:\n%s", want, res.Request)
+		}
+	}
+	if !strings.Contains(res.Response, `"result"`) || !strings.Contains(res.Response, "Hello, Ada!") {
+		t.Errorf("Response:\n%s", res.Response)
+	}
+
+	// The session is kept: a second call works on it, and the token the
+	// Trier made is the only one, seeing all tools.
+	first := tr.session
+	if _, err := call(t, tr, "greet", map[string]any{"who": "Bob"}); err != nil {
+		t.Fatal(err)
+	}
+	if tr.session != first {
+		t.Error("a second call opened another session")
+	}
+	toks, err := s.st.ListTokens(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toks) != 1 || toks[0].Name != TokenName || toks[0].Tools != nil {
+		t.Fatalf("tokens %+v", toks)
+	}
+}
+
+func TestTryToolUnknownToolIsAnError(t *testing.T) {
+	s := newServed(t)
+	tr := newTestTrier(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := tr.TryTool(ctx, "no_such_tool", nil)
+	if err == nil {
+		t.Fatalf("no error; result %+v", res)
+	}
+	if !strings.Contains(err.Error(), "no_such_tool") {
+		t.Errorf("error %q does not name the tool", err)
+	}
+	if !strings.Contains(res.Request, `"no_such_tool"`) || !strings.Contains(res.Response, `"error"`) {
+		t.Errorf("raw exchange not shown:\nrequest %s\nresponse %s", res.Request, res.Response)
+	}
+}
+
+func TestTryToolWithARevokedToken(t *testing.T) {
+	s := newServed(t)
+	s.putRespond(t, "greet", "hi")
+	tr := newTestTrier(t, s)
+	if _, err := call(t, tr, "greet", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.RevokeToken(context.Background(), TokenName); err != nil {
+		t.Fatal(err)
+	}
+	// Refused on the open session, and again when connecting anew.
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := tr.TryTool(ctx, "greet", nil)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "refused mcptray's own client token") {
+			t.Fatalf("error %v, want a clear word about the token", err)
+		}
+	}
+}
+
+func TestNewReplacesAnOlderToken(t *testing.T) {
+	s := newServed(t)
+	s.putRespond(t, "greet", "hi")
+	old := newTestTrier(t, s)
+	tr := newTestTrier(t, s)
+	if _, err := call(t, tr, "greet", nil); err != nil {
+		t.Fatalf("the new Trier: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := old.TryTool(ctx, "greet", nil); err == nil {
+		t.Fatal("the replaced token still works")
+	}
+}
+
+func TestTryToolFollowsTheURL(t *testing.T) {
+	a, b := newServed(t), newServed(t)
+	a.putRespond(t, "greet", "from a")
+	url := a.url
+	tr, err := New(a.st, func() string { return url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	if res, err := call(t, tr, "greet", nil); err != nil || res.Text != "from a" {
+		t.Fatalf("on a: %+v, %v", res, err)
+	}
+	// b does not know a's token: moving there must reconnect and be refused.
+	url = b.url
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := tr.TryTool(ctx, "greet", nil); err == nil || !strings.Contains(err.Error(), b.url) {
+		t.Fatalf("after the URL moved: %v", err)
+	}
+}
