@@ -126,7 +126,7 @@ func (u *UI) Quit() {
 func (u *UI) OpenManager() {
 	if u.manager == nil {
 		u.manager = NewManager(u.app, u.cfg)
-		u.manager.win.SetCloseIntercept(func() {
+		u.manager.SetCloseIntercept(func() {
 			u.manager.win.Hide()
 			u.manager.activity.Stop() // nobody sees the log: stop following it
 		})

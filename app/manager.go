@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,27 +25,24 @@ type Manager struct {
 
 	tabs *container.AppTabs
 
-	// Tools tab
-	tools      []mcpcore.Tool // the catalog's tools
-	shown      []mcpcore.Tool // those the search matches
-	search     *widget.Entry
-	toolList   *widget.List
-	editorHost *fyne.Container
-	editor     *ToolEditor
+	// The catalog tabs, and their open editors (at most one of resEditor
+	// and tmplEditor).
+	tools        *entryPane
+	editor       *ToolEditor
+	resources    *entryPane
+	prompts      *entryPane
+	resEditor    *ResourceEditor
+	tmplEditor   *TemplateEditor
+	promptEditor *PromptEditor
 
-	// Resources and Prompts tabs
-	entries    []catalogEntry
-	entryList  *widget.List
-	prompts    []catalogEntry
-	promptList *widget.List
-	activity   *ActivityTab
-	settings   *SettingsTab
-}
+	activity *ActivityTab
+	settings *SettingsTab
 
-// catalogEntry is a resource, resource template or prompt in a list.
-type catalogEntry struct {
-	kind, key, label string
-	disabled         bool
+	// onClose is what closing the window does (see SetCloseIntercept).
+	onClose func()
+	// background counts the file imports and exports under way. Tests wait
+	// for it: the test driver runs fyne.Do inline, on the worker goroutine.
+	background sync.WaitGroup
 }
 
 // NewManager builds the manager window (not shown).
@@ -59,203 +58,343 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	)
 	m.tabs.OnSelected = func(t *container.TabItem) {
 		switch t.Text {
-		case "Resources", "Prompts":
+		case "Tools", "Resources", "Prompts":
 			m.reloadEntries()
 		case "Activity":
 			m.activity.Reload()
 		}
 	}
 	m.win.SetContent(m.tabs)
+	m.win.SetMainMenu(m.mainMenu())
+	// Closing hides: mcptray lives on in the tray and keeps serving.
+	m.SetCloseIntercept(m.win.Hide)
 	m.win.Resize(fyne.NewSize(980, 680))
 	m.win.CenterOnScreen()
-	m.reloadTools("")
+	m.reloadEntries()
 	return m
 }
 
 // Window is the manager's window.
 func (m *Manager) Window() fyne.Window { return m.win }
 
+// SetCloseIntercept sets what closing the window does, from its close
+// button and from File ▸ Close window alike.
+func (m *Manager) SetCloseIntercept(f func()) {
+	m.onClose = f
+	m.win.SetCloseIntercept(f)
+}
+
+// closeWindow closes the window the way its close button does.
+func (m *Manager) closeWindow() { m.onClose() }
+
 func (m *Manager) ctx() context.Context { return context.Background() }
 
 // ------------------------------------------------------------------ Tools
 
 func (m *Manager) toolsTab() fyne.CanvasObject {
-	m.search = widget.NewEntry()
-	m.search.SetPlaceHolder("Search tools")
-	m.search.OnChanged = func(string) { m.filterTools() }
-	m.toolList = widget.NewList(
-		func() int { return len(m.shown) },
-		func() fyne.CanvasObject {
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, widget.NewLabel("tool name"))
-		},
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			t := m.shown[id]
-			c := o.(*fyne.Container)
-			label := c.Objects[0].(*widget.Label)
-			check := c.Objects[1].(*widget.Check)
-			text := t.Name
-			if t.Title != "" {
-				text += " — " + t.Title
-			}
-			label.SetText(text)
-			check.OnChanged = nil
-			check.SetChecked(!t.Disabled)
-			name := t.Name
-			check.OnChanged = func(on bool) { m.setToolEnabled(name, on) }
-		},
-	)
-	m.toolList.OnSelected = func(id widget.ListItemID) {
-		if id < len(m.shown) {
-			m.editTool(m.shown[id], false)
-		}
-	}
 	newBtn := widget.NewButtonWithIcon("New tool", theme.ContentAddIcon(), m.NewTool)
-	left := container.NewBorder(container.NewVBox(m.search), newBtn, nil, nil, m.toolList)
-	m.editorHost = container.NewStack(container.NewCenter(widget.NewLabel("Select a tool, or create one with New tool.")))
-	split := container.NewHSplit(left, m.editorHost)
-	split.Offset = 0.3
-	return split
+	var content fyne.CanvasObject
+	m.tools, content = newEntryPane("Search tools", "Select a tool, or create one with New tool.",
+		m.openToolEntry, m.setEntryEnabled, newBtn)
+	return content
 }
 
 // NewTool opens the editor on a new tool.
-func (m *Manager) NewTool() {
-	m.toolList.UnselectAll()
-	m.editTool(mcpcore.Tool{}, true)
+func (m *Manager) NewTool() { m.editTool(mcpcore.Tool{}, true) }
+
+func (m *Manager) openToolEntry(e catalogEntry) {
+	t, err := m.cfg.Store.Tool(m.ctx(), e.key)
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("opening tool %q: %w", e.key, err), m.win)
+		m.reloadEntries()
+		return
+	}
+	m.editTool(t, false)
 }
 
 func (m *Manager) editTool(t mcpcore.Tool, isNew bool) {
-	m.editor = NewToolEditor(m.cfg.Store, t, isNew, func(name string) {
-		m.reloadTools(name)
-		if name == "" { // deleted
-			m.editor = nil
-			m.editorHost.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel("Select a tool, or create one with New tool."))}
-			m.editorHost.Refresh()
-		}
-	})
-	m.editor.confirm = func(q string, yes func()) {
-		dialog.ShowConfirm("Delete tool", q, func(ok bool) {
-			if ok {
-				yes()
-			}
-		}, m.win)
-	}
-	m.editorHost.Objects = []fyne.CanvasObject{m.editor.Content()}
-	m.editorHost.Refresh()
+	m.editor = NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
+	m.editor.SetTrier(m.cfg.TryIt)
+	m.editor.confirm = m.confirmDelete("Delete tool")
+	m.tools.show(m.editor.Content(), catalogEntry{kind: entryTool, key: keyUnlessNew(t.Name, isNew)})
 }
 
 // Editor is the tool editor open now, or nil.
 func (m *Manager) Editor() *ToolEditor { return m.editor }
 
-func (m *Manager) setToolEnabled(name string, on bool) {
-	if err := m.cfg.Store.SetToolDisabled(m.ctx(), name, !on); err != nil {
-		dialog.ShowError(err, m.win)
-	}
-	m.reloadTools("")
-}
-
-// reloadTools reads the tools again; select names one to select.
-func (m *Manager) reloadTools(selectName string) {
-	cat, err := m.cfg.Store.Catalog(m.ctx())
-	if err != nil {
-		slog.Error("reading the catalog", "err", err)
-		return
-	}
-	m.tools = cat.Tools
-	m.filterTools()
-	if selectName != "" {
-		for i, t := range m.shown {
-			if t.Name == selectName {
-				m.toolList.Select(i)
-				m.toolList.ScrollTo(i)
-			}
-		}
-	}
-}
-
-func (m *Manager) filterTools() {
-	q := strings.ToLower(strings.TrimSpace(m.search.Text))
-	m.shown = m.shown[:0]
-	for _, t := range m.tools {
-		if q == "" || strings.Contains(strings.ToLower(t.Name+" "+t.Title+" "+t.Description), q) {
-			m.shown = append(m.shown, t)
-		}
-	}
-	m.toolList.Refresh()
-}
-
 // ------------------------------------------------------ Resources, Prompts
 
-func (m *Manager) entryListWidget(items *[]catalogEntry) *widget.List {
-	return widget.NewList(
-		func() int { return len(*items) },
+// Kinds of catalogEntry.
+const (
+	entryTool     = "tool"
+	entryResource = "resource"
+	entryTemplate = "template"
+	entryPrompt   = "prompt"
+)
+
+// catalogEntry is a tool, resource, resource template or prompt in a list.
+type catalogEntry struct {
+	kind, key, label string
+	disabled         bool
+	// about is more text the search looks in (a tool's description).
+	about string
+}
+
+// entryPane is a searchable list of catalog entries, each with an enable
+// toggle, beside the editor of the selected one.
+type entryPane struct {
+	all, shown []catalogEntry
+	search     *widget.Entry
+	list       *widget.List
+	host       *fyne.Container
+	// idle is what the editor area shows when no editor is open.
+	idle string
+	// open is the entry whose editor is shown (zero: none or a new one).
+	// Selecting it again, as the reload after a save does, keeps that
+	// editor and its status line.
+	open     catalogEntry
+	onOpen   func(catalogEntry)
+	onToggle func(catalogEntry, bool)
+}
+
+// newEntryPane builds the pane; buttons go below the list.
+func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle func(catalogEntry, bool), buttons ...fyne.CanvasObject) (*entryPane, fyne.CanvasObject) {
+	p := &entryPane{idle: idle, onOpen: onOpen, onToggle: onToggle}
+	p.search = widget.NewEntry()
+	p.search.SetPlaceHolder(placeholder)
+	p.search.OnChanged = func(string) { p.filter() }
+	p.list = widget.NewList(
+		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, widget.NewLabel("entry"))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			e := (*items)[id]
+			e := p.shown[id]
 			c := o.(*fyne.Container)
 			c.Objects[0].(*widget.Label).SetText(e.label)
 			check := c.Objects[1].(*widget.Check)
 			check.OnChanged = nil
 			check.SetChecked(!e.disabled)
-			check.OnChanged = func(on bool) { m.setEntryEnabled(e, on) }
+			check.OnChanged = func(on bool) { p.onToggle(e, on) }
 		},
 	)
+	p.list.OnSelected = func(id widget.ListItemID) {
+		if id >= len(p.shown) {
+			return
+		}
+		e := p.shown[id]
+		if e.kind == p.open.kind && e.key == p.open.key {
+			return
+		}
+		p.onOpen(e)
+	}
+	p.host = container.NewStack()
+	p.close()
+	left := container.NewBorder(p.search, container.NewVBox(buttons...), nil, nil, p.list)
+	split := container.NewHSplit(left, p.host)
+	split.Offset = 0.3
+	return p, split
+}
+
+// show puts an editor in the editor area; e is the stored entry it edits,
+// zero for a new one.
+func (p *entryPane) show(editor fyne.CanvasObject, e catalogEntry) {
+	p.open = catalogEntry{kind: e.kind, key: e.key}
+	if e.key == "" {
+		p.list.UnselectAll()
+	}
+	p.host.Objects = []fyne.CanvasObject{editor}
+	p.host.Refresh()
+}
+
+// close empties the editor area.
+func (p *entryPane) close() {
+	p.open = catalogEntry{}
+	p.list.UnselectAll()
+	p.host.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(p.idle))}
+	p.host.Refresh()
+}
+
+// setEntries replaces the entries and selects the open one, if listed.
+func (p *entryPane) setEntries(es []catalogEntry) {
+	p.all = es
+	p.filter()
+}
+
+func (p *entryPane) filter() {
+	q := strings.ToLower(strings.TrimSpace(p.search.Text))
+	p.shown = p.shown[:0]
+	for _, e := range p.all {
+		if q == "" || strings.Contains(strings.ToLower(e.label+" "+e.key+" "+e.about), q) {
+			p.shown = append(p.shown, e)
+		}
+	}
+	p.list.Refresh()
+	for i, e := range p.shown {
+		if p.open.key != "" && e.kind == p.open.kind && e.key == p.open.key {
+			p.list.Select(i)
+			p.list.ScrollTo(i)
+			return
+		}
+	}
+	p.list.UnselectAll()
 }
 
 func (m *Manager) resourcesTab() fyne.CanvasObject {
-	m.entryList = m.entryListWidget(&m.entries)
-	hint := widget.NewLabel("Resources and resource templates clients can read. Untick to stop serving one; edit them with `mcptray export` / `import`.")
-	hint.Wrapping = fyne.TextWrapWord
-	return container.NewBorder(hint, nil, nil, nil, m.entryList)
+	newRes := widget.NewButtonWithIcon("New resource", theme.ContentAddIcon(), m.NewResource)
+	newTmpl := widget.NewButtonWithIcon("New template", theme.ContentAddIcon(), m.NewTemplate)
+	var content fyne.CanvasObject
+	m.resources, content = newEntryPane("Search resources", "Select a resource, or create one with New resource or New template.",
+		m.openResourceEntry, m.setEntryEnabled, container.NewGridWithColumns(2, newRes, newTmpl))
+	return content
 }
 
 func (m *Manager) promptsTab() fyne.CanvasObject {
-	m.promptList = m.entryListWidget(&m.prompts)
-	hint := widget.NewLabel("Prompts clients offer. Untick to stop serving one; edit them with `mcptray export` / `import`.")
-	hint.Wrapping = fyne.TextWrapWord
-	return container.NewBorder(hint, nil, nil, nil, m.promptList)
+	newBtn := widget.NewButtonWithIcon("New prompt", theme.ContentAddIcon(), m.NewPrompt)
+	var content fyne.CanvasObject
+	m.prompts, content = newEntryPane("Search prompts", "Select a prompt, or create one with New prompt.",
+		m.openPromptEntry, m.setEntryEnabled, newBtn)
+	return content
+}
+
+// NewResource opens the editor on a new resource.
+func (m *Manager) NewResource() { m.editResource(mcpcore.Resource{}, true) }
+
+// NewTemplate opens the editor on a new resource template.
+func (m *Manager) NewTemplate() { m.editTemplate(mcpcore.ResourceTemplate{}, true) }
+
+// NewPrompt opens the editor on a new prompt.
+func (m *Manager) NewPrompt() { m.editPrompt(mcpcore.Prompt{}, true) }
+
+func (m *Manager) openResourceEntry(e catalogEntry) {
+	var err error
+	if e.kind == entryTemplate {
+		var t mcpcore.ResourceTemplate
+		if t, err = m.cfg.Store.ResourceTemplate(m.ctx(), e.key); err == nil {
+			m.editTemplate(t, false)
+		}
+	} else {
+		var r mcpcore.Resource
+		if r, err = m.cfg.Store.Resource(m.ctx(), e.key); err == nil {
+			m.editResource(r, false)
+		}
+	}
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("opening %s %q: %w", e.kind, e.key, err), m.win)
+		m.reloadEntries()
+	}
+}
+
+func (m *Manager) openPromptEntry(e catalogEntry) {
+	p, err := m.cfg.Store.Prompt(m.ctx(), e.key)
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("opening prompt %q: %w", e.key, err), m.win)
+		m.reloadEntries()
+		return
+	}
+	m.editPrompt(p, false)
+}
+
+// confirmDelete asks before an editor deletes its entry.
+func (m *Manager) confirmDelete(title string) func(string, func()) {
+	return func(q string, yes func()) {
+		dialog.ShowConfirm(title, q, func(ok bool) {
+			if ok {
+				yes()
+			}
+		}, m.win)
+	}
+}
+
+// savedIn is an editor's onSaved: it reloads the lists, and after a delete
+// closes the editor.
+func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
+	return func(key string) {
+		if key == "" {
+			p.close()
+		} else {
+			p.open = catalogEntry{kind: kind, key: key}
+		}
+		m.reloadEntries()
+	}
+}
+
+func (m *Manager) editResource(r mcpcore.Resource, isNew bool) {
+	m.tmplEditor = nil
+	m.resEditor = NewResourceEditor(m.cfg.Store, m.win, r, isNew, m.savedIn(m.resources, entryResource))
+	m.resEditor.confirm = m.confirmDelete("Delete resource")
+	m.resources.show(m.resEditor.Content(), catalogEntry{kind: entryResource, key: keyUnlessNew(r.URI, isNew)})
+}
+
+func (m *Manager) editTemplate(t mcpcore.ResourceTemplate, isNew bool) {
+	m.resEditor = nil
+	m.tmplEditor = NewTemplateEditor(m.cfg.Store, m.win, t, isNew, m.savedIn(m.resources, entryTemplate))
+	m.tmplEditor.confirm = m.confirmDelete("Delete resource template")
+	m.resources.show(m.tmplEditor.Content(), catalogEntry{kind: entryTemplate, key: keyUnlessNew(t.URITemplate, isNew)})
+}
+
+func (m *Manager) editPrompt(p mcpcore.Prompt, isNew bool) {
+	m.promptEditor = NewPromptEditor(m.cfg.Store, p, isNew, m.savedIn(m.prompts, entryPrompt))
+	m.promptEditor.confirm = m.confirmDelete("Delete prompt")
+	m.prompts.show(m.promptEditor.Content(), catalogEntry{kind: entryPrompt, key: keyUnlessNew(p.Name, isNew)})
+}
+
+// titled is a list label: the name, and the title when there is one.
+func titled(name, title string) string {
+	if title == "" {
+		return name
+	}
+	return name + " — " + title
+}
+
+func keyUnlessNew(key string, isNew bool) string {
+	if isNew {
+		return ""
+	}
+	return key
 }
 
 func (m *Manager) setEntryEnabled(e catalogEntry, on bool) {
 	var err error
 	switch e.kind {
-	case "resource":
+	case entryTool:
+		err = m.cfg.Store.SetToolDisabled(m.ctx(), e.key, !on)
+	case entryResource:
 		err = m.cfg.Store.SetResourceDisabled(m.ctx(), e.key, !on)
-	case "template":
+	case entryTemplate:
 		err = m.cfg.Store.SetResourceTemplateDisabled(m.ctx(), e.key, !on)
-	case "prompt":
+	case entryPrompt:
 		err = m.cfg.Store.SetPromptDisabled(m.ctx(), e.key, !on)
 	}
 	if err != nil {
-		dialog.ShowError(err, m.win)
+		dialog.ShowError(fmt.Errorf("changing %s %q: %w", e.kind, e.key, err), m.win)
 	}
 	m.reloadEntries()
 }
 
+// reloadEntries reads the catalog's entries again.
 func (m *Manager) reloadEntries() {
 	cat, err := m.cfg.Store.Catalog(m.ctx())
 	if err != nil {
 		slog.Error("reading the catalog", "err", err)
 		return
 	}
-	m.entries = m.entries[:0]
+	var tools, res, prompts []catalogEntry
+	for _, t := range cat.Tools {
+		tools = append(tools, catalogEntry{kind: entryTool, key: t.Name, label: titled(t.Name, t.Title), disabled: t.Disabled, about: t.Description})
+	}
 	for _, r := range cat.Resources {
-		m.entries = append(m.entries, catalogEntry{"resource", r.URI, r.Name + "  ·  " + r.URI, r.Disabled})
+		res = append(res, catalogEntry{kind: entryResource, key: r.URI, label: "Resource · " + r.Name + "  —  " + r.URI, disabled: r.Disabled})
 	}
 	for _, t := range cat.ResourceTemplates {
-		m.entries = append(m.entries, catalogEntry{"template", t.URITemplate, t.Name + "  ·  " + t.URITemplate, t.Disabled})
+		res = append(res, catalogEntry{kind: entryTemplate, key: t.URITemplate, label: "Template · " + t.Name + "  —  " + t.URITemplate, disabled: t.Disabled})
 	}
-	m.prompts = m.prompts[:0]
 	for _, p := range cat.Prompts {
-		label := p.Name
-		if p.Title != "" {
-			label += " — " + p.Title
-		}
-		m.prompts = append(m.prompts, catalogEntry{"prompt", p.Name, label, p.Disabled})
+		prompts = append(prompts, catalogEntry{kind: entryPrompt, key: p.Name, label: titled(p.Name, p.Title), disabled: p.Disabled, about: p.Description})
 	}
-	m.entryList.Refresh()
-	m.promptList.Refresh()
+	m.tools.setEntries(tools)
+	m.resources.setEntries(res)
+	m.prompts.setEntries(prompts)
 }
 
 // ------------------------------------------------------------------ Activity
@@ -268,7 +407,7 @@ func (m *Manager) activityContent() fyne.CanvasObject {
 // ------------------------------------------------------------------ Settings
 
 func (m *Manager) settingsTab() fyne.CanvasObject {
-	m.settings = newSettingsTab(m.win, m.cfg)
+	m.settings = newSettingsTabFor(m.app, m.win, m.cfg)
 	return m.settings.Content()
 }
 

@@ -135,8 +135,8 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 		t.Fatalf("tools/call = %q", txt)
 	}
 	// The list shows it, selected.
-	if !slices.ContainsFunc(m.shown, func(x mcpcore.Tool) bool { return x.Name == "greet_person" }) {
-		t.Fatalf("tool list = %v", m.shown)
+	if !slices.ContainsFunc(m.tools.shown, func(x catalogEntry) bool { return x.key == "greet_person" }) {
+		t.Fatalf("tool list = %v", m.tools.shown)
 	}
 }
 
@@ -221,14 +221,14 @@ func TestToolToggleDisables(t *testing.T) {
 	if !e.Save() {
 		t.Fatalf("save: %v", visibleErrors(e))
 	}
-	m.setToolEnabled("t1", false)
+	m.setEntryEnabled(catalogEntry{kind: entryTool, key: "t1"}, false)
 	got, err := s.st.Tool(ctx, "t1")
 	if err != nil || !got.Disabled {
 		t.Fatalf("t1 = %+v, %v", got, err)
 	}
-	m.search.SetText("zzz")
-	if len(m.shown) != 0 {
-		t.Fatalf("search shows %v", m.shown)
+	m.tools.search.SetText("zzz")
+	if len(m.tools.shown) != 0 {
+		t.Fatalf("search shows %v", m.tools.shown)
 	}
 }
 

@@ -111,11 +111,6 @@ type SettingsTab struct {
 
 func (s *SettingsTab) ctx() context.Context { return context.Background() }
 
-// newSettingsTab builds the Settings tab for win in the current app.
-func newSettingsTab(win fyne.Window, cfg Config) *SettingsTab {
-	return newSettingsTabFor(fyne.CurrentApp(), win, cfg)
-}
-
 // newSettingsTabFor builds the Settings tab for win; a keeps the GUI
 // preferences.
 func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {

@@ -1,0 +1,256 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// exportFileName is the name the export dialog suggests.
+const exportFileName = "mcptray-catalog.json"
+
+// mainMenu is the manager window's menu bar.
+func (m *Manager) mainMenu() *fyne.MainMenu {
+	closeItem := fyne.NewMenuItem("Close window", m.closeWindow)
+	// Marked as the quit item so that Fyne does not add its own Quit to the
+	// first menu: that one would stop the app without the tray's orderly
+	// shutdown. Quitting stays in the tray menu.
+	closeItem.IsQuit = true
+	return fyne.NewMainMenu(fyne.NewMenu("File",
+		fyne.NewMenuItem("Import catalog…", m.chooseImport),
+		fyne.NewMenuItem("Export catalog…", m.chooseExport),
+		fyne.NewMenuItemSeparator(),
+		closeItem,
+	))
+}
+
+// inBackground runs work off the GUI thread, then done on it.
+func (m *Manager) inBackground(work, done func()) {
+	m.background.Add(1)
+	go func() {
+		defer m.background.Done()
+		work()
+		fyne.Do(done)
+	}()
+}
+
+// readCatalogFile reads and checks a catalog file on its own.
+func readCatalogFile(path string) (*mcpcore.Catalog, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("importing: %w", err)
+	}
+	c, err := mcpcore.ParseCatalog(b)
+	if err != nil {
+		return nil, fmt.Errorf("importing %s: %w", filepath.Base(path), err)
+	}
+	return c, nil
+}
+
+// ImportCatalog imports the catalog file at path, all or nothing: merged
+// over the stored catalog (an entry with the same name or URI replaces the
+// stored one), or with replace instead of it. On problems the error wraps a
+// *mcpcore.ValidationError listing them all, and nothing changed. It returns
+// the file's catalog.
+func (m *Manager) ImportCatalog(path string, replace bool) (*mcpcore.Catalog, error) {
+	c, err := readCatalogFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.importParsed(c, replace); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (m *Manager) importParsed(c *mcpcore.Catalog, replace bool) error {
+	if err := m.cfg.Store.Import(context.Background(), c, replace); err != nil {
+		return fmt.Errorf("importing the catalog: %w", err)
+	}
+	return nil
+}
+
+// ExportCatalog writes the stored catalog to path as indented JSON. The
+// file is replaced atomically: a failed export leaves no half-written file.
+func (m *Manager) ExportCatalog(path string) error {
+	c, err := m.cfg.Store.Export(context.Background())
+	if err != nil {
+		return fmt.Errorf("exporting the catalog: %w", err)
+	}
+	b, err := mcpcore.MarshalCatalog(c)
+	if err != nil {
+		return fmt.Errorf("exporting the catalog: %w", err)
+	}
+	if err := writeFileAtomic(path, b); err != nil {
+		return fmt.Errorf("exporting the catalog: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes b to a temporary file next to path and renames it
+// over path, so readers see the old file or the whole new one.
+func writeFileAtomic(path string, b []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// catalogSummary counts a catalog's entries for people:
+// "2 tools, 1 resource, 0 resource templates and 3 prompts".
+func catalogSummary(c *mcpcore.Catalog) string {
+	n := func(k int, one, many string) string {
+		if k == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %s", k, many)
+	}
+	return fmt.Sprintf("%s, %s, %s and %s", n(len(c.Tools), "tool", "tools"), n(len(c.Resources), "resource", "resources"),
+		n(len(c.ResourceTemplates), "resource template", "resource templates"), n(len(c.Prompts), "prompt", "prompts"))
+}
+
+// chooseImport asks for a catalog file, then how to import it.
+func (m *Manager) chooseImport() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(fmt.Errorf("choosing the catalog file: %w", err), m.win)
+			return
+		}
+		if rc == nil {
+			return // cancelled
+		}
+		path := rc.URI().Path()
+		rc.Close()
+		var c *mcpcore.Catalog
+		m.inBackground(func() { c, err = readCatalogFile(path) }, func() {
+			if err != nil {
+				m.showImportError(path, err)
+				return
+			}
+			m.askImport(path, c)
+		})
+	}, m.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Show()
+}
+
+// askImport asks whether to merge the file's catalog or replace the stored
+// one with it, then imports it.
+func (m *Manager) askImport(path string, c *mcpcore.Catalog) {
+	text := widget.NewLabel(fmt.Sprintf("%s holds %s.\n\n"+
+		"Merge adds them, replacing the entries of the same name or URI; everything else stays.\n\n"+
+		"Replace everything makes the catalog exactly the file: Replace deletes every tool, resource and prompt not in the file.",
+		filepath.Base(path), catalogSummary(c)))
+	text.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	answer := func(replace bool) func() {
+		return func() {
+			d.Hide()
+			var err error
+			m.inBackground(func() { err = m.importParsed(c, replace) }, func() { m.importDone(path, c, err) })
+		}
+	}
+	merge := widget.NewButton("Merge", answer(false))
+	merge.Importance = widget.HighImportance
+	replace := widget.NewButton("Replace everything", answer(true))
+	replace.Importance = widget.DangerImportance
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	d = dialog.NewCustomWithoutButtons("Import catalog", text, m.win)
+	d.SetButtons([]fyne.CanvasObject{cancel, replace, merge})
+	d.Resize(fyne.NewSize(560, 280))
+	d.Show()
+}
+
+// importDone reports an import and shows its result in every list.
+func (m *Manager) importDone(path string, c *mcpcore.Catalog, err error) {
+	if err != nil {
+		m.showImportError(path, err)
+		return
+	}
+	// Open editors may hold entries the import replaced or deleted: saving
+	// one would undo the import.
+	m.tools.close()
+	m.resources.close()
+	m.prompts.close()
+	m.editor, m.resEditor, m.tmplEditor, m.promptEditor = nil, nil, nil, nil
+	m.reloadEntries()
+	dialog.ShowInformation("Catalog imported", fmt.Sprintf("Imported %s from %s.", catalogSummary(c), filepath.Base(path)), m.win)
+}
+
+// showImportError shows why an import was refused; validation problems are
+// listed one by one in a scrollable dialog.
+func (m *Manager) showImportError(path string, err error) {
+	var ve *mcpcore.ValidationError
+	if !errors.As(err, &ve) {
+		dialog.ShowError(err, m.win)
+		return
+	}
+	list := container.NewVBox()
+	for _, p := range ve.Problems {
+		where := p.Entry
+		if p.Field != "" {
+			where += " · " + p.Field
+		}
+		msg := widget.NewLabel(p.Message)
+		msg.Wrapping = fyne.TextWrapWord
+		list.Add(container.NewVBox(widget.NewLabelWithStyle(where, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), msg, widget.NewSeparator()))
+	}
+	head := widget.NewLabel(fmt.Sprintf("%s was not imported: %d problem(s). Nothing was changed.", filepath.Base(path), len(ve.Problems)))
+	head.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("Import refused", "Close", container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)), m.win)
+	d.Resize(fyne.NewSize(640, 460))
+	d.Show()
+}
+
+// chooseExport asks where to export the catalog, then writes it.
+func (m *Manager) chooseExport() {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			dialog.ShowError(fmt.Errorf("choosing where to export: %w", err), m.win)
+			return
+		}
+		if wc == nil {
+			return // cancelled
+		}
+		// The dialog opened the file; the export replaces it atomically.
+		path := wc.URI().Path()
+		wc.Close()
+		m.inBackground(func() { err = m.ExportCatalog(path) }, func() {
+			if err != nil {
+				dialog.ShowError(err, m.win)
+				return
+			}
+			dialog.ShowInformation("Catalog exported", "The catalog is saved in "+path+".", m.win)
+		})
+	}, m.win)
+	d.SetFileName(exportFileName)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.Show()
+}

@@ -1,0 +1,276 @@
+package app
+
+import (
+	"fmt"
+	"image/color"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// Message roles a prompt may use.
+var promptRoles = []string{"user", "assistant"}
+
+// argRow is one row of the arguments table.
+type argRow struct {
+	name, title, desc, completions *widget.Entry
+	required                       *widget.Check
+}
+
+// messageRow is one message. text is nil for a block that is not text
+// (an image, an embedded resource…): the form keeps it as it is.
+type messageRow struct {
+	role *widget.Select
+	text *widget.Entry
+	orig mcpcore.PromptMessage
+}
+
+// PromptEditor is the form that creates and edits a prompt: its arguments
+// and its templated messages. Input steps are kept as they are (they are
+// edited in the catalog JSON). Save validates the prompt the way the
+// server does and stores it, so it is served at once.
+type PromptEditor struct {
+	*editorCore[mcpcore.Prompt]
+
+	name, title, description *widget.Entry
+	args                     []*argRow
+	argBox                   *fyne.Container
+	messages                 []*messageRow
+	messageBox               *fyne.Container
+
+	content fyne.CanvasObject
+}
+
+// NewPromptEditor edits p; isNew says it is not stored yet. onSaved gets
+// the name after a save, "" after a delete.
+func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved func(name string)) *PromptEditor {
+	errs := newFieldErrors("name", "title", "description", "arguments", "messages", "steps")
+	e := &PromptEditor{editorCore: newEditorCore(st, promptKind, p, isNew, onSaved, errs)}
+	e.read = e.Prompt
+	e.word = e.wordProblem
+
+	e.name = widget.NewEntry()
+	e.name.SetPlaceHolder("e.g. review_code (letters, digits, _ - .)")
+	e.name.SetText(p.Name)
+	e.name.OnChanged = e.checkName
+	e.title = widget.NewEntry()
+	e.title.SetPlaceHolder("Shown to people, e.g. Review my code")
+	e.title.SetText(p.Title)
+	e.description = widget.NewMultiLineEntry()
+	e.description.SetPlaceHolder("What the prompt is for (required)")
+	e.description.Wrapping = fyne.TextWrapWord
+	e.description.SetMinRowsVisible(2)
+	e.description.SetText(p.Description)
+
+	e.argBox = container.NewVBox()
+	for _, a := range p.Arguments {
+		e.addArg(a)
+	}
+	addArg := widget.NewButtonWithIcon("Add argument", theme.ContentAddIcon(), func() { e.addArg(mcpcore.PromptArgument{}) })
+	argHint := widget.NewLabel("Messages use an argument's value as {{.args.name}}.")
+	argHint.Wrapping = fyne.TextWrapWord
+
+	e.messageBox = container.NewVBox()
+	for _, m := range p.Messages {
+		e.addMessage(m)
+	}
+	if len(p.Messages) == 0 {
+		e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+	}
+	addMsg := widget.NewButtonWithIcon("Add message", theme.ContentAddIcon(), func() {
+		e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+	})
+
+	rows := []fyne.CanvasObject{
+		errs.field("Name", e.name, "name"),
+		errs.field("Title", e.title, "title"),
+		errs.field("Description", e.description, "description"),
+		widget.NewSeparator(),
+		errs.field("Arguments", container.NewVBox(argHint, e.argHeader(), e.argBox, container.NewHBox(addArg)), "arguments"),
+		widget.NewSeparator(),
+		errs.field("Messages", container.NewVBox(e.messageBox, container.NewHBox(addMsg)), "messages"),
+	}
+	if n := len(p.Steps); n > 0 {
+		steps := widget.NewLabel(fmt.Sprintf("%d input step(s), edit with export/import; saving keeps them.", n))
+		steps.Wrapping = fyne.TextWrapWord
+		rows = append(rows, widget.NewSeparator(), errs.field("Input steps", steps, "steps"))
+	}
+	e.content = e.layout(container.NewVBox(rows...))
+	e.checkName(p.Name)
+	return e
+}
+
+// Content is the editor's widget tree.
+func (e *PromptEditor) Content() fyne.CanvasObject { return e.content }
+
+// checkName validates the name as it is typed.
+func (e *PromptEditor) checkName(s string) {
+	if s == "" && e.isNew {
+		setFieldError(e.errs["name"], nil) // not typed yet: no scolding
+		return
+	}
+	if err := mcpcore.CheckName(s); err != nil {
+		setFieldError(e.errs["name"], []string{err.Error()})
+		return
+	}
+	setFieldError(e.errs["name"], nil)
+}
+
+// argColumns lays out a row of the arguments table; the trailing cell
+// holds the row's remove button, so the header reserves its width.
+func argColumns(cells []fyne.CanvasObject, trailing fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewBorder(nil, nil, nil, trailing, container.NewGridWithColumns(len(cells), cells...))
+}
+
+func (e *PromptEditor) argHeader() fyne.CanvasObject {
+	var cells []fyne.CanvasObject
+	for _, l := range []string{"Name", "Title", "Description", "Completions", "Required"} {
+		cells = append(cells, widget.NewLabelWithStyle(l, fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
+	}
+	gap := canvas.NewRectangle(color.Transparent)
+	gap.SetMinSize(widget.NewButtonWithIcon("", theme.DeleteIcon(), nil).MinSize())
+	return argColumns(cells, gap)
+}
+
+func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
+	r := &argRow{name: widget.NewEntry(), title: widget.NewEntry(), desc: widget.NewEntry(), completions: widget.NewEntry(),
+		required: widget.NewCheck("", nil)}
+	r.name.SetPlaceHolder("name")
+	r.name.SetText(a.Name)
+	r.title.SetPlaceHolder("title")
+	r.title.SetText(a.Title)
+	r.desc.SetPlaceHolder("description")
+	r.desc.SetText(a.Description)
+	r.completions.SetPlaceHolder("values, comma separated")
+	r.completions.SetText(strings.Join(a.Completions, ", "))
+	r.required.SetChecked(a.Required)
+	e.args = append(e.args, r)
+	var row fyne.CanvasObject
+	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		e.args = slices.DeleteFunc(e.args, func(x *argRow) bool { return x == r })
+		e.argBox.Remove(row)
+	})
+	row = argColumns([]fyne.CanvasObject{r.name, r.title, r.desc, r.completions, r.required}, remove)
+	e.argBox.Add(row)
+}
+
+func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
+	r := &messageRow{orig: m, role: widget.NewSelect(promptRoles, nil)}
+	r.role.SetSelected(cmpOr(m.Role, "user"))
+	if m.Content.Type == "text" {
+		r.text = widget.NewMultiLineEntry()
+		r.text.SetPlaceHolder("The message; {{.args.name}} is an argument's value")
+		r.text.Wrapping = fyne.TextWrapWord
+		r.text.SetMinRowsVisible(3)
+		r.text.SetText(string(m.Content.Text))
+	}
+	e.messages = append(e.messages, r)
+	e.layoutMessages()
+}
+
+// layoutMessages lays the message rows out in their order, each with its
+// move and remove buttons.
+func (e *PromptEditor) layoutMessages() {
+	e.messageBox.RemoveAll()
+	for i, r := range e.messages {
+		up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { e.moveMessage(i, i-1) })
+		down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { e.moveMessage(i, i+1) })
+		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+			e.messages = slices.Delete(e.messages, i, i+1)
+			e.layoutMessages()
+		})
+		if i == 0 {
+			up.Disable()
+		}
+		if i == len(e.messages)-1 {
+			down.Disable()
+		}
+		head := container.NewBorder(nil, nil, widget.NewLabel(fmt.Sprintf("%d.", i+1)), container.NewHBox(up, down, remove), r.role)
+		var body fyne.CanvasObject = r.text
+		if r.text == nil {
+			note := widget.NewLabel(fmt.Sprintf("A %s block, edit with export/import; saving keeps it.", r.orig.Content.Type))
+			note.Wrapping = fyne.TextWrapWord
+			body = note
+		}
+		e.messageBox.Add(container.NewVBox(head, body, widget.NewSeparator()))
+	}
+}
+
+func (e *PromptEditor) moveMessage(from, to int) {
+	if to < 0 || to >= len(e.messages) {
+		return
+	}
+	e.messages[from], e.messages[to] = e.messages[to], e.messages[from]
+	e.layoutMessages()
+}
+
+// Prompt is the prompt as the form describes it, with the problems of
+// fields the form itself could not read.
+func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
+	p := e.orig // keeps the input steps
+	p.Name = strings.TrimSpace(e.name.Text)
+	p.Title = strings.TrimSpace(e.title.Text)
+	p.Description = strings.TrimSpace(e.description.Text)
+	bad := &errorCollector{entry: fmt.Sprintf("prompt %q", p.Name)}
+	p.Arguments = nil
+	for _, r := range e.args {
+		a := mcpcore.PromptArgument{
+			Name:        strings.TrimSpace(r.name.Text),
+			Title:       strings.TrimSpace(r.title.Text),
+			Description: strings.TrimSpace(r.desc.Text),
+			Required:    r.required.Checked,
+		}
+		for v := range strings.SplitSeq(r.completions.Text, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				a.Completions = append(a.Completions, v)
+			}
+		}
+		p.Arguments = append(p.Arguments, a)
+	}
+	p.Messages = nil
+	for i, r := range e.messages {
+		m := r.orig
+		m.Role = r.role.Selected
+		if r.text != nil {
+			m.Content = actions.Content{Type: "text", Text: actions.Template(r.text.Text)}
+			if strings.TrimSpace(r.text.Text) == "" {
+				bad.add(fmt.Sprintf("messages[%d].content.text", i), "empty: write the message")
+			}
+		}
+		p.Messages = append(p.Messages, m)
+	}
+	return p, bad.list
+}
+
+// wordProblem names the argument or message a problem is about.
+func (e *PromptEditor) wordProblem(key string, p mcpcore.Problem) string {
+	if key != "arguments" && key != "messages" {
+		return plainWord(key, p)
+	}
+	var i int
+	var rest string
+	if n, _ := fmt.Sscanf(p.Field, key+"[%d]%s", &i, &rest); n < 1 {
+		return p.Message
+	}
+	rest = strings.TrimPrefix(rest, ".")
+	what := fmt.Sprintf("message %d", i+1)
+	if key == "arguments" {
+		what = fmt.Sprintf("argument #%d", i+1)
+		if i < len(e.args) && strings.TrimSpace(e.args[i].name.Text) != "" {
+			what = fmt.Sprintf("argument %q", strings.TrimSpace(e.args[i].name.Text))
+		}
+	}
+	if rest != "" {
+		what += " (" + rest + ")"
+	}
+	return what + ": " + p.Message
+}

@@ -1,0 +1,190 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// getPrompt gets a prompt over MCP and joins its text messages as "role: text" lines.
+func (s *served) getPrompt(t *testing.T, name string, args map[string]string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs := s.connect(ctx, t)
+	defer cs.Close()
+	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	var lines []string
+	for _, m := range res.Messages {
+		if tc, ok := m.Content.(*mcp.TextContent); ok {
+			lines = append(lines, string(m.Role)+": "+tc.Text)
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
+	m, s := newTestManager(t)
+	m.NewPrompt()
+	e := m.promptEditor
+
+	test.Type(e.name, "greet")
+	test.Type(e.description, "Greets someone.")
+	e.addArg(mcpcore.PromptArgument{})
+	a := e.args[0]
+	test.Type(a.name, "who")
+	test.Type(a.desc, "whom to greet")
+	test.Type(a.completions, "Ada, Grace")
+	test.Tap(a.required)
+	if len(e.messages) != 1 || e.messages[0].role.Selected != "user" {
+		t.Fatalf("a new prompt starts with %d message(s)", len(e.messages))
+	}
+	test.Type(e.messages[0].text, "Say hello to {{.args.who}}.")
+	test.Tap(e.save)
+
+	if !strings.HasPrefix(e.status.Text, "Saved") {
+		t.Fatalf("status %q; errors %v", e.status.Text, shownErrors(e.errs))
+	}
+	got, err := s.st.Prompt(context.Background(), "greet")
+	if err != nil {
+		t.Fatalf("not in SQLite: %v", err)
+	}
+	if len(got.Arguments) != 1 || !got.Arguments[0].Required || got.Arguments[0].Description != "whom to greet" ||
+		strings.Join(got.Arguments[0].Completions, "|") != "Ada|Grace" {
+		t.Fatalf("stored arguments %+v", got.Arguments)
+	}
+	eventually(t, "prompts/get over HTTP", func() (bool, string) {
+		txt, err := s.getPrompt(t, "greet", map[string]string{"who": "Ada"})
+		if err != nil {
+			return false, err.Error()
+		}
+		return txt == "user: Say hello to Ada.", txt
+	})
+	// The required argument is enforced by the server.
+	if _, err := s.getPrompt(t, "greet", nil); err == nil || !strings.Contains(err.Error(), "who") {
+		t.Fatalf("prompts/get without who: %v", err)
+	}
+	if len(m.prompts.all) != 1 || m.prompts.all[0].key != "greet" || m.promptEditor != e {
+		t.Fatalf("list %+v, editor replaced %v", m.prompts.all, m.promptEditor != e)
+	}
+}
+
+func TestPromptEditorRefusesAnInvalidName(t *testing.T) {
+	m, s := newTestManager(t)
+	m.NewPrompt()
+	e := m.promptEditor
+	if e.errs["name"].Visible() {
+		t.Fatal("an empty new name is scolded before anything was typed")
+	}
+	test.Type(e.name, "bad name")
+	if l := e.errs["name"]; !l.Visible() || !strings.Contains(l.Text, "not allowed") {
+		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
+	}
+	test.Type(e.description, "d")
+	test.Type(e.messages[0].text, "hi")
+	test.Tap(e.save)
+	if shown := shownErrors(e.errs); len(shown) != 1 || shown["name"] == "" {
+		t.Fatalf("errors shown: %v", shown)
+	}
+	cat, err := s.st.Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Prompts) != 0 {
+		t.Fatalf("saved anyway: %+v", cat.Prompts)
+	}
+	e.name.SetText("")
+	test.Type(e.name, "good.name")
+	if e.errs["name"].Visible() {
+		t.Fatalf("error still shown: %q", e.errs["name"].Text)
+	}
+}
+
+func TestPromptEditorNamesTheRowOfAProblem(t *testing.T) {
+	m, _ := newTestManager(t)
+	m.NewPrompt()
+	e := m.promptEditor
+	test.Type(e.name, "p")
+	test.Type(e.description, "d")
+	e.addArg(mcpcore.PromptArgument{Name: "x"})
+	e.addArg(mcpcore.PromptArgument{Name: "x"})
+	test.Tap(e.save)
+	shown := shownErrors(e.errs)
+	if !strings.Contains(shown["arguments"], `argument "x" (name): duplicate`) {
+		t.Errorf("arguments error %q", shown["arguments"])
+	}
+	if !strings.Contains(shown["messages"], "message 1 (content.text): empty") {
+		t.Errorf("messages error %q", shown["messages"])
+	}
+}
+
+func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
+	m, s := newTestManager(t)
+	ctx := context.Background()
+	p := mcpcore.Prompt{
+		Name: "plan", Description: "Plans a day.",
+		Steps: []mcpcore.InputStep{{Key: "mood", Kind: mcpcore.StepForm, Message: "How do you feel?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"mood":{"type":"string"}}}`)}},
+		Messages: []mcpcore.PromptMessage{
+			{Role: "user", Content: actions.Content{Type: "text", Text: "first"}},
+			{Role: "assistant", Content: actions.Content{Type: "resource_link", URI: "notes://x", Name: "x"}},
+			{Role: "user", Content: actions.Content{Type: "text", Text: "third"}},
+		},
+	}
+	if err := s.st.PutPrompt(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	m.reloadEntries()
+	m.prompts.list.Select(0)
+	e := m.promptEditor
+	if e == nil || e.name.Text != "plan" {
+		t.Fatalf("selecting plan opened %+v", e)
+	}
+	if e.messages[1].text != nil {
+		t.Fatal("a resource link is shown as text")
+	}
+	var sawSteps bool
+	walk(e.Content(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "1 input step(s), edit with export/import") {
+			sawSteps = true
+		}
+	})
+	if !sawSteps {
+		t.Error("no line about the input steps")
+	}
+
+	// Move the third message to the top, drop the link, retitle, save.
+	e.moveMessage(2, 1)
+	e.moveMessage(1, 0)
+	e.messages = e.messages[:2]
+	e.layoutMessages()
+	e.messages[1].role.SetSelected("assistant")
+	test.Type(e.title, "Plan")
+	if !e.Save() {
+		t.Fatalf("save: %v", shownErrors(e.errs))
+	}
+	got, err := s.st.Prompt(ctx, "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Steps) != 1 || got.Steps[0].Key != "mood" || string(got.Steps[0].Schema) != string(p.Steps[0].Schema) {
+		t.Fatalf("steps lost: %+v", got.Steps)
+	}
+	if got.Title != "Plan" || len(got.Messages) != 2 || got.Messages[0].Content.Text != "third" ||
+		got.Messages[1].Content.Text != "first" || got.Messages[1].Role != "assistant" {
+		t.Fatalf("stored messages %+v", got.Messages)
+	}
+}
