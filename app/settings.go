@@ -326,7 +326,11 @@ func (s *SettingsTab) headlessSection() fyne.CanvasObject {
 	}
 	s.ask = widget.NewSelect(labels, nil)
 	s.askNote = hint("")
-	return container.NewVBox(heading("Without the desktop app"),
+	timeout := &numField{key: "askTimeoutSeconds", label: "Answer within (s)", entry: widget.NewEntry()}
+	s.nums = append(s.nums, timeout)
+	return container.NewVBox(heading("Questions"),
+		widget.NewForm(widget.NewFormItem(timeout.label, s.withErr(timeout.key, timeout.entry))),
+		hint("An approval or a form mcptray shows on the desktop waits this long; then it is declined, and the AI client is told nobody answered. The dialog shows the time left."),
 		widget.NewLabel("When mcptray runs without its desktop app (mcptray serve):"),
 		s.withErr("askPolicy", s.ask),
 		s.askNote,
@@ -435,6 +439,7 @@ func (s *SettingsTab) Reload() {
 		"requestStateTtlSeconds": int64(set.RequestStateTTLSeconds), "maxBodyBytes": set.MaxBodyBytes,
 		"taskTtlMs": set.TaskTTLMs, "taskPollIntervalMs": set.TaskPollIntervalMs,
 		"activityMaxRows": int64(set.ActivityMaxRows), "activityMaxAgeDays": int64(set.ActivityMaxAgeDays),
+		"askTimeoutSeconds": int64(set.AskTimeoutSeconds),
 	}
 	for _, n := range s.nums {
 		n.entry.SetText(strconv.FormatInt(vals[n.key], 10))
@@ -493,6 +498,8 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 			set.ActivityMaxRows = int(v)
 		case "activityMaxAgeDays":
 			set.ActivityMaxAgeDays = int(v)
+		case "askTimeoutSeconds":
+			set.AskTimeoutSeconds = int(v)
 		}
 	}
 	return set, ps

@@ -105,6 +105,33 @@ func TestSettingsSavePageSize(t *testing.T) {
 	}
 }
 
+func TestSettingsAskTimeout(t *testing.T) {
+	s, st, _ := newSettingsFixture(t)
+	set := func(v string) {
+		for _, n := range s.nums {
+			if n.key == "askTimeoutSeconds" {
+				n.entry.SetText(v)
+				return
+			}
+		}
+		t.Fatal("no askTimeoutSeconds field")
+	}
+	set("0")
+	if s.Save() {
+		t.Fatal("saved a timeout of 0 s")
+	}
+	if l := s.errs["askTimeoutSeconds"]; !l.Visible() || !strings.Contains(l.Text, "between 1 and 86400") {
+		t.Fatalf("error next to the field: %q (visible %v)", l.Text, l.Visible())
+	}
+	set("45")
+	if !s.Save() {
+		t.Fatalf("not saved: %s", s.status.Text)
+	}
+	if got, err := st.Settings(context.Background()); err != nil || got.AskTimeoutSeconds != 45 {
+		t.Fatalf("stored timeout = %d, %v", got.AskTimeoutSeconds, err)
+	}
+}
+
 func TestSettingsInvalidOrigin(t *testing.T) {
 	s, st, _ := newSettingsFixture(t)
 	for _, n := range s.nums {

@@ -3,6 +3,7 @@ package mcpcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -206,6 +207,20 @@ func (r *remembered) add(c deskCall) {
 	r.set[rememberKey(c)] = true
 }
 
+// askInTime asks q within the desktop question timeout (the dialog shows
+// the time left): a question nobody answers in time is declined, saying
+// so, rather than holding the client's call forever.
+func (e *Engine) askInTime(ctx context.Context, asker Asker, q Question) (Answer, error) {
+	limit := e.currentSettings().AskTimeout()
+	qctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	ans, err := asker.Ask(qctx, q)
+	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		return Answer{Action: "decline", Reason: fmt.Sprintf("nobody answered on the desktop within %s", limit)}, nil
+	}
+	return ans, err
+}
+
 // askDesktop asks the desktop steps, in round order, one at a time, and
 // returns their answers as templates see them.
 func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) (map[string]json.RawMessage, error) {
@@ -238,7 +253,7 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 				}
 				q.URL = data.Redact(u)
 			}
-			ans, err := asker.Ask(ctx, q)
+			ans, err := e.askInTime(ctx, asker, q)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()

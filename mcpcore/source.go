@@ -42,6 +42,10 @@ type Settings struct {
 	// AskPolicy is how `mcptray serve` (no desktop app) answers questions
 	// meant for the desktop when --ask is not given: one of AskPolicies.
 	AskPolicy string `json:"askPolicy"`
+	// AskTimeoutSeconds is how long a question on the desktop (an approval,
+	// a form) waits for an answer; then it is declined, saying so, so that
+	// no client waits forever on a person who is away.
+	AskTimeoutSeconds int `json:"askTimeoutSeconds"`
 }
 
 // DefaultPort is the port mcptray listens on unless told otherwise.
@@ -62,6 +66,7 @@ func DefaultSettings() Settings {
 		TaskPollIntervalMs:     1000,
 		Port:                   DefaultPort,
 		AskPolicy:              AskDeny,
+		AskTimeoutSeconds:      300,
 	}
 }
 
@@ -85,6 +90,14 @@ const maxTaskTTLMs = 30 * 24 * 3_600_000
 // RequestStateTTL is the request-state lifetime as a duration.
 func (s Settings) RequestStateTTL() time.Duration {
 	return time.Duration(s.RequestStateTTLSeconds) * time.Second
+}
+
+// maxAskTimeoutSeconds bounds the desktop question timeout: a day.
+const maxAskTimeoutSeconds = 86400
+
+// AskTimeout is the desktop question timeout as a duration.
+func (s Settings) AskTimeout() time.Duration {
+	return time.Duration(s.AskTimeoutSeconds) * time.Second
 }
 
 // Validate lists the problems of a settings value.
@@ -122,6 +135,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Port < 0 || s.Port > 65535 {
 		errs = append(errs, fmt.Errorf("port: must be between 1 and 65535 (or 0 for the default, %d)", DefaultPort))
+	}
+	if s.AskTimeoutSeconds < 1 || s.AskTimeoutSeconds > maxAskTimeoutSeconds {
+		errs = append(errs, fmt.Errorf("askTimeoutSeconds: must be between 1 and %d (a day)", maxAskTimeoutSeconds))
 	}
 	if !slices.Contains(AskPolicies, s.AskPolicy) {
 		errs = append(errs, fmt.Errorf("askPolicy: must be one of %s", strings.Join(AskPolicies, ", ")))

@@ -462,6 +462,33 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 	asker.none(t)
 }
 
+func TestUnansweredApprovalIsDeclinedInTime(t *testing.T) {
+	asker := newFakeAsker()
+	e := newEnv(t, envOptions{extra: taskTools, asker: asker, settings: func(s *mcpcore.Settings) { s.AskTimeoutSeconds = 1 }})
+	cs := e.connect(t, modern, nil, "")
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(testCtx(t), &mcp.CallToolParams{Name: "t_wipe"})
+		if err != nil {
+			t.Errorf("call: %v", err)
+		}
+		done <- res
+	}()
+	q := asker.next(t)
+	if d, ok := q.ctx.Deadline(); !ok || time.Until(d) > time.Second {
+		t.Errorf("the question's deadline (shown by the dialog): %v %v", d, ok)
+	}
+	// Nobody answers.
+	select {
+	case res := <-done:
+		if res == nil || !res.IsError || !strings.Contains(text(t, res), "nobody answered on the desktop within 1s") {
+			t.Fatalf("unanswered approval: %+v", res)
+		}
+	case <-time.After(patience):
+		t.Fatal("the call still waits for an answer nobody gives")
+	}
+}
+
 func TestApprovalInsideATask(t *testing.T) {
 	asker := newFakeAsker()
 	e := newEnv(t, envOptions{extra: taskTools, asker: asker})
