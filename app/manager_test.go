@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -25,27 +24,12 @@ type served struct {
 
 func newServed(t *testing.T) *served {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	watched := make(chan struct{})
-	go func() { defer close(watched); eng.Watch(ctx) }()
-	srv := httptest.NewServer(eng.Handler())
-	t.Cleanup(func() {
-		eng.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-		cancel()
-		<-watched
-	})
-	return &served{st: st, eng: eng, url: srv.URL + mcpcore.EndpointPath}
+	return servedBy(testserver.Start(t, testserver.Options{}))
+}
+
+// servedBy is the served view of a test server.
+func servedBy(s *testserver.Server) *served {
+	return &served{st: s.Store, eng: s.Engine, url: s.URL}
 }
 
 // connect opens a session of the official go-sdk client on the server.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,9 +17,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
-	"github.com/mcptray/mcptray/storage"
 )
 
 // taskEnv is a real engine on a real SQLite file, served over real HTTP.
@@ -55,26 +54,8 @@ var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpco
 
 func newTaskEnv(t *testing.T) *taskEnv {
 	t.Helper()
-	ctx := t.Context()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	if err := st.Import(ctx, taskCatalog, true); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(eng.Handler())
-	t.Cleanup(func() {
-		eng.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-	})
-	return &taskEnv{eng: eng, url: srv.URL + mcpcore.EndpointPath}
+	s := testserver.Start(t, testserver.Options{Catalog: taskCatalog})
+	return &taskEnv{eng: s.Engine, url: s.URL}
 }
 
 // startTask calls tool over HTTP (2026-07-28, declaring the tasks

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
@@ -305,31 +304,10 @@ func TestEditorTokenNotes(t *testing.T) {
 	}
 }
 
-// newAuthServed is a real store and engine with token auth on, behind a
-// real HTTP server.
+// newAuthServed is newServed with token auth on.
 func newAuthServed(t *testing.T) *served {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st, Tokens: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	watched := make(chan struct{})
-	go func() { defer close(watched); eng.Watch(ctx) }()
-	srv := httptest.NewServer(eng.Handler())
-	t.Cleanup(func() {
-		eng.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-		cancel()
-		<-watched
-	})
-	return &served{st: st, eng: eng, url: srv.URL + mcpcore.EndpointPath}
+	return servedBy(testserver.Start(t, testserver.Options{Auth: true}))
 }
 
 func TestEditorTryIt(t *testing.T) {

@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -28,24 +27,8 @@ type loggedServer struct {
 
 func newLoggedServer(t *testing.T) *loggedServer {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := st.NewActivityWriter(storage.ActivityWriterOptions{})
-	eng, err := mcpcore.New(t.Context(), st, st, mcpcore.Options{Version: "test", Activity: w})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(eng.Handler())
-	t.Cleanup(func() {
-		eng.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-		_ = w.Close()
-		_ = st.Close()
-	})
-	return &loggedServer{st: st, w: w, url: srv.URL + mcpcore.EndpointPath}
+	s := testserver.Start(t, testserver.Options{LogActivity: true})
+	return &loggedServer{st: s.Store, w: s.Activity, url: s.URL}
 }
 
 // listToolsAs lists the tools with the official go-sdk client, introducing

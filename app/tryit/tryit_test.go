@@ -2,13 +2,11 @@ package tryit
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"net/http/httptest"
-
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
@@ -23,27 +21,8 @@ type served struct {
 
 func newServed(t *testing.T) *served {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Tasks: st, Tokens: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	watched := make(chan struct{})
-	go func() { defer close(watched); eng.Watch(ctx) }()
-	srv := httptest.NewServer(eng.Handler())
-	t.Cleanup(func() {
-		eng.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-		cancel()
-		<-watched
-	})
-	return &served{st: st, url: srv.URL + mcpcore.EndpointPath}
+	s := testserver.Start(t, testserver.Options{Auth: true})
+	return &served{st: s.Store, url: s.URL}
 }
 
 // putRespond stores a respond tool with an optional string parameter who.
