@@ -8,7 +8,6 @@ import (
 	"mime"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -46,109 +45,6 @@ const maxBlobShown = 64 << 10
 // in the database and is read with the whole catalog, so a large file is
 // better served as a file resource.
 const maxBlobBytes = 10 << 20
-
-// httpFields edits the request of an HTTP source. Fields the form does not
-// show (query, body, timeout, size cap) are kept from the definition.
-type httpFields struct {
-	method       *widget.Select
-	url, headers *widget.Entry
-	box          *fyne.Container
-}
-
-// newHTTPFields edits h; its problems are under errs' "<under>.…" lines.
-func newHTTPFields(errs fieldErrors, under string, h *actions.HTTP) *httpFields {
-	f := &httpFields{}
-	f.method = widget.NewSelect(actions.HTTPMethods, nil)
-	f.url = widget.NewEntry()
-	f.url.SetPlaceHolder("https://…")
-	f.headers = widget.NewMultiLineEntry()
-	f.headers.SetPlaceHolder("Name: value, one per line (optional)")
-	f.method.SetSelected("GET")
-	if h != nil {
-		f.method.SetSelected(cmpOr(strings.ToUpper(h.Method), "GET"))
-		f.url.SetText(string(h.URL))
-		f.headers.SetText(joinMap(h.Headers, ": "))
-	}
-	f.box = container.NewVBox(errs.sub("Method", f.method, under+".method"), errs.sub("URL", f.url, under+".url"),
-		errs.sub("Headers", f.headers, under+".headers"), errs[under])
-	return f
-}
-
-// spec is the request the fields describe, over orig's other fields.
-func (f *httpFields) spec(orig *actions.HTTP, under string, bad func(field string, msgs ...string)) *actions.HTTP {
-	h := &actions.HTTP{}
-	if orig != nil {
-		*h = *orig
-	}
-	h.Method = f.method.Selected
-	h.URL = actions.Template(strings.TrimSpace(f.url.Text))
-	var msgs []string
-	h.Headers, msgs = splitMap(f.headers.Text, ": ")
-	bad(under+".headers", msgs...)
-	return h
-}
-
-// commandFields edits a command source. Fields the form does not show
-// (stdin, inherited environment, output cap, streaming) are kept.
-type commandFields struct {
-	argv, dir, env, timeout *widget.Entry
-	box                     *fyne.Container
-}
-
-// newCommandFields edits c; its problems are under errs' "<under>.…" lines.
-func newCommandFields(errs fieldErrors, under string, c *actions.Command) *commandFields {
-	f := &commandFields{}
-	f.argv = widget.NewMultiLineEntry()
-	f.argv.SetPlaceHolder("one argument per line, the program first (no shell)")
-	f.argv.SetMinRowsVisible(3)
-	f.dir = widget.NewEntry()
-	f.dir.SetPlaceHolder("working directory (optional)")
-	f.env = widget.NewMultiLineEntry()
-	f.env.SetPlaceHolder("NAME=value, one per line (optional)")
-	f.timeout = widget.NewEntry()
-	f.timeout.SetPlaceHolder(fmt.Sprintf("milliseconds (optional; default %v)", actions.DefaultCommandTimeout))
-	if c != nil {
-		argv := make([]string, len(c.Argv))
-		for i, a := range c.Argv {
-			argv[i] = string(a)
-		}
-		f.argv.SetText(strings.Join(argv, "\n"))
-		f.dir.SetText(string(c.Dir))
-		f.env.SetText(joinMap(c.Env, "="))
-		if c.TimeoutMs > 0 {
-			f.timeout.SetText(strconv.Itoa(c.TimeoutMs))
-		}
-	}
-	f.box = container.NewVBox(errs.sub("Command line — one argument per line, the program first", f.argv, under+".argv"),
-		errs.sub("Directory", f.dir, under+".dir"), errs.sub("Environment", f.env, under+".env"),
-		errs.sub("Timeout", f.timeout, under+".timeoutMs"), errs[under])
-	return f
-}
-
-// spec is the command the fields describe, over orig's other fields.
-func (f *commandFields) spec(orig *actions.Command, under string, bad func(field string, msgs ...string)) *actions.Command {
-	c := &actions.Command{}
-	if orig != nil {
-		*c = *orig
-	}
-	c.Argv = nil
-	for _, a := range nonEmptyLines(f.argv.Text) {
-		c.Argv = append(c.Argv, actions.Template(a))
-	}
-	c.Dir = actions.Template(strings.TrimSpace(f.dir.Text))
-	var msgs []string
-	c.Env, msgs = splitMap(f.env.Text, "=")
-	bad(under+".env", msgs...)
-	c.TimeoutMs = 0
-	if s := strings.TrimSpace(f.timeout.Text); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			bad(under+".timeoutMs", "a whole number of milliseconds")
-		}
-		c.TimeoutMs = n
-	}
-	return c
-}
 
 // errorCollector gathers the problems of fields a form cannot read.
 type errorCollector struct {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -82,9 +81,9 @@ type ToolEditor struct {
 	paramSection, paramHeader fyne.CanvasObject
 	kind                      *widget.Select
 	respondText               *widget.Entry
-	argv, dir, env, timeout   *widget.Entry
-	method                    *widget.Select
-	url, headers, body        *widget.Entry
+	command                   *commandFields
+	http                      *httpFields
+	body                      *widget.Entry
 	respondBox, commandBox    *fyne.Container
 	httpBox                   *fyne.Container
 	readOnly, destructive     *widget.Check
@@ -107,19 +106,17 @@ type ToolEditor struct {
 
 	// errs holds the error line of each field, by the problem field path
 	// it shows ("name", "params", "action.command.argv", …; "" = general).
-	errs map[string]*widget.Label
+	errs fieldErrors
 
 	content fyne.CanvasObject
 }
 
 // NewToolEditor edits t; isNew says it is not stored yet.
 func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
-	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: map[string]*widget.Label{}}
-	for _, k := range []string{"", "name", "title", "description", "params", "action", "action.respond", "action.command.argv",
-		"action.command.dir", "action.command.env", "action.command.timeoutMs", "action.http.method", "action.http.url",
-		"action.http.headers", "action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema"} {
-		e.errs[k] = fieldError()
-	}
+	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: newFieldErrors("name", "title", "description", "params",
+		"action", "action.respond", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
+		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.headers",
+		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")}
 	e.name = widget.NewEntry()
 	e.name.SetPlaceHolder("e.g. search_notes (letters, digits, _ - .)")
 	e.name.SetText(t.Name)
@@ -233,13 +230,14 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		container.NewBorder(nil, nil, nil, container.NewHBox(e.tryBtn, e.del, e.save), e.status)), nil, nil,
 		e.scroll)
 	e.checkName(t.Name)
-	for _, en := range []*widget.Entry{e.title, e.description, e.respondText, e.argv, e.dir, e.env, e.timeout, e.url, e.headers, e.body} {
+	for _, en := range []*widget.Entry{e.title, e.description, e.respondText, e.command.argv, e.command.dir, e.command.env,
+		e.command.timeout, e.http.url, e.http.headers, e.body} {
 		en.OnChanged = func(string) { e.changed() }
 	}
 	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld} {
 		c.OnChanged = func(bool) { e.changed() }
 	}
-	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.method} {
+	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.http.method} {
 		sel.OnChanged = func(string) { e.changed() }
 	}
 	onKind := e.kind.OnChanged
@@ -474,50 +472,16 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 			}
 		}
 	}
-	e.argv = widget.NewMultiLineEntry()
-	e.argv.SetPlaceHolder("one argument per line, the program first (no shell)")
-	e.argv.SetMinRowsVisible(3)
-	e.dir = widget.NewEntry()
-	e.dir.SetPlaceHolder("working directory (optional)")
-	e.env = widget.NewMultiLineEntry()
-	e.env.SetPlaceHolder("NAME=value, one per line (optional)")
-	e.timeout = widget.NewEntry()
-	e.timeout.SetPlaceHolder("timeout in ms (optional)")
-	if c := a.Command; c != nil {
-		argv := make([]string, len(c.Argv))
-		for i, s := range c.Argv {
-			argv[i] = string(s)
-		}
-		e.argv.SetText(strings.Join(argv, "\n"))
-		e.dir.SetText(string(c.Dir))
-		e.env.SetText(joinMap(c.Env, "="))
-		if c.TimeoutMs > 0 {
-			e.timeout.SetText(strconv.Itoa(c.TimeoutMs))
-		}
-	}
-	e.method = widget.NewSelect([]string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}, nil)
-	e.method.SetSelected("GET")
-	e.url = widget.NewEntry()
-	e.url.SetPlaceHolder("https://… (templates allowed)")
-	e.headers = widget.NewMultiLineEntry()
-	e.headers.SetPlaceHolder("Name: value, one per line (optional)")
+	e.command = newCommandFields(e.errs, "action.command", a.Command)
+	e.http = newHTTPFields(e.errs, "action.http", a.HTTP)
 	e.body = widget.NewMultiLineEntry()
-	e.body.SetPlaceHolder("request body (optional)")
-	if h := a.HTTP; h != nil {
-		e.method.SetSelected(cmpOr(h.Method, "GET"))
-		e.url.SetText(string(h.URL))
-		e.headers.SetText(joinMap(h.Headers, ": "))
-		e.body.SetText(string(h.Body))
+	e.body.SetPlaceHolder("request body (optional; templates allowed)")
+	if a.HTTP != nil {
+		e.body.SetText(string(a.HTTP.Body))
 	}
-	sub := func(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
-		return container.NewVBox(widget.NewLabel(label), obj, e.errs[key])
-	}
-	e.respondBox = container.NewVBox(sub("Text", e.respondText, "action.respond"))
-	e.commandBox = container.NewVBox(sub("Command line — one argument per line, the program first", e.argv, "action.command.argv"),
-		sub("Directory", e.dir, "action.command.dir"), sub("Environment", e.env, "action.command.env"),
-		sub("Timeout", e.timeout, "action.command.timeoutMs"))
-	e.httpBox = container.NewVBox(sub("Method", e.method, "action.http.method"), sub("URL", e.url, "action.http.url"),
-		sub("Headers", e.headers, "action.http.headers"), sub("Body", e.body, "action.http.body"))
+	e.respondBox = container.NewVBox(e.errs.sub("Text", e.respondText, "action.respond"))
+	e.commandBox = e.command.box
+	e.httpBox = container.NewVBox(e.http.box, e.errs.sub("Body", e.body, "action.http.body"))
 	e.kind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
 		e.respondBox.Hide()
 		e.commandBox.Hide()
@@ -630,37 +594,10 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	}
 	switch e.kind.Selected {
 	case kindCommand:
-		c := &actions.Command{}
-		if t.Action.Command != nil {
-			*c = *t.Action.Command
-		}
-		c.Argv = nil
-		for _, a := range nonEmptyLines(e.argv.Text) {
-			c.Argv = append(c.Argv, actions.Template(a))
-		}
-		c.Dir = actions.Template(strings.TrimSpace(e.dir.Text))
-		var msgs []string
-		c.Env, msgs = splitMap(e.env.Text, "=")
-		bad("action.command.env", msgs...)
-		c.TimeoutMs = 0
-		if s := strings.TrimSpace(e.timeout.Text); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 0 {
-				bad("action.command.timeoutMs", "a whole number of milliseconds")
-			}
-			c.TimeoutMs = n
-		}
+		c := e.command.spec(t.Action.Command, "action.command", bad)
 		t.Action = actions.Spec{Command: c}
 	case kindHTTP:
-		h := &actions.HTTP{}
-		if t.Action.HTTP != nil {
-			*h = *t.Action.HTTP
-		}
-		h.Method = e.method.Selected
-		h.URL = actions.Template(strings.TrimSpace(e.url.Text))
-		var msgs []string
-		h.Headers, msgs = splitMap(e.headers.Text, ": ")
-		bad("action.http.headers", msgs...)
+		h := e.http.spec(t.Action.HTTP, "action.http", bad)
 		h.Body = actions.Template(e.body.Text)
 		t.Action = actions.Spec{HTTP: h}
 	default:
@@ -731,44 +668,17 @@ func (e *ToolEditor) readParams() []mcpcore.Param {
 	return out
 }
 
-// errKey maps a problem's field path to the field showing it.
-func (e *ToolEditor) errKey(field string) string {
-	if _, ok := e.errs[field]; ok {
-		return field
-	}
-	switch {
-	case strings.HasPrefix(field, "params"):
-		return "params"
-	case strings.HasPrefix(field, "action.respond"):
-		return "action.respond"
-	}
-	for k := range e.errs {
-		if k != "" && (strings.HasPrefix(field, k+".") || strings.HasPrefix(field, k+"[")) {
-			return k
-		}
-	}
-	if strings.HasPrefix(field, "action") {
-		return "action"
-	}
-	return ""
-}
-
 // showProblems puts every problem next to its field and clears the others.
 func (e *ToolEditor) showProblems(ps []mcpcore.Problem) {
-	by := map[string][]string{}
-	for _, p := range e.steps.showProblems(ps) {
-		k := e.errKey(p.Field)
-		msg := p.Message
-		if k == "params" {
-			msg = e.paramLabel(p.Field) + msg
-		} else if k == "" && p.Field != "" {
-			msg = p.Field + ": " + msg
+	e.errs.show(e.steps.showProblems(ps), func(k string, p mcpcore.Problem) string {
+		switch {
+		case k == "params":
+			return e.paramLabel(p.Field) + p.Message
+		case k == "" && p.Field != "":
+			return p.Field + ": " + p.Message
 		}
-		by[k] = append(by[k], msg)
-	}
-	for k, l := range e.errs {
-		setFieldError(l, by[k])
-	}
+		return p.Message
+	})
 }
 
 // paramLabel names the parameter a params[i].x problem is about.
