@@ -72,6 +72,20 @@ func (f fieldErrors) sub(label string, obj fyne.CanvasObject, key string) fyne.C
 	return container.NewVBox(widget.NewLabel(label), obj, f[key])
 }
 
+// checkNameAsTyped shows on l what is wrong with a tool or prompt name as
+// it is typed; an empty name of a new entry is not scolded yet.
+func checkNameAsTyped(l *widget.Label, name string, isNew bool) {
+	if name == "" && isNew {
+		setFieldError(l, nil)
+		return
+	}
+	if err := mcpcore.CheckName(name); err != nil {
+		setFieldError(l, []string{err.Error()})
+		return
+	}
+	setFieldError(l, nil)
+}
+
 // withoutField drops the problems about one field.
 func withoutField(ps []mcpcore.Problem, field string) []mcpcore.Problem {
 	return slices.DeleteFunc(ps, func(p mcpcore.Problem) bool { return p.Field == field })

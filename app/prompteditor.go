@@ -113,17 +113,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 func (e *PromptEditor) Content() fyne.CanvasObject { return e.content }
 
 // checkName validates the name as it is typed.
-func (e *PromptEditor) checkName(s string) {
-	if s == "" && e.isNew {
-		setFieldError(e.errs["name"], nil) // not typed yet: no scolding
-		return
-	}
-	if err := mcpcore.CheckName(s); err != nil {
-		setFieldError(e.errs["name"], []string{err.Error()})
-		return
-	}
-	setFieldError(e.errs["name"], nil)
-}
+func (e *PromptEditor) checkName(s string) { checkNameAsTyped(e.errs["name"], s, e.isNew) }
 
 // argColumns lays out a row of the arguments table; the trailing cell
 // holds the row's remove button, so the header reserves its width.

@@ -359,17 +359,7 @@ func cmpOr(s, def string) string {
 }
 
 // checkName validates the name as it is typed.
-func (e *ToolEditor) checkName(s string) {
-	if s == "" && e.isNew {
-		setFieldError(e.errs["name"], nil) // not yet typed: no scolding
-		return
-	}
-	if err := mcpcore.CheckName(s); err != nil {
-		setFieldError(e.errs["name"], []string{err.Error()})
-		return
-	}
-	setFieldError(e.errs["name"], nil)
-}
+func (e *ToolEditor) checkName(s string) { checkNameAsTyped(e.errs["name"], s, e.isNew) }
 
 func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r := &paramRow{orig: p}
