@@ -421,5 +421,19 @@ func (m *Manager) showWelcome() {
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Welcome to mcptray", "Start", text, m.win)
 	d.Resize(fyne.NewSize(560, 260))
+	// Return or Escape dismisses it too, as a person expects of a notice.
+	c := m.win.Canvas()
+	before := c.OnTypedKey()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			d.Hide()
+		default:
+			if before != nil {
+				before(k)
+			}
+		}
+	})
+	d.SetOnClosed(func() { c.SetOnTypedKey(before) })
 	d.Show()
 }

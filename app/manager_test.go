@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -272,4 +273,24 @@ func TestTrayMenu(t *testing.T) {
 		t.Fatal("Open mcptray opened nothing")
 	}
 	u.manager.win.Close()
+}
+
+func TestWelcomeDismissedByEscape(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.win.Show()
+	m.showWelcome()
+	c := m.win.Canvas()
+	if c.Overlays().Top() == nil {
+		t.Fatal("no welcome")
+	}
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil {
+		t.Fatal("Escape left the welcome open")
+	}
+	if c.OnTypedKey() != nil {
+		t.Error("the welcome's key handler outlived it")
+	}
 }

@@ -73,6 +73,7 @@ func (tw *TaskWindow) Show() {
 	scroll.SetMinSize(fyne.NewSize(480, 260))
 	w.SetContent(container.NewPadded(scroll))
 	w.Resize(fyne.NewSize(540, 440))
+	w.CenterOnScreen()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	tw.stop = cancel

@@ -360,6 +360,11 @@ func TestEditorTryIt(t *testing.T) {
 	if p.run.Text != "Run" {
 		t.Errorf("after saving, Run says %q", p.run.Text)
 	}
+	w := test.NewWindow(e.Content())
+	w.Resize(fyne.NewSize(760, 760))
+	test.Tap(e.tryBtn) // opens the panel and scrolls to it
+	capture(t, w, "tool-editor-try-it.png")
+	w.Close()
 
 	// A disabled tool is not called.
 	if err := s.st.SetToolDisabled(context.Background(), "greet", true); err != nil {

@@ -53,23 +53,38 @@ for _ in $(seq 50); do
 done
 [[ -n $win ]] || fail "the manager window did not open"
 click() { xdotool mousemove --window "$win" "$1" "$2" click 1; }
+# changed A B: the screenshots differ, i.e. the step in between did something
+# (a click that missed its target leaves the screen as it was).
+changed() {
+  local d
+  d=$(compare -metric AE "$OUT/$1.png" "$OUT/$2.png" null: 2>&1 || true)
+  [[ ${d%% *} =~ ^[0-9]+$ ]] && ((${d%% *} > 2000)) || fail "$2 looks like $1 (${d%% *} pixels differ): the step between them did nothing"
+}
 
-# First start: the welcome dialog over the manager.
+# First start: the welcome dialog over the manager; Escape dismisses it.
 shot 01-welcome 1.5
-click 490 420 # its Start button (centre of the dialog)
-sleep 0.5
-click 490 430 # (dialog sizes vary slightly with fonts)
+xdotool windowfocus --sync "$win" 2>/dev/null || true
+xdotool key --window "$win" Escape
 shot 02-manager
+changed 01-welcome 02-manager
+# The window's size, now that it is laid out: what sits at its bottom or
+# right is placed from there.
+eval "$(xdotool getwindowgeometry --shell "$win")"
+W=$WIDTH H=$HEIGHT
+echo "smoke: the manager window is ${W}x$H"
 
-click 150 140 # the second tool in the list
+# Below the menu bar, the tabs and the search box: the tool list's rows.
+click 150 167 # the second tool
 shot 03-tool-editor
+changed 02-manager 03-tool-editor
 
-click 148 657 # New tool
+click 148 $((H - 23)) # New tool, under the list
 sleep 0.5
-click 550 104 # Name
+click $((W * 56 / 100)) 132 # Name, the editor's first field
 xdotool type --delay 20 'bad name!'
-click 938 657 # Save
+click $((W - 40)) $((H - 23)) # Save, bottom right
 shot 04-invalid-name
+changed 03-tool-editor 04-invalid-name
 
 # An AI client calls a destructive tool: the approval window opens by itself.
 url="http://127.0.0.1:$port/mcp"
