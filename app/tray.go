@@ -134,10 +134,11 @@ func (m *trayMenu) update() {
 	if s := m.u.cfg.Server; s != nil {
 		url, paused = s.URL(), s.Paused()
 	}
-	running := 0
+	var tasks []mcpcore.Task
 	if m.u.cfg.Engine != nil {
-		running = len(m.u.cfg.Engine.RunningTasks())
+		tasks = m.u.cfg.Engine.RunningTasks()
 	}
+	running := len(tasks)
 	waiting := 0
 	if m.u.cfg.Asker != nil {
 		waiting = m.u.cfg.Asker.Pending()
@@ -166,6 +167,45 @@ func (m *trayMenu) update() {
 	if running > 0 {
 		m.tasks.Label = fmt.Sprintf("Tasks (%d running)", running)
 	}
+	m.tasks.ChildMenu.Items = m.taskItems(tasks)
+}
+
+// maxTaskItems is how many running tasks the Tasks submenu lists.
+const maxTaskItems = 8
+
+// taskItems are the Tasks submenu: a line per running task (each opens the
+// task window, where it can be cancelled), then the window itself.
+func (m *trayMenu) taskItems(tasks []mcpcore.Task) []*fyne.MenuItem {
+	var items []*fyne.MenuItem
+	for i, t := range tasks {
+		if i == maxTaskItems {
+			items = append(items, fyne.NewMenuItem(fmt.Sprintf("and %d more…", len(tasks)-maxTaskItems), m.openTasks))
+			break
+		}
+		items = append(items, fyne.NewMenuItem(taskLine(t), m.openTasks))
+	}
+	if len(items) > 0 {
+		items = append(items, fyne.NewMenuItemSeparator())
+	}
+	return append(items, fyne.NewMenuItem("Open the task window", m.openTasks))
+}
+
+// taskLine is a running task as the menu shows it: the tool, the progress
+// in tens of percent (the menu is not redrawn for every step) and what it
+// is doing.
+func taskLine(t mcpcore.Task) string {
+	line := t.Tool
+	if t.Total > 0 {
+		line += fmt.Sprintf(" — %d%%", int(t.Progress/t.Total*10)*10)
+	}
+	if msg := cmpOr(t.ProgressMessage, t.StatusMessage); msg != "" {
+		line += " · " + msg
+	}
+	const maxLine = 60
+	if r := []rune(line); len(r) > maxLine {
+		line = string(r[:maxLine-1]) + "…"
+	}
+	return line
 }
 
 // clientsLine is the menu line naming the clients seen recently.
@@ -197,6 +237,15 @@ func recentClients(ctx context.Context, st *storage.Store) ([]string, error) {
 		names = append(names, c.Name)
 	}
 	return names, nil
+}
+
+// menuLabels are the labels of menu's items, to tell when it changed.
+func menuLabels(menu *fyne.Menu) []string {
+	labels := make([]string, len(menu.Items))
+	for i, it := range menu.Items {
+		labels[i] = it.Label
+	}
+	return labels
 }
 
 // icon is the tray icon for the current state and desktop.
@@ -300,7 +349,7 @@ func (w *trayWatcher) round(ctx context.Context) {
 			m.recent = w.recent
 		}
 		m.update()
-		if key := fmt.Sprint(m.status.Label, m.clients.Label, m.pause.Label, m.state); key != w.shown {
+		if key := fmt.Sprint(m.status.Label, m.clients.Label, m.pause.Label, m.state, menuLabels(m.tasks.ChildMenu)); key != w.shown {
 			w.shown = key
 			m.refresh()
 		}

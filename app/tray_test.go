@@ -120,12 +120,18 @@ func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
 		}
 	})
 
-	// The preference off (its default): a task starting opens nothing.
+	// The preference off (its default): a task starting opens nothing, but
+	// the Tasks submenu lists it, with its progress.
 	env.startTask(t, "sync.run", nil)
 	w.round(t.Context())
 	if u.tasks != nil {
 		t.Fatal("the task window opened with the preference off")
 	}
+	waitFor(t, "the task in the Tasks submenu", func() bool {
+		var items []string
+		fyne.DoAndWait(func() { u.menu.update(); items = menuLabels(u.menu.tasks.ChildMenu) })
+		return len(items) == 3 && items[0] == "sync.run — 30% · synced 3 of 10 folders" && items[2] == "Open the task window"
+	})
 
 	app.Preferences().SetBool(PrefOpenTaskWindow, true)
 	w.round(t.Context())
