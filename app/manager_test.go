@@ -95,7 +95,7 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 	e.addParam(mcpcore.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Tap(e.params[0].required)
-	test.Type(e.respondText, "Hello, {{.args.who}}!")
+	test.Type(e.blocks.items[0].text, "Hello, {{.args.who}}!")
 	test.Tap(e.save)
 
 	if !strings.HasPrefix(e.status.Text, "Saved") {
@@ -139,7 +139,7 @@ func TestEditorRefusesAnInvalidName(t *testing.T) {
 		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
 	}
 	test.Type(e.description, "Does things.")
-	test.Type(e.respondText, "ok")
+	test.Type(e.blocks.items[0].text, "ok")
 	test.Tap(e.save)
 
 	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
@@ -202,7 +202,7 @@ func TestToolToggleDisables(t *testing.T) {
 	e := m.Editor()
 	test.Type(e.name, "t1")
 	test.Type(e.description, "d")
-	test.Type(e.respondText, "x")
+	test.Type(e.blocks.items[0].text, "x")
 	if !e.Save() {
 		t.Fatalf("save: %v", visibleErrors(e))
 	}

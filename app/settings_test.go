@@ -14,13 +14,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
 // TestMain puts go-keyring's in-memory mock in place of the OS keyring, so
-// no test touches the user's keyring.
+// no test touches the user's keyring. Importing localefix keeps Fyne from
+// logging a locale error under LANG=C.UTF-8, as in the mcptray command.
 func TestMain(m *testing.M) {
+	localefix.Restore()
 	keyring.MockInit()
 	os.Exit(m.Run())
 }

@@ -20,32 +20,30 @@ import (
 // stepsEditor edits a tool's input steps: one card per step, in the order
 // they are asked, each showing only the fields its kind uses.
 type stepsEditor struct {
-	rows []*stepRow
-	box  *fyne.Container
-	// changed is called whenever a step is edited, added, removed or moved.
-	changed func()
+	*cardList[*stepRow]
 }
 
 // stepRow is one step's card.
 type stepRow struct {
+	*card
 	orig                    mcpcore.InputStep
 	key, round, message     *widget.Entry
 	schema, url, maxTokens  *widget.Entry
 	systemPrompt            *widget.Entry
 	kind, answeredBy        *widget.Select
 	optional, inTask        *widget.Check
-	title, messageLabel     *widget.Label
+	messageLabel            *widget.Label
 	answeredNote            *widget.Label
-	schemaErr, err          *widget.Label
-	up, down                *widget.Button
+	schemaErr               *widget.Label
 	messageBox, optionalBox fyne.CanvasObject
 	formBox, urlBox         fyne.CanvasObject
 	samplingBox             fyne.CanvasObject
-	card                    *fyne.Container
 }
 
+func (r *stepRow) cardOf() *card { return r.card }
+
 func newStepsEditor(steps []mcpcore.InputStep, changed func()) *stepsEditor {
-	s := &stepsEditor{box: container.NewVBox(), changed: changed}
+	s := &stepsEditor{newCardList[*stepRow]("Step", "steps", changed)}
 	for _, st := range steps {
 		s.add(st)
 	}
@@ -112,11 +110,6 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		r.answeredNote.SetText(answeredByNotes[v])
 		s.changed()
 	})
-	r.err = fieldError()
-	r.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	r.up = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { s.move(r, -1) })
-	r.down = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { s.move(r, 1) })
-	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { s.remove(r) })
 
 	label := func(text string, obj fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewVBox(widget.NewLabel(text), obj)
@@ -130,14 +123,11 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		r.showKind()
 		s.changed()
 	})
-	r.card = container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(r.up, r.down, remove), r.title),
+	r.card = s.newCard(func() *stepRow { return r },
 		container.NewGridWithColumns(3, label("Key", r.key), label("Kind", r.kind), label("Round", r.round)),
 		r.messageBox, r.formBox, r.urlBox, r.samplingBox,
 		container.NewBorder(nil, nil, widget.NewLabel("Answered by"), nil, r.answeredBy), r.answeredNote,
 		r.optionalBox, r.inTask,
-		r.err,
-		widget.NewSeparator(),
 	)
 	r.kind.SetSelected(cmpOr(st.Kind, mcpcore.StepForm))
 	r.showKind() // also for a kind the select does not know (validation names it)
@@ -154,8 +144,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	for _, c := range []*widget.Check{r.optional, r.inTask} {
 		c.OnChanged = func(bool) { s.changed() }
 	}
-	s.rows = append(s.rows, r)
-	s.relayout()
+	s.append(r)
 }
 
 // showKind shows the fields the step's kind uses, and who may answer it.
@@ -218,52 +207,12 @@ func (r *stepRow) checkSchemaSyntax(text string) {
 	setFieldError(r.schemaErr, nil)
 }
 
-func (s *stepsEditor) remove(r *stepRow) {
-	s.rows = slices.DeleteFunc(s.rows, func(x *stepRow) bool { return x == r })
-	s.relayout()
-	s.changed()
-}
-
-func (s *stepsEditor) move(r *stepRow, by int) {
-	i := slices.Index(s.rows, r)
-	j := i + by
-	if i < 0 || j < 0 || j >= len(s.rows) {
-		return
-	}
-	s.rows[i], s.rows[j] = s.rows[j], s.rows[i]
-	s.relayout()
-	s.changed()
-}
-
-// relayout puts the cards in order and numbers them. Problems shown
-// belong to the old positions, so they go.
-func (s *stepsEditor) relayout() {
-	objs := make([]fyne.CanvasObject, len(s.rows))
-	for i, r := range s.rows {
-		objs[i] = r.card
-		r.title.SetText(fmt.Sprintf("Step %d", i+1))
-		if i == 0 {
-			r.up.Disable()
-		} else {
-			r.up.Enable()
-		}
-		if i == len(s.rows)-1 {
-			r.down.Disable()
-		} else {
-			r.down.Enable()
-		}
-		setFieldError(r.err, nil)
-	}
-	s.box.Objects = objs
-	s.box.Refresh()
-}
-
 // steps reads the steps from the cards, with the problems of fields that
 // could not be read (field paths "steps[i]…").
 func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Problem) {
 	var out []mcpcore.InputStep
 	var ps []mcpcore.Problem
-	for i, r := range s.rows {
+	for i, r := range s.items {
 		f := fmt.Sprintf("steps[%d]", i)
 		bad := func(field, msg string) {
 			ps = append(ps, mcpcore.Problem{Entry: entry, Field: f + field, Message: msg})
@@ -313,30 +262,6 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 		out = append(out, st)
 	}
 	return out, ps
-}
-
-// showProblems puts each "steps[i]…" problem on step i's card and clears
-// the others; it returns the problems about no step it has.
-func (s *stepsEditor) showProblems(ps []mcpcore.Problem) []mcpcore.Problem {
-	by := map[int][]string{}
-	var rest []mcpcore.Problem
-	for _, p := range ps {
-		var i int
-		var field string
-		if n, _ := fmt.Sscanf(p.Field, "steps[%d]%s", &i, &field); n >= 1 && i >= 0 && i < len(s.rows) {
-			if field = strings.TrimPrefix(field, "."); field != "" {
-				by[i] = append(by[i], field+": "+p.Message)
-			} else {
-				by[i] = append(by[i], p.Message)
-			}
-			continue
-		}
-		rest = append(rest, p)
-	}
-	for i, r := range s.rows {
-		setFieldError(r.err, by[i])
-	}
-	return rest
 }
 
 // indentJSON formats raw JSON for a text area.

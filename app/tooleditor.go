@@ -80,7 +80,9 @@ type ToolEditor struct {
 	// while the input schema is hand-written.
 	paramSection, paramHeader fyne.CanvasObject
 	kind                      *widget.Select
-	respondText               *widget.Entry
+	blocks                    *contentEditor
+	isError                   *widget.Check
+	structured                *widget.Entry
 	command                   *commandFields
 	http                      *httpFields
 	body                      *widget.Entry
@@ -114,7 +116,7 @@ type ToolEditor struct {
 // NewToolEditor edits t; isNew says it is not stored yet.
 func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
 	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: newFieldErrors("name", "title", "description", "params",
-		"action", "action.respond", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
+		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
 		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.headers",
 		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")}
 	e.name = widget.NewEntry()
@@ -230,11 +232,11 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		container.NewBorder(nil, nil, nil, container.NewHBox(e.tryBtn, e.del, e.save), e.status)), nil, nil,
 		e.scroll)
 	e.checkName(t.Name)
-	for _, en := range []*widget.Entry{e.title, e.description, e.respondText, e.command.argv, e.command.dir, e.command.env,
+	for _, en := range []*widget.Entry{e.title, e.description, e.structured, e.command.argv, e.command.dir, e.command.env,
 		e.command.timeout, e.http.url, e.http.headers, e.body} {
 		en.OnChanged = func(string) { e.changed() }
 	}
-	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld} {
+	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld, e.isError} {
 		c.OnChanged = func(bool) { e.changed() }
 	}
 	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.http.method} {
@@ -451,16 +453,19 @@ func parseValue(typ, s string) any {
 }
 
 func (e *ToolEditor) buildAction(a actions.Spec) {
-	e.respondText = widget.NewMultiLineEntry()
-	e.respondText.SetPlaceHolder("Text to answer with; templates like {{.args.name}} are filled in")
-	e.respondText.SetMinRowsVisible(4)
+	var r actions.Respond
 	if a.Respond != nil {
-		for _, c := range a.Respond.Content {
-			if c.Type == "text" {
-				e.respondText.SetText(string(c.Text))
-				break
-			}
-		}
+		r = *a.Respond
+	}
+	if len(r.Content) == 0 {
+		r.Content = []actions.Content{{Type: "text"}}
+	}
+	e.blocks = newContentEditor(r.Content, e.changed)
+	e.isError = widget.NewCheck("Answer as an error (isError): the model sees the tool failed", nil)
+	e.isError.SetChecked(r.IsError)
+	e.structured = jsonArea(`optional, e.g. {"city": "{{.args.city}}", "temperature": 21}`, 3)
+	if len(r.Structured) > 0 {
+		e.structured.SetText(indentJSON(r.Structured))
 	}
 	e.command = newCommandFields(e.errs, "action.command", a.Command)
 	e.http = newHTTPFields(e.errs, "action.http", a.HTTP)
@@ -469,7 +474,10 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 	if a.HTTP != nil {
 		e.body.SetText(string(a.HTTP.Body))
 	}
-	e.respondBox = container.NewVBox(e.errs.sub("Text", e.respondText, "action.respond"))
+	structuredHint := widget.NewLabel("Structured content: JSON whose strings are templates; with an output schema it is checked against it.")
+	structuredHint.Wrapping = fyne.TextWrapWord
+	e.respondBox = container.NewVBox(e.blocks.content(), e.errs["action.respond"], e.isError,
+		e.errs.sub("Structured content (JSON)", container.NewVBox(structuredHint, e.structured), "action.respond.structured"))
 	e.commandBox = e.command.box
 	e.httpBox = container.NewVBox(e.http.box, e.errs.sub("Body", e.body, "action.http.body"))
 	e.kind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
@@ -595,15 +603,16 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 		if t.Action.Respond != nil {
 			*r = *t.Action.Respond
 		}
-		blocks := slices.Clone(r.Content)
-		i := slices.IndexFunc(blocks, func(c actions.Content) bool { return c.Type == "text" })
-		switch {
-		case i >= 0:
-			blocks[i].Text = actions.Template(e.respondText.Text)
-		case e.respondText.Text != "" || len(blocks) == 0:
-			blocks = append([]actions.Content{{Type: "text", Text: actions.Template(e.respondText.Text)}}, blocks...)
+		r.Content = e.blocks.blocks()
+		r.IsError = e.isError.Checked
+		r.Structured = nil
+		if text := strings.TrimSpace(e.structured.Text); text != "" {
+			if err := jsonSyntax(text); err != nil {
+				bad("action.respond.structured", err.Error())
+			} else {
+				r.Structured = compactJSON(text)
+			}
 		}
-		r.Content = blocks
 		t.Action = actions.Spec{Respond: r}
 	}
 	var orig mcpcore.Hints
@@ -660,7 +669,7 @@ func (e *ToolEditor) readParams() []mcpcore.Param {
 
 // showProblems puts every problem next to its field and clears the others.
 func (e *ToolEditor) showProblems(ps []mcpcore.Problem) {
-	e.errs.show(e.steps.showProblems(ps), func(k string, p mcpcore.Problem) string {
+	e.errs.show(e.blocks.showProblems(e.steps.showProblems(ps)), func(k string, p mcpcore.Problem) string {
 		switch {
 		case k == "params":
 			return e.paramLabel(p.Field) + p.Message

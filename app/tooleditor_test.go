@@ -2,13 +2,16 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/internal/testserver"
@@ -31,7 +34,7 @@ func newEditor(t *testing.T, st *storage.Store, tool mcpcore.Tool, isNew bool) *
 func fillBasics(e *ToolEditor, name string) {
 	test.Type(e.name, name)
 	test.Type(e.description, "A tool made in a test.")
-	test.Type(e.respondText, "done")
+	test.Type(e.blocks.items[0].text, "done")
 }
 
 // respondTool is a stored-ready tool answering text.
@@ -46,7 +49,7 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 	e := newEditor(t, s.st, mcpcore.Tool{}, true)
 	fillBasics(e, "ask_reason")
 	e.steps.add(mcpcore.InputStep{})
-	r := e.steps.rows[0]
+	r := e.steps.items[0]
 	test.Type(r.key, "reason")
 	r.kind.SetSelected(mcpcore.StepForm)
 	test.Type(r.message, "Why?")
@@ -83,7 +86,7 @@ func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 	e := newEditor(t, s.st, mcpcore.Tool{}, true)
 	e.steps.add(mcpcore.InputStep{Key: "first", Kind: mcpcore.StepApproval, Message: "OK?"})
 	e.steps.add(mcpcore.InputStep{Key: "second", Kind: mcpcore.StepSampling, Message: "Summarize"})
-	first, second := e.steps.rows[0], e.steps.rows[1]
+	first, second := e.steps.items[0], e.steps.items[1]
 	if !first.answeredBy.Disabled() || first.answeredBy.Selected != mcpcore.AnsweredByDesktop || first.optionalBox.Visible() {
 		t.Errorf("an approval: answeredBy %q (disabled %v), optional shown %v", first.answeredBy.Selected, first.answeredBy.Disabled(), first.optionalBox.Visible())
 	}
@@ -91,8 +94,8 @@ func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 		t.Errorf("a sampling step: sampling fields %v, answeredBy %q", second.samplingBox.Visible(), second.answeredBy.Selected)
 	}
 	test.Tap(second.up)
-	if e.steps.rows[0] != second || second.title.Text != "Step 1" || !second.up.Disabled() || !first.down.Disabled() {
-		t.Fatalf("after moving up: order %q,%q", e.steps.rows[0].key.Text, e.steps.rows[1].key.Text)
+	if e.steps.items[0] != second || second.title.Text != "Step 1" || !second.up.Disabled() || !first.down.Disabled() {
+		t.Fatalf("after moving up: order %q,%q", e.steps.items[0].key.Text, e.steps.items[1].key.Text)
 	}
 	steps, _ := e.steps.steps("")
 	if steps[0].Key != "second" || steps[0].AnsweredBy != "" || steps[1].Key != "first" {
@@ -107,7 +110,7 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 	fillBasics(e, "bad_step")
 	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
 	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
-	r := e.steps.rows[1]
+	r := e.steps.items[1]
 	test.Type(r.key, "details")
 	test.Type(r.message, "Details please")
 	test.Type(r.schema, "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": }\n}")
@@ -121,8 +124,8 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 	if !r.err.Visible() || !strings.Contains(r.err.Text, "schema: line 3, column") {
 		t.Fatalf("the step's error line: %q (visible %v)", r.err.Text, r.err.Visible())
 	}
-	if e.steps.rows[0].err.Visible() {
-		t.Errorf("the good step shows %q", e.steps.rows[0].err.Text)
+	if e.steps.items[0].err.Visible() {
+		t.Errorf("the good step shows %q", e.steps.items[0].err.Text)
 	}
 	if _, err := s.st.Tool(context.Background(), "bad_step"); err == nil {
 		t.Fatal("stored anyway")
@@ -332,7 +335,7 @@ func TestEditorTryIt(t *testing.T) {
 	e.addParam(mcpcore.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Type(e.params[0].def, "World")
-	test.Type(e.respondText, "Hello, {{.args.who}}!")
+	test.Type(e.blocks.items[0].text, "Hello, {{.args.who}}!")
 	p.fill()
 	if !strings.Contains(p.args.Text, `"who": "World"`) {
 		t.Fatalf("sample arguments %q", p.args.Text)
@@ -429,5 +432,91 @@ func TestSampleArgs(t *testing.T) {
 	}
 	if got := sampleArgs(mcpcore.Tool{}.InputSchemaJSON()); got != "{}" {
 		t.Fatalf("no params: %s", got)
+	}
+}
+
+func TestEditorContentBlocks(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	fillBasics(e, "pictures")
+	test.Tap(e.isError)
+	test.Type(e.structured, `{"city": "{{.args.city}}"`) // not closed yet
+
+	add := func(kind string) *blockRow {
+		e.blocks.add(actions.Content{Type: "text"})
+		r := e.blocks.items[len(e.blocks.items)-1]
+		r.kind.SetSelected(kind)
+		return r
+	}
+	link := add("Resource link")
+	test.Type(link.uri, "notes://today")
+	test.Type(link.name, "today")
+	img := add("Image")
+	if img.textBox.Visible() || !img.fileBox.Visible() || img.dataBox.Visible() || !img.mimeBox.Visible() {
+		t.Fatal("an image block shows the wrong fields")
+	}
+	img.source.SetSelected(mediaInline)
+	test.Type(img.data, "not base64!")
+	test.Type(img.mimeType, "image/png")
+
+	if e.Save() {
+		t.Fatal("saved an image that is not base64 and structured content that is not JSON")
+	}
+	if !img.err.Visible() || !strings.Contains(img.err.Text, "base64") {
+		t.Errorf("the image card's error: %q (visible %v)", img.err.Text, img.err.Visible())
+	}
+	if l := e.errs["action.respond.structured"]; !l.Visible() || !strings.Contains(l.Text, "line 1") {
+		t.Errorf("the structured content's error: %q", l.Text)
+	}
+	if _, err := s.st.Tool(context.Background(), "pictures"); err == nil {
+		t.Fatal("stored although refused")
+	}
+
+	img.data.SetText(base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n")))
+	test.Type(e.structured, "}")
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v", e.status.Text, visibleErrors(e))
+	}
+	got, err := s.st.Tool(context.Background(), "pictures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.Action.Respond
+	var types []string
+	for _, b := range r.Content {
+		types = append(types, b.Type)
+	}
+	if !slices.Equal(types, []string{"text", "resource_link", "image"}) || !r.IsError || string(r.Structured) != `{"city":"{{.args.city}}"}` {
+		t.Fatalf("stored respond action: %v, isError %v, structured %s", types, r.IsError, r.Structured)
+	}
+	if r.Content[1].URI != "notes://today" || r.Content[1].Name != "today" || r.Content[2].MimeType != "image/png" || r.Content[2].File != "" {
+		t.Fatalf("stored blocks: %+v", r.Content)
+	}
+
+	// Served as defined: the blocks in order, as an error.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	waitFor(t, "the tool to be served", func() bool { return slices.Contains(s.toolNames(t), "pictures") })
+	cs := s.connect(ctx, t)
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pictures", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 3 || !res.IsError {
+		t.Fatalf("result: %d blocks, isError %v", len(res.Content), res.IsError)
+	}
+	if _, ok := res.Content[1].(*mcp.ResourceLink); !ok {
+		t.Errorf("block 2 is %T", res.Content[1])
+	}
+	if im, ok := res.Content[2].(*mcp.ImageContent); !ok || im.MIMEType != "image/png" {
+		t.Errorf("block 3 is %T %+v", res.Content[2], res.Content[2])
+	}
+
+	// Moving a block moves it in the definition.
+	test.Tap(img.up)
+	if e.blocks.items[1] != img || img.title.Text != "Block 2" {
+		t.Fatalf("the image did not move up (its card says %q)", img.title.Text)
 	}
 }

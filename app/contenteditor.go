@@ -1,0 +1,206 @@
+package app
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// Block kinds as the editor names them, with the content type of each.
+var blockKinds = []struct{ label, typ string }{
+	{"Text", "text"},
+	{"Image", "image"},
+	{"Audio", "audio"},
+	{"Embedded resource", "resource"},
+	{"Resource link", "resource_link"},
+}
+
+// Sources of an image or audio block.
+const (
+	mediaFromFile = "A file on this computer"
+	mediaInline   = "Base64 data"
+)
+
+// contentEditor edits the content blocks a respond action answers with:
+// one card per block, in the order the result carries them, each showing
+// only the fields its kind uses.
+type contentEditor struct {
+	*cardList[*blockRow]
+}
+
+// blockRow is one block's card. orig keeps what the form does not show.
+type blockRow struct {
+	*card
+	orig                               actions.Content
+	kind, source                       *widget.Select
+	text, data, file, mimeType         *widget.Entry
+	uri, name, linkTitle, description  *widget.Entry
+	textBox, mediaBox, resBox, linkBox fyne.CanvasObject
+	fileBox, dataBox, uriBox, mimeBox  fyne.CanvasObject
+}
+
+func (r *blockRow) cardOf() *card { return r.card }
+
+func newContentEditor(blocks []actions.Content, changed func()) *contentEditor {
+	c := &contentEditor{newCardList[*blockRow]("Block", "action.respond.content", changed)}
+	for _, b := range blocks {
+		c.add(b)
+	}
+	return c
+}
+
+// content is the cards with the Add button under them.
+func (c *contentEditor) content() fyne.CanvasObject {
+	add := widget.NewButtonWithIcon("Add content block", theme.ContentAddIcon(), func() {
+		c.add(actions.Content{Type: "text"})
+		c.changed()
+	})
+	return container.NewVBox(c.box, container.NewHBox(add))
+}
+
+func (c *contentEditor) add(b actions.Content) {
+	r := &blockRow{orig: b}
+	entry := func(placeholder, text string) *widget.Entry {
+		e := widget.NewEntry()
+		e.SetPlaceHolder(placeholder)
+		e.SetText(text)
+		return e
+	}
+	r.text = widget.NewMultiLineEntry()
+	r.text.Wrapping = fyne.TextWrapWord
+	r.text.SetMinRowsVisible(4)
+	r.text.SetPlaceHolder("Text to answer with; templates like {{.args.name}} are filled in")
+	r.text.SetText(string(b.Text))
+	r.data = widget.NewMultiLineEntry()
+	r.data.Wrapping = fyne.TextWrapBreak
+	r.data.SetMinRowsVisible(3)
+	r.data.SetPlaceHolder("base64 of the image or sound")
+	r.data.SetText(string(b.Data))
+	r.file = entry("/path/to/picture.png (templates allowed)", string(b.File))
+	r.mimeType = entry("e.g. image/png (guessed from a file's name when empty)", b.MimeType)
+	r.uri = entry("e.g. notes://today or https://…", string(b.URI))
+	r.name = entry("name shown for the link", string(b.Name))
+	r.linkTitle = entry("title (optional)", b.Title)
+	r.description = entry("description (optional)", b.Description)
+
+	label := func(text string, obj fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewVBox(widget.NewLabel(text), obj)
+	}
+	r.fileBox = label("File", r.file)
+	r.dataBox = label("Data", r.data)
+	r.uriBox = label("URI", r.uri)
+	r.mimeBox = label("MIME type", r.mimeType)
+	r.textBox = label("Text", r.text)
+	r.source = widget.NewSelect([]string{mediaFromFile, mediaInline}, func(string) {
+		r.showKind()
+		c.changed()
+	})
+	r.mediaBox = container.NewVBox(r.source, r.fileBox, r.dataBox)
+	r.linkBox = container.NewGridWithColumns(2, label("Name", r.name), label("Title", r.linkTitle))
+	r.resBox = label("Description", r.description)
+	var labels []string
+	for _, k := range blockKinds {
+		labels = append(labels, k.label)
+	}
+	r.kind = widget.NewSelect(labels, func(string) {
+		r.showKind()
+		c.changed()
+	})
+	r.card = c.newCard(func() *blockRow { return r },
+		container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, r.kind),
+		r.textBox, r.mediaBox, r.uriBox, r.linkBox, r.resBox, r.mimeBox)
+	r.source.SetSelected(mediaFromFile)
+	if b.Data != "" {
+		r.source.SetSelected(mediaInline)
+	}
+	r.kind.SetSelected(blockLabel(cmpOr(b.Type, "text")))
+	r.showKind()
+	for _, e := range []*widget.Entry{r.text, r.data, r.file, r.mimeType, r.uri, r.name, r.linkTitle, r.description} {
+		e.OnChanged = func(string) { c.changed() }
+	}
+	c.append(r)
+}
+
+// blockLabel is the editor's name of a content type (the type itself when
+// unknown, for validation to name).
+func blockLabel(typ string) string {
+	for _, k := range blockKinds {
+		if k.typ == typ {
+			return k.label
+		}
+	}
+	return typ
+}
+
+// typ is the content type the card's kind select shows.
+func (r *blockRow) typ() string {
+	for _, k := range blockKinds {
+		if k.label == r.kind.Selected {
+			return k.typ
+		}
+	}
+	return r.kind.Selected
+}
+
+// showKind shows the fields the block's kind uses.
+func (r *blockRow) showKind() {
+	t := r.typ()
+	media := t == "image" || t == "audio"
+	show := func(o fyne.CanvasObject, on bool) {
+		if on {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+	show(r.textBox, t == "text" || t == "resource")
+	show(r.mediaBox, media)
+	show(r.fileBox, media && r.source.Selected == mediaFromFile)
+	show(r.dataBox, media && r.source.Selected == mediaInline)
+	show(r.uriBox, t == "resource" || t == "resource_link")
+	show(r.linkBox, t == "resource_link")
+	show(r.resBox, t == "resource_link")
+	show(r.mimeBox, t != "text")
+}
+
+// blocks reads the blocks from the cards: each keeps what its kind uses
+// (and, of the original block of the same kind, what the form does not
+// show, such as an embedded resource's blob).
+func (c *contentEditor) blocks() []actions.Content {
+	var out []actions.Content
+	for _, r := range c.items {
+		t := r.typ()
+		b := actions.Content{Type: t}
+		switch t {
+		case "text":
+			b.Text = actions.Template(r.text.Text)
+		case "image", "audio":
+			if r.source.Selected == mediaInline {
+				b.Data = actions.Template(strings.TrimSpace(r.data.Text))
+			} else {
+				b.File = actions.Template(strings.TrimSpace(r.file.Text))
+			}
+			b.MimeType = strings.TrimSpace(r.mimeType.Text)
+		case "resource":
+			b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
+			b.MimeType = strings.TrimSpace(r.mimeType.Text)
+			b.Text = actions.Template(r.text.Text)
+			if r.orig.Type == t && r.text.Text == "" {
+				b.Blob = r.orig.Blob
+			}
+		case "resource_link":
+			b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
+			b.Name = actions.Template(strings.TrimSpace(r.name.Text))
+			b.Title = strings.TrimSpace(r.linkTitle.Text)
+			b.Description = strings.TrimSpace(r.description.Text)
+			b.MimeType = strings.TrimSpace(r.mimeType.Text)
+		}
+		out = append(out, b)
+	}
+	return out
+}
