@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -129,6 +131,9 @@ type editorCore[T any] struct {
 	errs      fieldErrors
 	save, del *widget.Button
 	status    *widget.Label
+	// baseline is the form's reading when it was filled in or last saved:
+	// Unsaved compares with it.
+	baseline []byte
 }
 
 func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew bool, onSaved func(string), errs fieldErrors) *editorCore[T] {
@@ -189,6 +194,24 @@ func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
 	return false
 }
 
+// settle takes what the form shows now as its unchanged state; editors
+// call it once their fields are filled in.
+func (c *editorCore[T]) settle() { c.baseline = formReading(c.read()) }
+
+// Unsaved says whether the form was changed since it was filled in or
+// saved.
+func (c *editorCore[T]) Unsaved() bool { return !bytes.Equal(formReading(c.read()), c.baseline) }
+
+// formReading is a form's reading, entry and unreadable fields, as JSON to
+// compare.
+func formReading[T any](v T, local []mcpcore.Problem) []byte {
+	b, _ := json.Marshal(struct {
+		V     T
+		Local []mcpcore.Problem
+	}{v, local})
+	return b
+}
+
 // Save validates the entry and stores it; it reports whether it did.
 func (c *editorCore[T]) Save() bool {
 	ctx := context.Background()
@@ -233,6 +256,7 @@ func (c *editorCore[T]) Save() bool {
 		}
 	}
 	c.orig, c.isNew = v, false
+	c.settle()
 	c.del.Show()
 	if c.onSaved != nil {
 		c.onSaved(key)

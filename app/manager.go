@@ -38,6 +38,9 @@ type Manager struct {
 	activity *ActivityTab
 	settings *SettingsTab
 
+	// ask asks the person a yes/no question; a dialog, which tests replace.
+	ask func(title, question string, answer func(bool))
+
 	// onClose is what closing the window does (see SetCloseIntercept).
 	onClose func()
 	// background counts the file imports and exports under way. Tests wait
@@ -49,6 +52,7 @@ type Manager struct {
 func NewManager(a fyne.App, cfg Config) *Manager {
 	m := &Manager{app: a, cfg: cfg}
 	m.win = a.NewWindow("mcptray")
+	m.ask = func(title, question string, answer func(bool)) { dialog.ShowConfirm(title, question, answer, m.win) }
 	m.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), m.toolsTab()),
 		container.NewTabItemWithIcon("Resources", theme.FileIcon(), m.resourcesTab()),
@@ -64,6 +68,13 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 			m.activity.Reload()
 		}
 	}
+	ask := func(title, question string, answer func(bool)) { m.ask(title, question, answer) }
+	m.tools.ask, m.resources.ask, m.prompts.ask = ask, ask, ask
+	m.tools.unsaved = func() bool { return m.editor != nil && m.editor.Unsaved() }
+	m.resources.unsaved = func() bool {
+		return m.resEditor != nil && m.resEditor.Unsaved() || m.tmplEditor != nil && m.tmplEditor.Unsaved()
+	}
+	m.prompts.unsaved = func() bool { return m.promptEditor != nil && m.promptEditor.Unsaved() }
 	m.win.SetContent(m.tabs)
 	m.win.SetMainMenu(m.mainMenu())
 	// Closing hides: mcptray lives on in the tray and keeps serving.
@@ -100,7 +111,7 @@ func (m *Manager) toolsTab() fyne.CanvasObject {
 }
 
 // NewTool opens the editor on a new tool.
-func (m *Manager) NewTool() { m.editTool(mcpcore.Tool{}, true) }
+func (m *Manager) NewTool() { m.tools.leave(func() { m.editTool(mcpcore.Tool{}, true) }) }
 
 func (m *Manager) openToolEntry(e catalogEntry) {
 	t, err := m.cfg.Store.Tool(m.ctx(), e.key)
@@ -152,8 +163,13 @@ type entryPane struct {
 	// open is the entry whose editor is shown (zero: none or a new one).
 	// Selecting it again, as the reload after a save does, keeps that
 	// editor and its status line.
-	open     catalogEntry
-	onOpen   func(catalogEntry)
+	open   catalogEntry
+	onOpen func(catalogEntry)
+	// unsaved says whether the open editor has changes not saved; nil when
+	// no editor is open.
+	unsaved func() bool
+	// ask asks a yes/no question (a dialog; tests answer it themselves).
+	ask      func(title, question string, answer func(bool))
 	onToggle func(catalogEntry, bool)
 }
 
@@ -186,7 +202,7 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		if e.kind == p.open.kind && e.key == p.open.key {
 			return
 		}
-		p.onOpen(e)
+		p.leave(func() { p.onOpen(e) })
 	}
 	p.host = container.NewStack()
 	p.close()
@@ -205,6 +221,23 @@ func (p *entryPane) show(editor fyne.CanvasObject, e catalogEntry) {
 	}
 	p.host.Objects = []fyne.CanvasObject{editor}
 	p.host.Refresh()
+}
+
+// leave runs proceed, which replaces the open editor, once the person has
+// agreed to lose its unsaved changes, if it has any; else the list goes
+// back to the open entry.
+func (p *entryPane) leave(proceed func()) {
+	if p.unsaved == nil || !p.unsaved() {
+		proceed()
+		return
+	}
+	p.ask("Discard changes?", "The entry you are editing has changes that are not saved. Discard them?", func(yes bool) {
+		if yes {
+			proceed()
+			return
+		}
+		p.filter() // selects the open entry again
+	})
 }
 
 // close empties the editor area.
@@ -258,13 +291,17 @@ func (m *Manager) promptsTab() fyne.CanvasObject {
 }
 
 // NewResource opens the editor on a new resource.
-func (m *Manager) NewResource() { m.editResource(mcpcore.Resource{}, true) }
+func (m *Manager) NewResource() {
+	m.resources.leave(func() { m.editResource(mcpcore.Resource{}, true) })
+}
 
 // NewTemplate opens the editor on a new resource template.
-func (m *Manager) NewTemplate() { m.editTemplate(mcpcore.ResourceTemplate{}, true) }
+func (m *Manager) NewTemplate() {
+	m.resources.leave(func() { m.editTemplate(mcpcore.ResourceTemplate{}, true) })
+}
 
 // NewPrompt opens the editor on a new prompt.
-func (m *Manager) NewPrompt() { m.editPrompt(mcpcore.Prompt{}, true) }
+func (m *Manager) NewPrompt() { m.prompts.leave(func() { m.editPrompt(mcpcore.Prompt{}, true) }) }
 
 func (m *Manager) openResourceEntry(e catalogEntry) {
 	var err error

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -292,5 +293,74 @@ func TestWelcomeDismissedByEscape(t *testing.T) {
 	}
 	if c.OnTypedKey() != nil {
 		t.Error("the welcome's key handler outlived it")
+	}
+}
+
+func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	for _, name := range []string{"alpha", "beta"} {
+		if err := s.st.PutTool(ctx, mcpcore.Tool{Name: name, Description: "d",
+			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "x"}}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	var asked []string
+	answer := false
+	m.ask = func(title, question string, reply func(bool)) {
+		asked = append(asked, title)
+		reply(answer)
+	}
+	selectTool := func(name string) {
+		for i, e := range m.tools.shown {
+			if e.key == name {
+				m.tools.list.Select(i)
+				return
+			}
+		}
+		t.Fatalf("no %s in the list", name)
+	}
+
+	selectTool("alpha")
+	selectTool("beta") // nothing changed: no question
+	if len(asked) != 0 || m.Editor().orig.Name != "beta" {
+		t.Fatalf("asked %v, editing %q", asked, m.Editor().orig.Name)
+	}
+	test.Type(m.Editor().description, " and more")
+	selectTool("alpha") // declined: beta stays, changes and all
+	if len(asked) != 1 || m.Editor().orig.Name != "beta" || !strings.Contains(m.Editor().description.Text, " and more") {
+		t.Fatalf("asked %v, editing %q (%q)", asked, m.Editor().orig.Name, m.Editor().description.Text)
+	}
+	if m.tools.open.key != "beta" {
+		t.Errorf("the list shows %q open", m.tools.open.key)
+	}
+	m.NewTool() // declined too
+	if len(asked) != 2 || m.Editor().isNew {
+		t.Fatalf("New tool replaced an editor with changes: asked %v", asked)
+	}
+	answer = true
+	selectTool("alpha") // agreed: the changes go
+	if len(asked) != 3 || m.Editor().orig.Name != "alpha" {
+		t.Fatalf("asked %v, editing %q", asked, m.Editor().orig.Name)
+	}
+	if got, _ := s.st.Tool(ctx, "beta"); got.Description != "d" {
+		t.Errorf("beta was changed: %q", got.Description)
+	}
+
+	// The same for prompts: a saved editor has nothing to lose.
+	m.NewPrompt()
+	p := m.promptEditor
+	test.Type(p.name, "greet")
+	test.Type(p.description, "Greets.")
+	test.Type(p.messages[0].text, "Hello")
+	if !p.Unsaved() || !p.Save() || p.Unsaved() {
+		t.Fatalf("unsaved before/after saving: %v", p.Unsaved())
+	}
+	m.NewPrompt()
+	if len(asked) != 3 {
+		t.Fatalf("asked %v after a save", asked)
 	}
 }

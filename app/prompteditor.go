@@ -106,6 +106,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	}
 	e.content = e.layout(container.NewVBox(rows...))
 	e.checkName(p.Name)
+	e.settle()
 	return e
 }
 

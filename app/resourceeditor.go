@@ -206,6 +206,7 @@ func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, i
 		rows = append(rows, boxes[k])
 	}
 	e.content = e.layout(container.NewVBox(rows...))
+	e.settle()
 	return e
 }
 
@@ -437,6 +438,7 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 		boxes[tmplSrcText], boxes[tmplSrcFolder], widget.NewSeparator(),
 		errs.field("Completions", container.NewVBox(compHint, e.completionBox), "completions"))
 	e.content = e.layout(container.NewVBox(rows...))
+	e.settle()
 	return e
 }
 

@@ -187,7 +187,9 @@ func TestResourceEditorRefusesATakenURIAndRenames(t *testing.T) {
 		t.Fatalf("notes://a was overwritten: %+v", r)
 	}
 
-	// Open notes://a from the list and rename it onto a taken URI, then a free one.
+	// Open notes://a from the list (dropping the refused new resource) and
+	// rename it onto a taken URI, then a free one.
+	m.ask = func(_, _ string, discard func(bool)) { discard(true) }
 	i := slices.IndexFunc(m.resources.shown, func(c catalogEntry) bool { return c.key == "notes://a" })
 	m.resources.list.Select(i)
 	e = m.resEditor

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,6 +106,9 @@ type ToolEditor struct {
 	// built is set once every widget exists: change callbacks fired while
 	// the form is filled in are no edits.
 	built bool
+	// baseline is the form's reading when it was filled in or last saved:
+	// Unsaved compares with it.
+	baseline []byte
 
 	// errs holds the error line of each field, by the problem field path
 	// it shows ("name", "params", "action.command.argv", …; "" = general).
@@ -248,6 +252,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		e.changed()
 	}
 	e.built = true
+	e.baseline = formReading(e.Tool())
 	return e
 }
 
@@ -271,6 +276,12 @@ func (e *ToolEditor) changed() {
 		return
 	}
 	e.try.setDirty(e.dirty())
+}
+
+// Unsaved says whether the form was changed since it was filled in or
+// saved (a new tool nobody typed in has no changes to lose).
+func (e *ToolEditor) Unsaved() bool {
+	return e.tokens.dirty() || !bytes.Equal(formReading(e.Tool()), e.baseline)
 }
 
 // dirty says whether the form differs from what is stored.
@@ -736,6 +747,7 @@ func (e *ToolEditor) Save() bool {
 		status = fmt.Sprintf("Saved %q, but which tokens see it did not change: %v", t.Name, err)
 	}
 	e.orig, e.isNew = t, false
+	e.baseline = formReading(e.Tool())
 	e.del.Show()
 	e.status.SetText(status)
 	e.changed()
