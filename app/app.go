@@ -113,7 +113,21 @@ func (u *UI) Run(ctx context.Context) {
 }
 
 // Quit stops the server (BeforeQuit) while the UI still runs, then quits.
+// An editor with unsaved changes is shown first, and the person asked.
 func (u *UI) Quit() {
+	if m := u.manager; m != nil && m.unsavedEditor() {
+		u.OpenManager()
+		m.ask("Quit mcptray?", "The editor has changes that are not saved. Quit and discard them?", func(yes bool) {
+			if yes {
+				u.quit()
+			}
+		})
+		return
+	}
+	u.quit()
+}
+
+func (u *UI) quit() {
 	go func() {
 		if u.cfg.BeforeQuit != nil {
 			u.cfg.BeforeQuit()

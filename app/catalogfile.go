@@ -164,10 +164,14 @@ func (m *Manager) chooseImport() {
 // askImport asks whether to merge the file's catalog or replace the stored
 // one with it, then imports it.
 func (m *Manager) askImport(path string, c *mcpcore.Catalog) {
-	text := widget.NewLabel(fmt.Sprintf("%s holds %s.\n\n"+
+	msg := fmt.Sprintf("%s holds %s.\n\n"+
 		"Merge adds them, replacing the entries of the same name or URI; everything else stays.\n\n"+
 		"Replace everything makes the catalog exactly the file: Replace deletes every tool, resource and prompt not in the file.",
-		filepath.Base(path), catalogSummary(c)))
+		filepath.Base(path), catalogSummary(c))
+	if m.unsavedEditor() {
+		msg += "\n\nThe editor open now has changes that are not saved: importing closes it and they are lost."
+	}
+	text := widget.NewLabel(msg)
 	text.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
 	answer := func(replace bool) func() {

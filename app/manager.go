@@ -85,6 +85,11 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	return m
 }
 
+// unsavedEditor says whether an open editor has changes not saved.
+func (m *Manager) unsavedEditor() bool {
+	return m.tools.unsaved() || m.resources.unsaved() || m.prompts.unsaved()
+}
+
 // Window is the manager's window.
 func (m *Manager) Window() fyne.Window { return m.win }
 

@@ -364,3 +364,32 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 		t.Fatalf("asked %v after a save", asked)
 	}
 }
+
+func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	stopped := make(chan struct{}, 1)
+	u := New(a, Config{Store: s.st, Engine: s.eng, Server: &fakeServer{}, BeforeQuit: func() { stopped <- struct{}{} }})
+	u.OpenManager()
+	t.Cleanup(u.manager.win.Close)
+	u.manager.NewTool()
+	test.Type(u.manager.Editor().name, "half_done")
+	var asked int
+	u.manager.ask = func(_, _ string, reply func(bool)) { asked++; reply(false) }
+	u.Quit()
+	select {
+	case <-stopped:
+		t.Fatal("quit with unsaved changes without asking")
+	case <-time.After(200 * time.Millisecond):
+	}
+	if asked != 1 {
+		t.Fatalf("asked %d times", asked)
+	}
+	u.manager.ask = func(_, _ string, reply func(bool)) { asked++; reply(true) }
+	u.Quit()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("agreed to quit, and the server was not stopped")
+	}
+}
