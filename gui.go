@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"github.com/mcptray/mcptray/app"
@@ -30,6 +31,9 @@ func hasDisplay() bool {
 // window and the desktop questions. Closing the window leaves the server
 // serving; Quit (or ctx ending) stops it cleanly.
 func runGUI(ctx context.Context, cfg serverConfig, opts app.Config, stderr io.Writer) error {
+	if handled, err := handOver(ctx, cfg, stderr); handled {
+		return err
+	}
 	a := fyneapp.NewWithID(appID)
 	asker := app.NewAsker(a)
 	cfg.asker = asker
@@ -66,7 +70,10 @@ func runGUI(ctx context.Context, cfg serverConfig, opts app.Config, stderr io.Wr
 			cancel()
 		}
 	}()
-	app.New(a, opts).Run(ctx)
+	ui := app.New(a, opts)
+	// A second launch of the app shows this one's window instead.
+	s.setOnShow(func() { fyne.Do(ui.OpenManager) })
+	ui.Run(ctx)
 	// The GUI has quit: stop serving, but never hang on the way out.
 	stopped = true
 	done := make(chan struct{})

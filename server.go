@@ -45,6 +45,10 @@ type server struct {
 	activity *storage.ActivityWriter
 	handler  http.Handler
 	epPath   string
+	// control is the secret of the app's control endpoint ("" headless);
+	// onShow is what a second launch's show request runs.
+	control  string
+	onShow   atomic.Pointer[func()]
 	paused   atomic.Bool
 	errc     chan error
 	cancel   context.CancelFunc
@@ -136,7 +140,13 @@ func startServer(ctx context.Context, cfg serverConfig, stderr io.Writer) (_ *se
 	if err != nil {
 		return nil, listenError(addr, cfg.endpointFile, fromSetting, err)
 	}
-	s.handler = s.pausable(s.eng.Handler())
+	if cfg.asker != nil {
+		if s.control, err = newControlSecret(); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
+	s.handler = s.controlled(s.pausable(s.eng.Handler()))
 	if s.epPath = cfg.endpointFile; s.epPath == "" {
 		if s.epPath, err = mcpcore.DefaultEndpointFile(); err != nil {
 			ln.Close()
@@ -163,7 +173,8 @@ func startServer(ctx context.Context, cfg serverConfig, stderr io.Writer) (_ *se
 // endpoint file names, so the stdio shim finds it.
 func (s *server) publish(ln net.Listener) error {
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcpcore.EndpointPath)
-	if err := mcpcore.WriteEndpoint(s.epPath, mcpcore.Endpoint{URL: url, PID: os.Getpid(), Version: version, DB: s.db}); err != nil {
+	if err := mcpcore.WriteEndpoint(s.epPath, mcpcore.Endpoint{URL: url, PID: os.Getpid(), Version: version, DB: s.db,
+		App: s.control != "", Control: s.control}); err != nil {
 		return fmt.Errorf("publishing the endpoint %s: %w", url, err)
 	}
 	s.mu.Lock()

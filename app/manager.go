@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -77,12 +78,40 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	m.prompts.unsaved = func() bool { return m.promptEditor != nil && m.promptEditor.Unsaved() }
 	m.win.SetContent(m.tabs)
 	m.win.SetMainMenu(m.mainMenu())
+	// The desktop driver runs these from the menu items even while an entry
+	// has the focus; the canvas has them too for drivers without a menu.
+	m.win.Canvas().AddShortcut(closeShortcut, func(fyne.Shortcut) { m.closeWindow() })
+	m.win.Canvas().AddShortcut(saveShortcut, func(fyne.Shortcut) { m.saveOpenEditor() })
 	// Closing hides: mcptray lives on in the tray and keeps serving.
 	m.SetCloseIntercept(m.win.Hide)
 	m.win.Resize(fyne.NewSize(980, 680))
 	m.win.CenterOnScreen()
 	m.reloadEntries()
 	return m
+}
+
+// Keyboard shortcuts of the window: Ctrl+W (⌘W) closes it, Ctrl+S (⌘S)
+// saves the editor of the tab shown.
+var (
+	closeShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	saveShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// saveOpenEditor saves the editor of the tab shown, if one is open.
+func (m *Manager) saveOpenEditor() {
+	switch tab := m.tabs.Selected(); {
+	case tab == nil:
+	case tab.Text == "Tools" && m.editor != nil:
+		m.editor.Save()
+	case tab.Text == "Resources" && m.resEditor != nil:
+		m.resEditor.Save()
+	case tab.Text == "Resources" && m.tmplEditor != nil:
+		m.tmplEditor.Save()
+	case tab.Text == "Prompts" && m.promptEditor != nil:
+		m.promptEditor.Save()
+	case tab.Text == "Settings":
+		m.settings.Save()
+	}
 }
 
 // unsavedEditor says whether an open editor has changes not saved.
@@ -96,8 +125,13 @@ func (m *Manager) Window() fyne.Window { return m.win }
 // SetCloseIntercept sets what closing the window does, from its close
 // button and from File ▸ Close window alike.
 func (m *Manager) SetCloseIntercept(f func()) {
-	m.onClose = f
-	m.win.SetCloseIntercept(f)
+	m.onClose = func() {
+		// A hidden window keeps no text field focused: keys still down
+		// (the W of Ctrl+W) must not type into it.
+		m.win.Canvas().Unfocus()
+		f()
+	}
+	m.win.SetCloseIntercept(m.onClose)
 }
 
 // closeWindow closes the window the way its close button does.

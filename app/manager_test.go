@@ -393,3 +393,27 @@ func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
 		t.Fatal("agreed to quit, and the server was not stopped")
 	}
 }
+
+func TestKeyboardShortcuts(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.win.Show()
+	typed := m.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) })
+	m.NewTool()
+	e := m.Editor()
+	test.Type(e.name, "by_keyboard")
+	test.Type(e.description, "Saved with Ctrl+S.")
+	test.Type(e.blocks.items[0].text, "ok")
+	typed.TypedShortcut(saveShortcut)
+	if _, err := s.st.Tool(context.Background(), "by_keyboard"); err != nil {
+		t.Fatalf("Ctrl+S did not save: %v (%s)", err, e.status.Text)
+	}
+	closed := false
+	m.SetCloseIntercept(func() { closed = true })
+	typed.TypedShortcut(closeShortcut)
+	if !closed {
+		t.Fatal("Ctrl+W did not close the window")
+	}
+}

@@ -190,20 +190,14 @@ func (m *trayMenu) taskItems(tasks []mcpcore.Task) []*fyne.MenuItem {
 	return append(items, fyne.NewMenuItem("Open the task window", m.openTasks))
 }
 
-// taskLine is a running task as the menu shows it: the tool, the progress
-// in tens of percent (the menu is not redrawn for every step) and what it
-// is doing.
+// taskLine is a running task as the menu shows it: the tool and its
+// progress in tens of percent. Not its messages: a command's every output
+// line is one, and each change redraws the tray menu over D-Bus; the task
+// window shows them.
 func taskLine(t mcpcore.Task) string {
 	line := t.Tool
 	if t.Total > 0 {
 		line += fmt.Sprintf(" — %d%%", int(t.Progress/t.Total*10)*10)
-	}
-	if msg := cmpOr(t.ProgressMessage, t.StatusMessage); msg != "" {
-		line += " · " + msg
-	}
-	const maxLine = 60
-	if r := []rune(line); len(r) > maxLine {
-		line = string(r[:maxLine-1]) + "…"
 	}
 	return line
 }

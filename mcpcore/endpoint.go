@@ -14,6 +14,11 @@ type Endpoint struct {
 	PID     int    `json:"pid"`
 	Version string `json:"version"`
 	DB      string `json:"db,omitempty"`
+	// App says the desktop app serves (not a headless mcptray serve);
+	// Control is the secret a second launch of the app sends to ask it to
+	// show its window (the file is readable by the user alone).
+	App     bool   `json:"app,omitempty"`
+	Control string `json:"control,omitempty"`
 }
 
 // ConfigDir is mcptray's folder in the user's config dir.

@@ -86,6 +86,18 @@ click $((W - 40)) $((H - 23)) # Save, bottom right
 shot 04-invalid-name
 changed 03-tool-editor 04-invalid-name
 
+# Put it right and save with Ctrl+S: the tool lands in SQLite and is served.
+click $((W * 56 / 100)) 132
+xdotool key --window "$win" ctrl+a
+xdotool type --delay 20 'smoke_tool'
+sleep 0.3
+click $((W * 56 / 100)) 320 # Description, once the name's error line is gone
+xdotool type --delay 10 'Made by the smoke test.'
+xdotool key --window "$win" ctrl+s
+shot 04b-saved
+changed 04-invalid-name 04b-saved
+"$BIN" export --db "$XDG_CONFIG_HOME/mcptray/mcptray.db" | grep -q '"name": "smoke_tool"' || fail "the tool saved in the editor is not in the database"
+
 # An AI client calls a destructive tool: the approval window opens by itself.
 url="http://127.0.0.1:$port/mcp"
 tok=$("$BIN" token create smoke-client --db "$XDG_CONFIG_HOME/mcptray/mcptray.db")
@@ -122,8 +134,13 @@ name=org.kde.StatusNotifierItem-$pid-1
 layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
   --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]') || fail "no tray menu on D-Bus"
 echo "$layout" | grep -q "Serving on http://127.0.0.1:$port/mcp" || fail "tray status line missing: $layout"
-# item LABEL-PREFIX: the id of the menu item whose label starts so (ids change per run).
-item() { { echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1; }
+# item LABEL-PREFIX: the id of the menu item whose label starts so, in the
+# menu as it is now (ids change whenever the app redraws the menu).
+item() {
+  layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+    --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]')
+  { echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1
+}
 # A long call runs as a task (2026-07-28, tasks extension): the task window
 # shows it with its progress. The tool comes from another process's import,
 # which the running app picks up like any catalog change.
@@ -149,8 +166,6 @@ for _ in $(seq 30); do
 done
 [[ -n $task ]] || fail "the slow tool did not start a task"
 echo "smoke: task $task running"
-layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
-  --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]')
 tasks=$(item "Open the task window'")
 [[ -n $tasks ]] || fail "no Open the task window in the tray menu"
 gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
@@ -163,6 +178,19 @@ if [[ -n $connect ]]; then
     --method com.canonical.dbusmenu.Event -- "$connect" clicked '<int32 0>' 0 >/dev/null
   shot 07-connect-client
 fi
+
+# Closing the manager window hides it and keeps serving; launching mcptray
+# again shows it (the second launch hands over to the running app and ends).
+xdotool windowfocus --sync "$win" 2>/dev/null || true
+xdotool key --window "$win" ctrl+w # File ▸ Close window
+for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
+xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not hide it"
+curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
+timeout 20 "$BIN" >"$OUT/second-launch.log" 2>&1 || fail "a second launch failed: $(cat "$OUT/second-launch.log")"
+grep -q "its window is shown" "$OUT/second-launch.log" || fail "the second launch said: $(cat "$OUT/second-launch.log")"
+for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || fail "a second launch did not show the manager window"
+echo "smoke: a second launch showed the running app's window"
 
 # Quit from the tray: the server stops cleanly and the endpoint file goes.
 quit=$(item "Quit'")
