@@ -16,10 +16,10 @@ import (
 // card is the frame of one item of a cardList: a numbered title, buttons
 // to move it or remove it, the item's fields and its error line.
 type card struct {
-	title    *widget.Label
-	up, down *widget.Button
-	err      *widget.Label
-	box      *fyne.Container
+	title            *widget.Label
+	up, down, remove *widget.Button
+	err              *widget.Label
+	box              *fyne.Container
 }
 
 // carded is an item shown as a card.
@@ -49,8 +49,8 @@ func (l *cardList[T]) newCard(item func() T, body ...fyne.CanvasObject) *card {
 	c := &card{title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), err: fieldError()}
 	c.up = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { l.move(item(), -1) })
 	c.down = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { l.move(item(), 1) })
-	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(item()) })
-	objs := append([]fyne.CanvasObject{container.NewBorder(nil, nil, nil, container.NewHBox(c.up, c.down, remove), c.title)}, body...)
+	c.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { l.remove(item()) })
+	objs := append([]fyne.CanvasObject{container.NewBorder(nil, nil, nil, container.NewHBox(c.up, c.down, c.remove), c.title)}, body...)
 	c.box = container.NewVBox(append(objs, c.err, widget.NewSeparator())...)
 	return c
 }

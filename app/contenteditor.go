@@ -33,18 +33,27 @@ type contentEditor struct {
 	*cardList[*blockRow]
 }
 
-// blockRow is one block's card. orig keeps what the form does not show.
+// blockRow is one block's card.
 type blockRow struct {
 	*card
+	*blockFields
+}
+
+func (r *blockRow) cardOf() *card { return r.card }
+
+// blockFields edit one content block (of a tool's result, or a prompt's
+// message), showing only the fields its kind uses. orig keeps what the
+// form does not show.
+type blockFields struct {
 	orig                               actions.Content
 	kind, source                       *widget.Select
 	text, data, file, mimeType         *widget.Entry
 	uri, name, linkTitle, description  *widget.Entry
 	textBox, mediaBox, resBox, linkBox fyne.CanvasObject
 	fileBox, dataBox, uriBox, mimeBox  fyne.CanvasObject
+	// fields are the widgets, stacked.
+	fields []fyne.CanvasObject
 }
-
-func (r *blockRow) cardOf() *card { return r.card }
 
 func newContentEditor(blocks []actions.Content, changed func()) *contentEditor {
 	c := &contentEditor{newCardList[*blockRow]("Block", "action.respond.content", changed)}
@@ -64,7 +73,14 @@ func (c *contentEditor) content() fyne.CanvasObject {
 }
 
 func (c *contentEditor) add(b actions.Content) {
-	r := &blockRow{orig: b}
+	r := &blockRow{blockFields: newBlockFields(b, c.changed)}
+	r.card = c.newCard(func() *blockRow { return r }, r.fields...)
+	c.append(r)
+}
+
+// newBlockFields edits b; changed is called on every edit.
+func newBlockFields(b actions.Content, changed func()) *blockFields {
+	r := &blockFields{orig: b}
 	entry := func(placeholder, text string) *widget.Entry {
 		e := widget.NewEntry()
 		e.SetPlaceHolder(placeholder)
@@ -74,7 +90,7 @@ func (c *contentEditor) add(b actions.Content) {
 	r.text = widget.NewMultiLineEntry()
 	r.text.Wrapping = fyne.TextWrapWord
 	r.text.SetMinRowsVisible(4)
-	r.text.SetPlaceHolder("Text to answer with; templates like {{.args.name}} are filled in")
+	r.text.SetPlaceHolder("The text; templates like {{.args.name}} are filled in")
 	r.text.SetText(string(b.Text))
 	r.data = widget.NewMultiLineEntry()
 	r.data.Wrapping = fyne.TextWrapBreak
@@ -98,7 +114,7 @@ func (c *contentEditor) add(b actions.Content) {
 	r.textBox = label("Text", r.text)
 	r.source = widget.NewSelect([]string{mediaFromFile, mediaInline}, func(string) {
 		r.showKind()
-		c.changed()
+		changed()
 	})
 	r.mediaBox = container.NewVBox(r.source, r.fileBox, r.dataBox)
 	r.linkBox = container.NewGridWithColumns(2, label("Name", r.name), label("Title", r.linkTitle))
@@ -109,11 +125,10 @@ func (c *contentEditor) add(b actions.Content) {
 	}
 	r.kind = widget.NewSelect(labels, func(string) {
 		r.showKind()
-		c.changed()
+		changed()
 	})
-	r.card = c.newCard(func() *blockRow { return r },
-		container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, r.kind),
-		r.textBox, r.mediaBox, r.uriBox, r.linkBox, r.resBox, r.mimeBox)
+	r.fields = []fyne.CanvasObject{container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, r.kind),
+		r.textBox, r.mediaBox, r.uriBox, r.linkBox, r.resBox, r.mimeBox}
 	r.source.SetSelected(mediaFromFile)
 	if b.Data != "" {
 		r.source.SetSelected(mediaInline)
@@ -121,9 +136,9 @@ func (c *contentEditor) add(b actions.Content) {
 	r.kind.SetSelected(blockLabel(cmpOr(b.Type, "text")))
 	r.showKind()
 	for _, e := range []*widget.Entry{r.text, r.data, r.file, r.mimeType, r.uri, r.name, r.linkTitle, r.description} {
-		e.OnChanged = func(string) { c.changed() }
+		e.OnChanged = func(string) { changed() }
 	}
-	c.append(r)
+	return r
 }
 
 // blockLabel is the editor's name of a content type (the type itself when
@@ -137,8 +152,8 @@ func blockLabel(typ string) string {
 	return typ
 }
 
-// typ is the content type the card's kind select shows.
-func (r *blockRow) typ() string {
+// typ is the content type the kind select shows.
+func (r *blockFields) typ() string {
 	for _, k := range blockKinds {
 		if k.label == r.kind.Selected {
 			return k.typ
@@ -148,7 +163,7 @@ func (r *blockRow) typ() string {
 }
 
 // showKind shows the fields the block's kind uses.
-func (r *blockRow) showKind() {
+func (r *blockFields) showKind() {
 	t := r.typ()
 	media := t == "image" || t == "audio"
 	show := func(o fyne.CanvasObject, on bool) {
@@ -168,39 +183,44 @@ func (r *blockRow) showKind() {
 	show(r.mimeBox, t != "text")
 }
 
-// blocks reads the blocks from the cards: each keeps what its kind uses
-// (and, of the original block of the same kind, what the form does not
-// show, such as an embedded resource's blob).
+// blocks reads the blocks from the cards.
 func (c *contentEditor) blocks() []actions.Content {
-	var out []actions.Content
-	for _, r := range c.items {
-		t := r.typ()
-		b := actions.Content{Type: t}
-		switch t {
-		case "text":
-			b.Text = actions.Template(r.text.Text)
-		case "image", "audio":
-			if r.source.Selected == mediaInline {
-				b.Data = actions.Template(strings.TrimSpace(r.data.Text))
-			} else {
-				b.File = actions.Template(strings.TrimSpace(r.file.Text))
-			}
-			b.MimeType = strings.TrimSpace(r.mimeType.Text)
-		case "resource":
-			b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
-			b.MimeType = strings.TrimSpace(r.mimeType.Text)
-			b.Text = actions.Template(r.text.Text)
-			if r.orig.Type == t && r.text.Text == "" {
-				b.Blob = r.orig.Blob
-			}
-		case "resource_link":
-			b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
-			b.Name = actions.Template(strings.TrimSpace(r.name.Text))
-			b.Title = strings.TrimSpace(r.linkTitle.Text)
-			b.Description = strings.TrimSpace(r.description.Text)
-			b.MimeType = strings.TrimSpace(r.mimeType.Text)
-		}
-		out = append(out, b)
+	out := make([]actions.Content, len(c.items))
+	for i, r := range c.items {
+		out[i] = r.block()
 	}
 	return out
+}
+
+// block is the block the fields describe: what its kind uses, and, of the
+// original block of the same kind, what the form does not show (an
+// embedded resource's blob).
+func (r *blockFields) block() actions.Content {
+	t := r.typ()
+	b := actions.Content{Type: t}
+	switch t {
+	case "text":
+		b.Text = actions.Template(r.text.Text)
+	case "image", "audio":
+		if r.source.Selected == mediaInline {
+			b.Data = actions.Template(strings.TrimSpace(r.data.Text))
+		} else {
+			b.File = actions.Template(strings.TrimSpace(r.file.Text))
+		}
+		b.MimeType = strings.TrimSpace(r.mimeType.Text)
+	case "resource":
+		b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
+		b.MimeType = strings.TrimSpace(r.mimeType.Text)
+		b.Text = actions.Template(r.text.Text)
+		if r.orig.Type == t && r.text.Text == "" {
+			b.Blob = r.orig.Blob
+		}
+	case "resource_link":
+		b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
+		b.Name = actions.Template(strings.TrimSpace(r.name.Text))
+		b.Title = strings.TrimSpace(r.linkTitle.Text)
+		b.Description = strings.TrimSpace(r.description.Text)
+		b.MimeType = strings.TrimSpace(r.mimeType.Text)
+	}
+	return b
 }

@@ -127,6 +127,9 @@ type editorCore[T any] struct {
 	validate func(T) []mcpcore.Problem
 	// word is the text of a problem on its line; nil is plainWord.
 	word func(key string, p mcpcore.Problem) string
+	// cards, when set, shows the problems about a list's items on their
+	// cards and returns the others.
+	cards func([]mcpcore.Problem) []mcpcore.Problem
 
 	errs      fieldErrors
 	save, del *widget.Button
@@ -175,6 +178,9 @@ func (c *editorCore[T]) showProblems(ps []mcpcore.Problem) {
 	word := c.word
 	if word == nil {
 		word = plainWord
+	}
+	if c.cards != nil {
+		ps = c.cards(ps)
 	}
 	c.errs.show(ps, word)
 }

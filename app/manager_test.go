@@ -355,7 +355,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 	p := m.promptEditor
 	test.Type(p.name, "greet")
 	test.Type(p.description, "Greets.")
-	test.Type(p.messages[0].text, "Hello")
+	test.Type(p.messages.items[0].text, "Hello")
 	if !p.Unsaved() || !p.Save() || p.Unsaved() {
 		t.Fatalf("unsaved before/after saving: %v", p.Unsaved())
 	}

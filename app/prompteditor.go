@@ -29,10 +29,12 @@ type argRow struct {
 // messageRow is one message. text is nil for a block that is not text
 // (an image, an embedded resource…): the form keeps it as it is.
 type messageRow struct {
+	*card
 	role *widget.Select
-	text *widget.Entry
-	orig mcpcore.PromptMessage
+	*blockFields
 }
+
+func (r *messageRow) cardOf() *card { return r.card }
 
 // PromptEditor is the form that creates and edits a prompt: its arguments
 // and its templated messages. Input steps are kept as they are (they are
@@ -44,8 +46,7 @@ type PromptEditor struct {
 	name, title, description *widget.Entry
 	args                     []*argRow
 	argBox                   *fyne.Container
-	messages                 []*messageRow
-	messageBox               *fyne.Container
+	messages                 *cardList[*messageRow]
 
 	content fyne.CanvasObject
 }
@@ -57,6 +58,9 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	e := &PromptEditor{editorCore: newEditorCore(st, promptKind, p, isNew, onSaved, errs)}
 	e.read = e.Prompt
 	e.word = e.wordProblem
+	// Edits are not followed as they happen: Unsaved compares readings.
+	e.messages = newCardList[*messageRow]("Message", "messages", func() {})
+	e.cards = e.messages.showProblems
 
 	e.name = widget.NewEntry()
 	e.name.SetPlaceHolder("e.g. review_code (letters, digits, _ - .)")
@@ -79,7 +83,6 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	argHint := widget.NewLabel("Messages use an argument's value as {{.args.name}}.")
 	argHint.Wrapping = fyne.TextWrapWord
 
-	e.messageBox = container.NewVBox()
 	for _, m := range p.Messages {
 		e.addMessage(m)
 	}
@@ -97,7 +100,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 		widget.NewSeparator(),
 		errs.field("Arguments", container.NewVBox(argHint, e.argHeader(), e.argBox, container.NewHBox(addArg)), "arguments"),
 		widget.NewSeparator(),
-		errs.field("Messages", container.NewVBox(e.messageBox, container.NewHBox(addMsg)), "messages"),
+		errs.field("Messages", container.NewVBox(e.messages.box, container.NewHBox(addMsg)), "messages"),
 	}
 	if n := len(p.Steps); n > 0 {
 		steps := widget.NewLabel(fmt.Sprintf("%d input step(s), edit with export/import; saving keeps them.", n))
@@ -155,53 +158,11 @@ func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 }
 
 func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
-	r := &messageRow{orig: m, role: widget.NewSelect(promptRoles, nil)}
+	r := &messageRow{role: widget.NewSelect(promptRoles, nil), blockFields: newBlockFields(m.Content, func() {})}
 	r.role.SetSelected(cmpOr(m.Role, "user"))
-	if m.Content.Type == "text" {
-		r.text = widget.NewMultiLineEntry()
-		r.text.SetPlaceHolder("The message; {{.args.name}} is an argument's value")
-		r.text.Wrapping = fyne.TextWrapWord
-		r.text.SetMinRowsVisible(3)
-		r.text.SetText(string(m.Content.Text))
-	}
-	e.messages = append(e.messages, r)
-	e.layoutMessages()
-}
-
-// layoutMessages lays the message rows out in their order, each with its
-// move and remove buttons.
-func (e *PromptEditor) layoutMessages() {
-	e.messageBox.RemoveAll()
-	for i, r := range e.messages {
-		up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { e.moveMessage(i, i-1) })
-		down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { e.moveMessage(i, i+1) })
-		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
-			e.messages = slices.Delete(e.messages, i, i+1)
-			e.layoutMessages()
-		})
-		if i == 0 {
-			up.Disable()
-		}
-		if i == len(e.messages)-1 {
-			down.Disable()
-		}
-		head := container.NewBorder(nil, nil, widget.NewLabel(fmt.Sprintf("%d.", i+1)), container.NewHBox(up, down, remove), r.role)
-		var body fyne.CanvasObject = r.text
-		if r.text == nil {
-			note := widget.NewLabel(fmt.Sprintf("A %s block, edit with export/import; saving keeps it.", r.orig.Content.Type))
-			note.Wrapping = fyne.TextWrapWord
-			body = note
-		}
-		e.messageBox.Add(container.NewVBox(head, body, widget.NewSeparator()))
-	}
-}
-
-func (e *PromptEditor) moveMessage(from, to int) {
-	if to < 0 || to >= len(e.messages) {
-		return
-	}
-	e.messages[from], e.messages[to] = e.messages[to], e.messages[from]
-	e.layoutMessages()
+	r.card = e.messages.newCard(func() *messageRow { return r },
+		append([]fyne.CanvasObject{container.NewBorder(nil, nil, widget.NewLabel("Role"), nil, r.role)}, r.fields...)...)
+	e.messages.append(r)
 }
 
 // Prompt is the prompt as the form describes it, with the problems of
@@ -228,39 +189,32 @@ func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
 		p.Arguments = append(p.Arguments, a)
 	}
 	p.Messages = nil
-	for i, r := range e.messages {
-		m := r.orig
-		m.Role = r.role.Selected
-		if r.text != nil {
-			m.Content = actions.Content{Type: "text", Text: actions.Template(r.text.Text)}
-			if strings.TrimSpace(r.text.Text) == "" {
-				bad.add(fmt.Sprintf("messages[%d].content.text", i), "empty: write the message")
-			}
+	for i, r := range e.messages.items {
+		m := mcpcore.PromptMessage{Role: r.role.Selected, Content: r.block()}
+		if m.Content.Type == "text" && strings.TrimSpace(string(m.Content.Text)) == "" {
+			bad.add(fmt.Sprintf("messages[%d].content.text", i), "empty: write the message")
 		}
 		p.Messages = append(p.Messages, m)
 	}
 	return p, bad.list
 }
 
-// wordProblem names the argument or message a problem is about.
+// wordProblem names the argument a problem is about (messages have their
+// own cards).
 func (e *PromptEditor) wordProblem(key string, p mcpcore.Problem) string {
-	if key != "arguments" && key != "messages" {
-		return plainWord(key, p)
-	}
 	var i int
 	var rest string
+	if key != "arguments" {
+		return plainWord(key, p)
+	}
 	if n, _ := fmt.Sscanf(p.Field, key+"[%d]%s", &i, &rest); n < 1 {
 		return p.Message
 	}
-	rest = strings.TrimPrefix(rest, ".")
-	what := fmt.Sprintf("message %d", i+1)
-	if key == "arguments" {
-		what = fmt.Sprintf("argument #%d", i+1)
-		if i < len(e.args) && strings.TrimSpace(e.args[i].name.Text) != "" {
-			what = fmt.Sprintf("argument %q", strings.TrimSpace(e.args[i].name.Text))
-		}
+	what := fmt.Sprintf("argument #%d", i+1)
+	if i < len(e.args) && strings.TrimSpace(e.args[i].name.Text) != "" {
+		what = fmt.Sprintf("argument %q", strings.TrimSpace(e.args[i].name.Text))
 	}
-	if rest != "" {
+	if rest = strings.TrimPrefix(rest, "."); rest != "" {
 		what += " (" + rest + ")"
 	}
 	return what + ": " + p.Message

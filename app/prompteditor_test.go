@@ -49,10 +49,10 @@ func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
 	test.Type(a.desc, "whom to greet")
 	test.Type(a.completions, "Ada, Grace")
 	test.Tap(a.required)
-	if len(e.messages) != 1 || e.messages[0].role.Selected != "user" {
-		t.Fatalf("a new prompt starts with %d message(s)", len(e.messages))
+	if len(e.messages.items) != 1 || e.messages.items[0].role.Selected != "user" {
+		t.Fatalf("a new prompt starts with %d message(s)", len(e.messages.items))
 	}
-	test.Type(e.messages[0].text, "Say hello to {{.args.who}}.")
+	test.Type(e.messages.items[0].text, "Say hello to {{.args.who}}.")
 	test.Tap(e.save)
 
 	if !strings.HasPrefix(e.status.Text, "Saved") {
@@ -94,7 +94,7 @@ func TestPromptEditorRefusesAnInvalidName(t *testing.T) {
 		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
 	}
 	test.Type(e.description, "d")
-	test.Type(e.messages[0].text, "hi")
+	test.Type(e.messages.items[0].text, "hi")
 	test.Tap(e.save)
 	if shown := shownErrors(e.errs); len(shown) != 1 || shown["name"] == "" {
 		t.Fatalf("errors shown: %v", shown)
@@ -126,8 +126,8 @@ func TestPromptEditorNamesTheRowOfAProblem(t *testing.T) {
 	if !strings.Contains(shown["arguments"], `argument "x" (name): duplicate`) {
 		t.Errorf("arguments error %q", shown["arguments"])
 	}
-	if !strings.Contains(shown["messages"], "message 1 (content.text): empty") {
-		t.Errorf("messages error %q", shown["messages"])
+	if l := e.messages.items[0].err; !l.Visible() || l.Text != "content.text: empty: write the message" {
+		t.Errorf("the message card's error %q", l.Text)
 	}
 }
 
@@ -153,8 +153,8 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	if e == nil || e.name.Text != "plan" {
 		t.Fatalf("selecting plan opened %+v", e)
 	}
-	if e.messages[1].text != nil {
-		t.Fatal("a resource link is shown as text")
+	if link := e.messages.items[1]; link.kind.Selected != "Resource link" || link.uri.Text != "notes://x" || link.textBox.Visible() {
+		t.Fatal("a resource link is not shown as one")
 	}
 	var sawSteps bool
 	walk(e.Content(), func(o fyne.CanvasObject) {
@@ -167,11 +167,11 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	}
 
 	// Move the third message to the top, drop the link, retitle, save.
-	e.moveMessage(2, 1)
-	e.moveMessage(1, 0)
-	e.messages = e.messages[:2]
-	e.layoutMessages()
-	e.messages[1].role.SetSelected("assistant")
+	third := e.messages.items[2]
+	test.Tap(third.up)
+	test.Tap(third.up)
+	test.Tap(e.messages.items[2].remove)
+	e.messages.items[1].role.SetSelected("assistant")
 	test.Type(e.title, "Plan")
 	if !e.Save() {
 		t.Fatalf("save: %v", shownErrors(e.errs))
@@ -186,5 +186,39 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	if got.Title != "Plan" || len(got.Messages) != 2 || got.Messages[0].Content.Text != "third" ||
 		got.Messages[1].Content.Text != "first" || got.Messages[1].Role != "assistant" {
 		t.Fatalf("stored messages %+v", got.Messages)
+	}
+}
+
+func TestPromptEditorImageMessage(t *testing.T) {
+	m, s := newTestManager(t)
+	m.NewPrompt()
+	e := m.promptEditor
+	test.Type(e.name, "describe")
+	test.Type(e.description, "Describes a picture.")
+	test.Type(e.messages.items[0].text, "What is in this picture?")
+	e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+	img := e.messages.items[1]
+	img.kind.SetSelected("Image")
+	img.source.SetSelected(mediaInline)
+	test.Type(img.data, "iVBORw0KGgo=")
+	test.Type(img.mimeType, "image/png")
+	if !e.Save() {
+		t.Fatalf("not saved: %v", shownErrors(e.errs))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var res *mcp.GetPromptResult
+	waitFor(t, "the prompt to be served", func() bool {
+		cs := s.connect(ctx, t)
+		defer cs.Close()
+		var err error
+		res, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "describe"})
+		return err == nil
+	})
+	if len(res.Messages) != 2 {
+		t.Fatalf("%d messages", len(res.Messages))
+	}
+	if im, ok := res.Messages[1].Content.(*mcp.ImageContent); !ok || im.MIMEType != "image/png" {
+		t.Fatalf("the second message is %T %+v", res.Messages[1].Content, res.Messages[1].Content)
 	}
 }
