@@ -88,6 +88,25 @@ func checkNameAsTyped(l *widget.Label, name string, isNew bool) {
 	setFieldError(l, nil)
 }
 
+// titledFields are the name, title and description every editor starts
+// with; the hints are their placeholders.
+type titledFields struct {
+	name, title, description *widget.Entry
+}
+
+func newTitledFields(name, title, description string, hints [3]string, descriptionRows int) titledFields {
+	f := titledFields{name: widget.NewEntry(), title: widget.NewEntry(), description: widget.NewMultiLineEntry()}
+	f.name.SetPlaceHolder(hints[0])
+	f.name.SetText(name)
+	f.title.SetPlaceHolder(hints[1])
+	f.title.SetText(title)
+	f.description.SetPlaceHolder(hints[2])
+	f.description.Wrapping = fyne.TextWrapWord
+	f.description.SetMinRowsVisible(descriptionRows)
+	f.description.SetText(description)
+	return f
+}
+
 // withoutField drops the problems about one field.
 func withoutField(ps []mcpcore.Problem, field string) []mcpcore.Problem {
 	return slices.DeleteFunc(ps, func(p mcpcore.Problem) bool { return p.Field == field })

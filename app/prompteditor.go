@@ -43,10 +43,10 @@ func (r *messageRow) cardOf() *card { return r.card }
 type PromptEditor struct {
 	*editorCore[mcpcore.Prompt]
 
-	name, title, description *widget.Entry
-	args                     []*argRow
-	argBox                   *fyne.Container
-	messages                 *cardList[*messageRow]
+	titledFields
+	args     []*argRow
+	argBox   *fyne.Container
+	messages *cardList[*messageRow]
 
 	content fyne.CanvasObject
 }
@@ -62,18 +62,11 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	e.messages = newCardList[*messageRow]("Message", "messages", func() {})
 	e.cards = e.messages.showProblems
 
-	e.name = widget.NewEntry()
-	e.name.SetPlaceHolder("e.g. review_code (letters, digits, _ - .)")
-	e.name.SetText(p.Name)
+	e.titledFields = newTitledFields(p.Name, p.Title, p.Description, [3]string{
+		"e.g. review_code (letters, digits, _ - .)",
+		"Shown to people, e.g. Review my code",
+		"What the prompt is for (required)"}, 2)
 	e.name.OnChanged = e.checkName
-	e.title = widget.NewEntry()
-	e.title.SetPlaceHolder("Shown to people, e.g. Review my code")
-	e.title.SetText(p.Title)
-	e.description = widget.NewMultiLineEntry()
-	e.description.SetPlaceHolder("What the prompt is for (required)")
-	e.description.Wrapping = fyne.TextWrapWord
-	e.description.SetMinRowsVisible(2)
-	e.description.SetText(p.Description)
 
 	e.argBox = container.NewVBox()
 	for _, a := range p.Arguments {

@@ -70,19 +70,15 @@ func (c *errorCollector) checkMimeType(s string) {
 
 // describeFields are the entries every resource-like form starts with.
 type describeFields struct {
-	name, title, description, mimeType *widget.Entry
+	titledFields
+	mimeType *widget.Entry
 }
 
 func newDescribeFields(name, title, description, mimeType string) describeFields {
-	d := describeFields{name: widget.NewEntry(), title: widget.NewEntry(), description: widget.NewMultiLineEntry(), mimeType: widget.NewEntry()}
-	d.name.SetPlaceHolder("e.g. todo (required; clients list it by this)")
-	d.name.SetText(name)
-	d.title.SetPlaceHolder("Shown to people, e.g. My to-do list")
-	d.title.SetText(title)
-	d.description.SetPlaceHolder("What it holds: the model reads this to decide when to read it")
-	d.description.Wrapping = fyne.TextWrapWord
-	d.description.SetMinRowsVisible(2)
-	d.description.SetText(description)
+	d := describeFields{titledFields: newTitledFields(name, title, description, [3]string{
+		"e.g. todo (required; clients list it by this)",
+		"Shown to people, e.g. My to-do list",
+		"What it holds: the model reads this to decide when to read it"}, 2), mimeType: widget.NewEntry()}
 	d.mimeType.SetPlaceHolder("e.g. text/markdown (optional; guessed when empty)")
 	d.mimeType.SetText(mimeType)
 	return d

@@ -74,9 +74,9 @@ type ToolEditor struct {
 	// confirm asks before deleting; nil deletes at once.
 	confirm func(question string, yes func())
 
-	name, title, description *widget.Entry
-	params                   []*paramRow
-	paramBox                 *fyne.Container
+	titledFields
+	params   []*paramRow
+	paramBox *fyne.Container
 	// paramSection is the table with its header and Add button, hidden
 	// while the input schema is hand-written.
 	paramSection, paramHeader fyne.CanvasObject
@@ -123,21 +123,14 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
 		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.headers",
 		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")}
-	e.name = widget.NewEntry()
-	e.name.SetPlaceHolder("e.g. search_notes (letters, digits, _ - .)")
-	e.name.SetText(t.Name)
+	e.titledFields = newTitledFields(t.Name, t.Title, t.Description, [3]string{
+		"e.g. search_notes (letters, digits, _ - .)",
+		"Shown to people, e.g. Search my notes",
+		"What it does and when to use it: the model reads this to decide"}, 3)
 	e.name.OnChanged = func(s string) {
 		e.checkName(s)
 		e.changed()
 	}
-	e.title = widget.NewEntry()
-	e.title.SetPlaceHolder("Shown to people, e.g. Search my notes")
-	e.title.SetText(t.Title)
-	e.description = widget.NewMultiLineEntry()
-	e.description.SetPlaceHolder("What it does and when to use it: the model reads this to decide")
-	e.description.Wrapping = fyne.TextWrapWord
-	e.description.SetMinRowsVisible(3)
-	e.description.SetText(t.Description)
 
 	e.paramBox = container.NewVBox()
 	e.paramHeader = paramHeader()
