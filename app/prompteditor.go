@@ -36,10 +36,10 @@ type messageRow struct {
 
 func (r *messageRow) cardOf() *card { return r.card }
 
-// PromptEditor is the form that creates and edits a prompt: its arguments
-// and its templated messages. Input steps are kept as they are (they are
-// edited in the catalog JSON). Save validates the prompt the way the
-// server does and stores it, so it is served at once.
+// PromptEditor is the form that creates and edits a prompt: its arguments,
+// its templated messages and the input steps asked before they are made.
+// Save validates the prompt the way the server does and stores it, so it
+// is served at once.
 type PromptEditor struct {
 	*editorCore[mcpcore.Prompt]
 
@@ -47,6 +47,7 @@ type PromptEditor struct {
 	args     []*argRow
 	argBox   *fyne.Container
 	messages *cardList[*messageRow]
+	steps    *stepsEditor
 
 	content fyne.CanvasObject
 }
@@ -60,7 +61,8 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	e.word = e.wordProblem
 	// Edits are not followed as they happen: Unsaved compares readings.
 	e.messages = newCardList[*messageRow]("Message", "messages", func() {})
-	e.cards = e.messages.showProblems
+	e.steps = newStepsEditor(p.Steps, true, func() {})
+	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.steps.showProblems(e.messages.showProblems(ps)) }
 
 	e.titledFields = newTitledFields(p.Name, p.Title, p.Description, [3]string{
 		"e.g. review_code (letters, digits, _ - .)",
@@ -95,11 +97,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 		widget.NewSeparator(),
 		errs.field("Messages", container.NewVBox(e.messages.box, container.NewHBox(addMsg)), "messages"),
 	}
-	if n := len(p.Steps); n > 0 {
-		steps := widget.NewLabel(fmt.Sprintf("%d input step(s), edit with export/import; saving keeps them.", n))
-		steps.Wrapping = fyne.TextWrapWord
-		rows = append(rows, widget.NewSeparator(), errs.field("Input steps", steps, "steps"))
-	}
+	rows = append(rows, widget.NewSeparator(), errs.field("Input steps", e.steps.content(), "steps"))
 	e.content = e.layout(container.NewVBox(rows...))
 	e.checkName(p.Name)
 	e.settle()
@@ -161,7 +159,7 @@ func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
 // Prompt is the prompt as the form describes it, with the problems of
 // fields the form itself could not read.
 func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
-	p := e.orig // keeps the input steps
+	p := e.orig
 	p.Name = strings.TrimSpace(e.name.Text)
 	p.Title = strings.TrimSpace(e.title.Text)
 	p.Description = strings.TrimSpace(e.description.Text)
@@ -189,7 +187,9 @@ func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
 		}
 		p.Messages = append(p.Messages, m)
 	}
-	return p, bad.list
+	var stepProblems []mcpcore.Problem
+	p.Steps, stepProblems = e.steps.steps(bad.entry)
+	return p, append(bad.list, stepProblems...)
 }
 
 // wordProblem names the argument a problem is about (messages have their

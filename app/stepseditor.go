@@ -17,10 +17,14 @@ import (
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
-// stepsEditor edits a tool's input steps: one card per step, in the order
-// they are asked, each showing only the fields its kind uses.
+// stepsEditor edits a tool's or a prompt's input steps: one card per
+// step, in the order they are asked, each showing only the fields its kind
+// uses.
 type stepsEditor struct {
 	*cardList[*stepRow]
+	// prompt says the steps are a prompt's: the client answers them all,
+	// so no approvals, no desktop and no tasks.
+	prompt bool
 }
 
 // stepRow is one step's card.
@@ -32,6 +36,7 @@ type stepRow struct {
 	systemPrompt            *widget.Entry
 	kind, answeredBy        *widget.Select
 	optional, inTask        *widget.Check
+	prompt                  bool
 	messageLabel            *widget.Label
 	answeredNote            *widget.Label
 	schemaErr               *widget.Label
@@ -42,8 +47,8 @@ type stepRow struct {
 
 func (r *stepRow) cardOf() *card { return r.card }
 
-func newStepsEditor(steps []mcpcore.InputStep, changed func()) *stepsEditor {
-	s := &stepsEditor{newCardList[*stepRow]("Step", "steps", changed)}
+func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func()) *stepsEditor {
+	s := &stepsEditor{cardList: newCardList[*stepRow]("Step", "steps", changed), prompt: prompt}
 	for _, st := range steps {
 		s.add(st)
 	}
@@ -56,7 +61,11 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 		s.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
 		s.changed()
 	})
-	intro := widget.NewLabel("Steps ask for input before the action runs; the answer of step KEY is {{.inputs.KEY}} in templates. Steps of the same round are asked together, rounds in ascending order.")
+	what := "the action runs"
+	if s.prompt {
+		what = "the messages are made"
+	}
+	intro := widget.NewLabel("Steps ask for input before " + what + "; the answer of step KEY is {{.inputs.KEY}} in templates. Steps of the same round are asked together, rounds in ascending order.")
 	intro.Wrapping = fyne.TextWrapWord
 	return container.NewVBox(intro, s.box, container.NewHBox(add))
 }
@@ -119,7 +128,13 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	r.urlBox = label("URL", r.url)
 	r.samplingBox = container.NewGridWithColumns(2, label("Max tokens", r.maxTokens), label("System prompt", r.systemPrompt))
 	r.optionalBox = r.optional
-	r.kind = widget.NewSelect(mcpcore.StepKinds, func(string) {
+	kinds := mcpcore.StepKinds
+	if s.prompt {
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == mcpcore.StepApproval })
+		r.prompt = true
+		r.inTask.Hide()
+	}
+	r.kind = widget.NewSelect(kinds, func(string) {
 		r.showKind()
 		s.changed()
 	})
@@ -171,10 +186,12 @@ func (r *stepRow) showKind() {
 	// The routes each kind allows (mcpcore.InputStep.AnsweredBy); the
 	// first is the default.
 	var opts []string
-	switch k {
-	case mcpcore.StepApproval:
+	switch {
+	case r.prompt:
+		opts = []string{mcpcore.AnsweredByClient}
+	case k == mcpcore.StepApproval:
 		opts = []string{mcpcore.AnsweredByDesktop}
-	case mcpcore.StepSampling, mcpcore.StepRoots:
+	case k == mcpcore.StepSampling || k == mcpcore.StepRoots:
 		opts = []string{mcpcore.AnsweredByClient}
 	default:
 		opts = []string{mcpcore.AnsweredByClient, mcpcore.AnsweredByDesktop, mcpcore.AnsweredByAuto}

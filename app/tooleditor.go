@@ -167,7 +167,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	}
 	approvalNote := widget.NewLabel("Asked on this computer before the tool runs; an approval step replaces it.")
 	approvalNote.Wrapping = fyne.TextWrapWord
-	e.steps = newStepsEditor(t.Steps, e.changed)
+	e.steps = newStepsEditor(t.Steps, false, e.changed)
 	stored := t.Name // the name allowlists know the tool by
 	if isNew {
 		stored = ""
