@@ -221,7 +221,9 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 	p.list = widget.NewList(
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, widget.NewLabel("entry"))
+			l := widget.NewLabel("entry")
+			l.Truncation = fyne.TextTruncateEllipsis // the full label is in the editor
+			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[id]
