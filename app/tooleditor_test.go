@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -518,5 +519,16 @@ func TestEditorContentBlocks(t *testing.T) {
 	test.Tap(img.up)
 	if e.blocks.items[1] != img || img.title.Text != "Block 2" {
 		t.Fatalf("the image did not move up (its card says %q)", img.title.Text)
+	}
+}
+
+func TestTryItShowsLargeResultsShortened(t *testing.T) {
+	long := `{"data": "` + strings.Repeat("é", maxShownJSON) + `"}`
+	got := shortened(long)
+	if len(got) > maxShownJSON+100 || !strings.Contains(got, "more bytes (Copy takes all of it)") || !utf8.ValidString(got) {
+		t.Fatalf("shortened to %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	if shortened("{}") != "{}" {
+		t.Error("a short text was changed")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -52,6 +53,8 @@ type tryPanel struct {
 	run, stop         *widget.Button
 	result            *widget.Label
 	request, response *widget.Label
+	// fullRequest and fullResponse are the raw JSON whole, for Copy.
+	fullRequest, fullResponse string
 	// cancel ends the call running now; nil when none runs.
 	cancel context.CancelFunc
 	box    *fyne.Container
@@ -78,9 +81,9 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 	p.result.Wrapping = fyne.TextWrapWord
 	p.result.Selectable = true
 	p.request, p.response = rawArea(), rawArea()
-	raw := func(title string, l *widget.Label) fyne.CanvasObject {
+	raw := func(title string, l *widget.Label, full *string) fyne.CanvasObject {
 		copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-			fyne.CurrentApp().Clipboard().SetContent(l.Text)
+			fyne.CurrentApp().Clipboard().SetContent(*full)
 		})
 		scroll := container.NewScroll(l)
 		scroll.SetMinSize(fyne.NewSize(0, 180))
@@ -93,7 +96,7 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		widget.NewLabel("Arguments (JSON object)"), p.args, p.argsErr,
 		container.NewHBox(fill, p.run, p.stop),
 		p.result,
-		container.NewGridWithColumns(2, raw("Request", p.request), raw("Response", p.response)),
+		container.NewGridWithColumns(2, raw("Request", p.request, &p.fullRequest), raw("Response", p.response, &p.fullResponse)),
 	)
 	p.fill()
 	return p
@@ -248,8 +251,25 @@ func (p *tryPanel) show(res TryResult, err error) {
 		p.result.Importance = widget.MediumImportance
 		p.result.SetText(cmpOr(res.Text, "(no text content)"))
 	}
-	p.request.SetText(res.Request)
-	p.response.SetText(res.Response)
+	p.fullRequest, p.fullResponse = res.Request, res.Response
+	p.request.SetText(shortened(res.Request))
+	p.response.SetText(shortened(res.Response))
+}
+
+// maxShownJSON is how much raw JSON the panel shows: a tool answering with
+// a large image must not make a label of megabytes. Copy takes it all.
+const maxShownJSON = 64 << 10
+
+// shortened is s cut to maxShownJSON, saying how much is left out.
+func shortened(s string) string {
+	if len(s) <= maxShownJSON {
+		return s
+	}
+	cut := maxShownJSON
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n… %d more bytes (Copy takes all of it)", len(s)-cut)
 }
 
 // parseArgs reads the arguments text: one JSON object.
