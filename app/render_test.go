@@ -44,7 +44,9 @@ func TestRenderManagerTabs(t *testing.T) {
 		{"prompts", 2, func() { m.prompts.list.Select(0) }, func() bool {
 			return m.promptEditor != nil && len(m.promptEditor.messages.items) == 2 && m.promptEditor.messages.items[1].kind.Selected == "Resource link"
 		}},
-		{"activity", 3, func() {}, func() bool { return true }},
+		// Shown, the tab follows the log from a goroutine: stopped, it
+		// leaves the canvas to the capture.
+		{"activity", 3, m.activity.stopAndWait, func() bool { return true }},
 		{"settings", 4, func() {}, func() bool { return m.settings.name.Text == "mcptray" }},
 	} {
 		m.tabs.SelectIndex(tab.index)
@@ -54,5 +56,4 @@ func TestRenderManagerTabs(t *testing.T) {
 		}
 		capture(t, m.win, "manager-"+tab.name+".png")
 	}
-	m.activity.Stop()
 }
