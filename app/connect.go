@@ -27,7 +27,7 @@ const (
 // showConnect opens the Connect window for client c: the exact entry in
 // either form, with Copy, and Install, which previews the change to the
 // client's config file and writes it once confirmed.
-func showConnect(a fyne.App, c clientconfig.Client, cfg Config) {
+func showConnect(a fyne.App, c clientconfig.Client, cfg Config) *connectView {
 	w := a.NewWindow("Connect " + c.Name)
 	v := newConnectView(a, w, c, cfg, clientconfig.LocalEnv(runtime.GOOS))
 	w.SetContent(v.content)
@@ -36,6 +36,34 @@ func showConnect(a fyne.App, c clientconfig.Client, cfg Config) {
 	w.Resize(fyne.NewSize(680, 620))
 	w.CenterOnScreen()
 	w.Show()
+	return v
+}
+
+// copyEntry puts client c's stdio entry on the clipboard, straight from the
+// tray, and says where it goes; when there is no entry to copy it opens the
+// Connect window, which says why.
+func copyEntry(a fyne.App, c clientconfig.Client, cfg Config) {
+	if cfg.ShimPath == "" {
+		showConnect(a, c, cfg)
+		return
+	}
+	b, err := clientconfig.Snippet(c, clientconfig.Stdio, clientconfig.Params{Name: "mcptray", ShimPath: cfg.ShimPath})
+	if err != nil {
+		showConnect(a, c, cfg)
+		return
+	}
+	a.Clipboard().SetContent(string(b))
+	where := strings.Join(clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS)), " or ")
+	a.SendNotification(fyne.NewNotification("Entry for "+c.Name+" copied", "Add it to "+where+", then: "+c.Restart))
+}
+
+// connectMenu is the tray's submenu for client c.
+func connectMenu(a fyne.App, c clientconfig.Client, cfg Config) *fyne.Menu {
+	return fyne.NewMenu(c.Name,
+		fyne.NewMenuItem("Copy the entry", func() { copyEntry(a, c, cfg) }),
+		fyne.NewMenuItem("Install…", func() { showConnect(a, c, cfg).Preview() }),
+		fyne.NewMenuItem("Show the entry…", func() { showConnect(a, c, cfg) }),
+	)
 }
 
 // connectView is the Connect window's content and logic, apart from the
@@ -340,6 +368,7 @@ func (v *connectView) Preview() bool {
 	v.preview.Show()
 	v.install.Disable()
 	v.relayout()
+	v.content.ScrollToBottom() // the change and its Write it button in view
 	return true
 }
 

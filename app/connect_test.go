@@ -234,3 +234,24 @@ func TestRenderConnectWindow(t *testing.T) {
 	}
 	capture(t, v.win, "connect-installed.png")
 }
+
+func TestTrayConnectMenuCopiesTheEntry(t *testing.T) {
+	a := test.NewTempApp(t)
+	c, ok := clientconfig.Lookup("cursor")
+	if !ok {
+		t.Fatal("no cursor client")
+	}
+	menu := connectMenu(a, c, Config{ShimPath: testShim})
+	var labels []string
+	for _, it := range menu.Items {
+		labels = append(labels, it.Label)
+	}
+	if !slices.Equal(labels, []string{"Copy the entry", "Install…", "Show the entry…"}) {
+		t.Fatalf("submenu %q", labels)
+	}
+	menu.Items[0].Action()
+	got := a.Clipboard().Content()
+	if !strings.Contains(got, testShim) || !strings.Contains(got, `"mcpServers"`) {
+		t.Fatalf("clipboard: %q", got)
+	}
+}

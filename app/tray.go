@@ -74,7 +74,9 @@ func newTrayMenu(u *UI) *trayMenu {
 	m.pause = fyne.NewMenuItem("Pause serving", m.togglePause)
 	var connect []*fyne.MenuItem
 	for _, c := range clientconfig.Clients() {
-		connect = append(connect, fyne.NewMenuItem(c.Name+"…", func() { showConnect(u.app, c, u.cfg) }))
+		item := fyne.NewMenuItem(c.Name, nil)
+		item.ChildMenu = connectMenu(u.app, c, u.cfg)
+		connect = append(connect, item)
 	}
 	connectItem := fyne.NewMenuItem("Connect a client", nil)
 	connectItem.ChildMenu = fyne.NewMenu("", connect...)

@@ -172,12 +172,14 @@ gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
   --method com.canonical.dbusmenu.Event -- "$tasks" clicked '<int32 0>' 0 >/dev/null
 shot 06-task-window 1.5
 
-connect=$(item 'Claude Desktop')
-if [[ -n $connect ]]; then
-  gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
-    --method com.canonical.dbusmenu.Event -- "$connect" clicked '<int32 0>' 0 >/dev/null
-  shot 07-connect-client
-fi
+# Connect a client ▸ Claude Desktop (the first client) ▸ Install…: the
+# Connect window with the change to its config file.
+install=$(item 'Install') # (gdbus escapes the ellipsis)
+[[ -n $install ]] || fail "no Connect a client ▸ … ▸ Install… in the tray menu"
+gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+  --method com.canonical.dbusmenu.Event -- "$install" clicked '<int32 0>' 0 >/dev/null
+shot 07-connect-client 1.5
+xdotool search --name '^Connect Claude Desktop$' >/dev/null 2>&1 || fail "no Connect window for Claude Desktop"
 
 # Closing the manager window hides it and keeps serving; launching mcptray
 # again shows it (the second launch hands over to the running app and ends).
