@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -86,16 +85,7 @@ func ensureShimToken(ctx context.Context, st *storage.Store, path string, renew 
 			}
 		}
 	}
-	toks, err := st.ListTokens(ctx)
-	if err != nil {
-		return false, err
-	}
-	if slices.ContainsFunc(toks, func(t storage.TokenInfo) bool { return t.Name == shimTokenName }) {
-		if err := st.RevokeToken(ctx, shimTokenName); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return false, err
-		}
-	}
-	secret, err := st.CreateToken(ctx, shimTokenName, nil)
+	secret, err := st.ReplaceToken(ctx, shimTokenName, nil)
 	if err != nil {
 		return false, err
 	}

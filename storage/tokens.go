@@ -59,31 +59,48 @@ type touch struct {
 // unused (else the error wraps ErrExists); tools restricts the token to
 // those tools, nil meaning all.
 func (s *Store) CreateToken(ctx context.Context, name string, tools []string) (string, error) {
+	return s.newToken(ctx, "create", name, tools, false)
+}
+
+// ReplaceToken creates the token name like CreateToken, revoking a token
+// of that name first, in the same transaction: the token of a client
+// mcptray provisions itself (the stdio shim, Try it, an installed client
+// config), whose old secret nobody keeps.
+func (s *Store) ReplaceToken(ctx context.Context, name string, tools []string) (string, error) {
+	return s.newToken(ctx, "replace", name, tools, true)
+}
+
+func (s *Store) newToken(ctx context.Context, what, name string, tools []string, replace bool) (string, error) {
 	if err := mcpcore.CheckName(name); err != nil {
-		return "", fmt.Errorf("create token: name %q: %w", name, err)
+		return "", fmt.Errorf("%s token: name %q: %w", what, name, err)
 	}
 	toolsJSON, err := encodeTools(tools)
 	if err != nil {
-		return "", fmt.Errorf("create token %q: %w", name, err)
+		return "", fmt.Errorf("%s token %q: %w", what, name, err)
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return "", fmt.Errorf("create token %q: %w", name, err)
+		return "", fmt.Errorf("%s token %q: %w", what, name, err)
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(secret))
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		if replace {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE name = ?`, name); err != nil {
+				return fmt.Errorf("%s token %q: %w", what, name, err)
+			}
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE name = ?`, name).Scan(&n); err != nil {
-			return fmt.Errorf("create token %q: %w", name, err)
+			return fmt.Errorf("%s token %q: %w", what, name, err)
 		}
 		if n > 0 {
-			return fmt.Errorf("create token: a token named %q: %w", name, ErrExists)
+			return fmt.Errorf("%s token: a token named %q: %w", what, name, ErrExists)
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (name, hash, tools, created_at) VALUES (?, ?, ?, ?)`,
 			name, hash[:], toolsJSON, now())
 		if err != nil {
-			return fmt.Errorf("create token %q: %w", name, err)
+			return fmt.Errorf("%s token %q: %w", what, name, err)
 		}
 		return nil
 	})

@@ -207,3 +207,31 @@ func TestTokenCacheSeesOtherStore(t *testing.T) {
 		t.Errorf("revoked elsewhere, still verifies: %v", err)
 	}
 }
+
+func TestReplaceToken(t *testing.T) {
+	s := openTest(t)
+	ctx := context.Background()
+	first, err := s.ReplaceToken(ctx, "cursor", nil) // none yet: created
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.VerifyToken(ctx, first); err != nil || p.Token != "cursor" {
+		t.Fatalf("first secret: %+v, %v", p, err)
+	}
+	second, err := s.ReplaceToken(ctx, "cursor", []string{"echo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.VerifyToken(ctx, first); err == nil {
+		t.Error("the replaced secret still verifies")
+	}
+	if p, err := s.VerifyToken(ctx, second); err != nil || p.Token != "cursor" || !reflect.DeepEqual(p.Tools, []string{"echo"}) {
+		t.Errorf("second secret: %+v, %v", p, err)
+	}
+	if toks, err := s.ListTokens(ctx); err != nil || len(toks) != 1 {
+		t.Errorf("tokens after two replacements: %+v, %v", toks, err)
+	}
+	if _, err := s.ReplaceToken(ctx, "bad name", nil); err == nil {
+		t.Error("a bad name was accepted")
+	}
+}

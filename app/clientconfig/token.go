@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/mcptray/mcptray/storage"
 )
@@ -20,18 +19,9 @@ const TokenPlaceholder = "<new token, created when you confirm>"
 // ID), revoking an older one of that name: clients that still send the old
 // one are refused from now on.
 func RotateToken(ctx context.Context, st *storage.Store, name string) (string, error) {
-	toks, err := st.ListTokens(ctx)
+	secret, err := st.ReplaceToken(ctx, name, nil)
 	if err != nil {
-		return "", fmt.Errorf("listing client tokens: %w", err)
-	}
-	if slices.ContainsFunc(toks, func(t storage.TokenInfo) bool { return t.Name == name }) {
-		if err := st.RevokeToken(ctx, name); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return "", fmt.Errorf("revoking the old token %q: %w", name, err)
-		}
-	}
-	secret, err := st.CreateToken(ctx, name, nil)
-	if err != nil {
-		return "", fmt.Errorf("creating the client token %q: %w", name, err)
+		return "", fmt.Errorf("the client token %q: %w", name, err)
 	}
 	return secret, nil
 }

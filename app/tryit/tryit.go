@@ -60,21 +60,9 @@ type Trier struct {
 // it) and returns a Trier calling the endpoint url returns; url is asked
 // again before every call, so a server that changed port is followed.
 func New(store *storage.Store, url func() string) (*Trier, error) {
-	ctx := context.Background()
-	toks, err := store.ListTokens(ctx)
+	secret, err := store.ReplaceToken(context.Background(), TokenName, nil)
 	if err != nil {
-		return nil, fmt.Errorf("try it: %w", err)
-	}
-	for _, t := range toks {
-		if t.Name == TokenName {
-			if err := store.RevokeToken(ctx, TokenName); err != nil && !errors.Is(err, storage.ErrNotFound) {
-				return nil, fmt.Errorf("try it: replacing its token: %w", err)
-			}
-		}
-	}
-	secret, err := store.CreateToken(ctx, TokenName, nil)
-	if err != nil {
-		return nil, fmt.Errorf("try it: creating its token: %w", err)
+		return nil, fmt.Errorf("try it: its token: %w", err)
 	}
 	return newTrier(secret, url), nil
 }
