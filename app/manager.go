@@ -390,10 +390,23 @@ func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
 	return func(key string) {
 		if key == "" {
 			p.close()
+			m.forgetEditor(kind) // nothing left to save, or to ask about
 		} else {
 			p.open = catalogEntry{kind: kind, key: key}
 		}
 		m.reloadEntries()
+	}
+}
+
+// forgetEditor drops the editor of a kind of entry after a delete.
+func (m *Manager) forgetEditor(kind string) {
+	switch kind {
+	case entryTool:
+		m.editor = nil
+	case entryResource, entryTemplate:
+		m.resEditor, m.tmplEditor = nil, nil
+	case entryPrompt:
+		m.promptEditor = nil
 	}
 }
 

@@ -417,3 +417,36 @@ func TestKeyboardShortcuts(t *testing.T) {
 		t.Fatal("Ctrl+W did not close the window")
 	}
 }
+
+func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	t.Cleanup(m.win.Close)
+	m.NewTool()
+	e := m.Editor()
+	test.Type(e.name, "short_lived")
+	test.Type(e.description, "d")
+	test.Type(e.blocks.items[0].text, "x")
+	if !e.Save() {
+		t.Fatal("not saved")
+	}
+	// The list's toggle while the editor is open: a later save keeps it.
+	m.setEntryEnabled(catalogEntry{kind: entryTool, key: "short_lived"}, false)
+	test.Type(e.description, "more ")
+	if !e.Save() {
+		t.Fatal("not saved")
+	}
+	if got, _ := s.st.Tool(ctx, "short_lived"); !got.Disabled {
+		t.Fatal("saving the editor enabled the tool again")
+	}
+	e.Delete()
+	if m.Editor() != nil || m.unsavedEditor() {
+		t.Fatal("the deleted tool's editor is still the open one")
+	}
+	m.saveOpenEditor() // Ctrl+S
+	if _, err := s.st.Tool(ctx, "short_lived"); err == nil {
+		t.Fatal("Ctrl+S after a delete brought the tool back")
+	}
+}

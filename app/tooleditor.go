@@ -460,8 +460,9 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 	var r actions.Respond
 	if a.Respond != nil {
 		r = *a.Respond
-	}
-	if len(r.Content) == 0 {
+	} else {
+		// Something to type in; a stored respond action without blocks
+		// (structured content only, an error) stays without.
 		r.Content = []actions.Content{{Type: "text"}}
 	}
 	e.blocks = newContentEditor(r.Content, e.changed)
@@ -713,6 +714,13 @@ func (e *ToolEditor) Save() bool {
 		return false
 	}
 	ctx := context.Background()
+	// The list's enable toggle may have changed the stored flag since the
+	// editor opened; the stored one wins.
+	if !e.isNew {
+		if cur, err := e.st.Tool(ctx, e.orig.Name); err == nil {
+			t.Disabled = cur.Disabled
+		}
+	}
 	if err := e.st.PutTool(ctx, t); err != nil {
 		var ve *mcpcore.ValidationError
 		if errors.As(err, &ve) {

@@ -207,7 +207,8 @@ func (p *tryPanel) Run() {
 		p.show(TryResult{}, errors.New("not run: the tool could not be saved (see the problems above)"))
 		return
 	}
-	if p.e.orig.Disabled {
+	// The stored flag: the list's toggle changes it while the editor is open.
+	if cur, err := p.e.st.Tool(context.Background(), p.e.orig.Name); err == nil && cur.Disabled {
 		p.show(TryResult{}, fmt.Errorf("not run: %q is disabled — enable it first (tick it in the tool list)", p.e.orig.Name))
 		return
 	}
