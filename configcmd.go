@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -179,7 +180,7 @@ func shimPath(flagValue string) (string, error) {
 // gives (without creating a database that does not exist yet).
 func currentURL(ctx context.Context, db string) string {
 	if f, err := mcpcore.DefaultEndpointFile(); err == nil {
-		if ep, err := mcpcore.ReadEndpoint(f); err == nil && processAlive(ep.PID) {
+		if ep, err := mcpcore.ReadEndpoint(f); err == nil && process.Alive(ep.PID) {
 			return ep.URL
 		}
 	}

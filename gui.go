@@ -74,6 +74,7 @@ func runGUI(ctx context.Context, cfg serverConfig, opts app.Config, stderr io.Wr
 	// A second launch of the app shows this one's window instead.
 	s.setOnShow(func() { fyne.Do(ui.OpenManager) })
 	ui.Run(ctx)
+	s.setOnShow(nil) // the UI is gone: nothing is left to show
 	// The GUI has quit: stop serving, but never hang on the way out.
 	stopped = true
 	done := make(chan struct{})

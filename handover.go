@@ -10,16 +10,23 @@ import (
 	"io"
 	"net/http"
 	neturl "net/url"
-	"os"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// controlPath is where the desktop app takes requests from a second launch
-// of itself: POST asks it to show its manager window.
-const controlPath = "/mcptray/show"
+// The control endpoint: a launch of the desktop app talks to the mcptray
+// already serving its database. POST controlShow asks the app to show its
+// window; POST controlLeave asks a headless mcptray serve to stop so the
+// app can take over. Both need the secret of the endpoint file, which only
+// the user can read.
+const (
+	controlShow  = "/mcptray/show"
+	controlLeave = "/mcptray/leave"
+)
 
 // newControlSecret makes the secret of the control endpoint.
 func newControlSecret() (string, error) {
@@ -31,41 +38,57 @@ func newControlSecret() (string, error) {
 }
 
 // controlled answers the control endpoint and passes everything else to
-// next. Only the app has one, and only a request bearing its secret, which
-// the endpoint file holds, from no browser (no Origin), gets through.
+// next. Only a request bearing the secret, from no browser (no Origin),
+// gets through.
 func (s *server) controlled(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != controlPath {
+		if r.URL.Path != controlShow && r.URL.Path != controlLeave {
 			next.ServeHTTP(w, r)
 			return
 		}
 		switch {
-		case s.control == "":
-			http.Error(w, "this mcptray runs headless: it has no window to show", http.StatusNotFound)
 		case r.Method != http.MethodPost:
 			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, "POST to show the window", http.StatusMethodNotAllowed)
+			http.Error(w, "POST it", http.StatusMethodNotAllowed)
 		case r.Header.Get("Origin") != "":
 			http.Error(w, "not from a browser", http.StatusForbidden)
 		case subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+s.control)) != 1:
 			http.Error(w, "the control secret is in the endpoint file", http.StatusUnauthorized)
-		default:
-			if show := s.onShow.Load(); show != nil {
-				(*show)()
+		case r.URL.Path == controlShow && !s.app:
+			http.Error(w, "this mcptray runs headless: it has no window to show", http.StatusNotFound)
+		case r.URL.Path == controlShow:
+			show := s.onShow.Load()
+			if show == nil {
+				http.Error(w, "the window is not ready yet", http.StatusServiceUnavailable)
+				return
 			}
+			(*show)()
 			w.WriteHeader(http.StatusNoContent)
+		case s.app:
+			http.Error(w, "the desktop app is quit from its tray menu", http.StatusConflict)
+		default:
+			s.leaving.Do(func() { close(s.leave) })
+			w.WriteHeader(http.StatusAccepted)
 		}
 	})
 }
 
-// setOnShow sets what a second launch's show request runs.
-func (s *server) setOnShow(f func()) { s.onShow.Store(&f) }
+// setOnShow sets what a second launch's show request runs; nil answers
+// that the window is not ready.
+func (s *server) setOnShow(f func()) {
+	if f == nil {
+		s.onShow.Store(nil)
+		return
+	}
+	s.onShow.Store(&f)
+}
 
 // handOver deals with an mcptray already serving the database the app is
 // about to serve: the desktop app is asked to show its window, and this
 // launch is done (handled); a headless mcptray serve (started by the stdio
-// shim, say) is stopped so the app can take over. Anything else — nothing
-// running, another database — is left to the normal start.
+// shim, say) is asked to stop so that the app takes over. Anything else —
+// nothing running, a stale endpoint file, another database, an mcptray
+// too old to ask — is left to the normal start.
 func handOver(ctx context.Context, cfg serverConfig, stderr io.Writer) (handled bool, err error) {
 	path := cfg.endpointFile
 	if path == "" {
@@ -74,31 +97,29 @@ func handOver(ctx context.Context, cfg serverConfig, stderr io.Writer) (handled 
 		}
 	}
 	ep, err := mcpcore.ReadEndpoint(path)
-	if err != nil || ep.DB != cfg.db || !processAlive(ep.PID) {
+	if err != nil || ep.DB != cfg.db || ep.Control == "" || !process.Alive(ep.PID) {
 		return false, nil
 	}
 	if ep.App {
-		if err := askToShow(ctx, ep); errors.Is(err, syscall.ECONNREFUSED) {
+		err := control(ctx, ep, controlShow, http.StatusNoContent)
+		if errors.Is(err, syscall.ECONNREFUSED) {
 			return false, nil // a stale file: its process id was reused
-		} else if err != nil {
+		}
+		if err != nil {
 			return true, fmt.Errorf("mcptray is already running (pid %d), and asking it to show its window failed: %w", ep.PID, err)
 		}
 		fmt.Fprintf(stderr, "mcptray: already running (pid %d); its window is shown\n", ep.PID)
 		return true, nil
 	}
-	fmt.Fprintf(stderr, "mcptray: a headless mcptray (pid %d) serves %s; stopping it so the app takes over\n", ep.PID, ep.DB)
-	p, err := os.FindProcess(ep.PID)
-	if err == nil {
-		err = p.Signal(syscall.SIGTERM)
+	if err := control(ctx, ep, controlLeave, http.StatusAccepted); errors.Is(err, syscall.ECONNREFUSED) {
+		return false, nil
+	} else if err != nil {
+		return true, fmt.Errorf("a headless mcptray (pid %d) serves %s, and asking it to stop failed: %w", ep.PID, ep.DB, err)
 	}
-	if err != nil {
-		return true, fmt.Errorf("stopping the headless mcptray (pid %d): %w", ep.PID, err)
-	}
+	fmt.Fprintf(stderr, "mcptray: a headless mcptray (pid %d) served %s; it stops so the app takes over\n", ep.PID, ep.DB)
 	// It answers its last calls, then removes the endpoint file (≤ ~10 s).
-	// Its process may linger as a zombie of whatever started it, so the
-	// file going is the sign it stopped serving.
 	deadline := time.Now().Add(15 * time.Second)
-	for published(path, ep) && processAlive(ep.PID) {
+	for published(path, ep) {
 		if time.Now().After(deadline) {
 			return true, fmt.Errorf("the headless mcptray (pid %d) did not stop within 15 s", ep.PID)
 		}
@@ -117,28 +138,40 @@ func published(path string, ep mcpcore.Endpoint) bool {
 	return err == nil && cur.PID == ep.PID && cur.URL == ep.URL
 }
 
-// askToShow asks the app behind ep to show its window.
-func askToShow(ctx context.Context, ep mcpcore.Endpoint) error {
+// control posts to the control endpoint path of the mcptray behind ep and
+// expects want. The app answers 503 while its window is not ready: that is
+// asked again for a few seconds.
+func control(ctx context.Context, ep mcpcore.Endpoint, path string, want int) error {
 	u, err := neturl.Parse(ep.URL)
 	if err != nil {
 		return fmt.Errorf("its endpoint %q: %w", ep.URL, err)
 	}
-	u.Path = controlPath
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	u.Path = path
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+ep.Control)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "Bearer "+ep.Control)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return errors.New(resp.Status + ": " + string(body))
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case want:
+			return nil
+		case http.StatusServiceUnavailable:
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(body)))
+			case <-time.After(200 * time.Millisecond):
+			}
+		default:
+			return errors.New(resp.Status + ": " + strings.TrimSpace(string(body)))
+		}
 	}
-	return nil
 }

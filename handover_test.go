@@ -28,14 +28,13 @@ func TestSecondLaunchShowsTheAppsWindow(t *testing.T) {
 	}
 	defer s.stop()
 	shown := make(chan struct{}, 4)
-	s.setOnShow(func() { shown <- struct{}{} })
 	ep, err := mcpcore.ReadEndpoint(cfg.endpointFile)
 	if err != nil || !ep.App || len(ep.Control) != 64 {
 		t.Fatalf("endpoint file: %+v %v", ep, err)
 	}
 
 	show := func(auth, origin string) int {
-		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.URL(), mcpcore.EndpointPath)+controlPath, nil)
+		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.URL(), mcpcore.EndpointPath)+controlShow, nil)
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}
@@ -49,6 +48,10 @@ func TestSecondLaunchShowsTheAppsWindow(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
+	if code := show("Bearer "+ep.Control, ""); code != http.StatusServiceUnavailable {
+		t.Errorf("before the window can be shown: %d", code)
+	}
+	s.setOnShow(func() { shown <- struct{}{} })
 	if code := show("Bearer wrong", ""); code != http.StatusUnauthorized {
 		t.Errorf("a wrong secret: %d", code)
 	}
@@ -97,16 +100,24 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 		ep, err = mcpcore.ReadEndpoint(epFile)
 		return err == nil
 	})
-	if ep.App || ep.Control != "" {
-		t.Fatalf("a headless server publishes a control: %+v", ep)
+	if ep.App || len(ep.Control) != 64 {
+		t.Fatalf("a headless server's endpoint file: %+v", ep)
 	}
-	resp, err := http.Post(strings.TrimSuffix(ep.URL, mcpcore.EndpointPath)+controlPath, "", nil)
-	if err != nil {
-		t.Fatal(err)
+	post := func(path, secret string) int {
+		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(ep.URL, mcpcore.EndpointPath)+path, nil)
+		req.Header.Set("Authorization", "Bearer "+secret)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("headless control: %d", resp.StatusCode)
+	if code := post(controlShow, ep.Control); code != http.StatusNotFound {
+		t.Errorf("show on a headless server: %d", code)
+	}
+	if code := post(controlLeave, "wrong"); code != http.StatusUnauthorized {
+		t.Errorf("leave without the secret: %d", code)
 	}
 
 	var out bytes.Buffer
@@ -122,7 +133,7 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 	if _, err := os.Stat(epFile); !os.IsNotExist(err) {
 		t.Errorf("its endpoint file stayed: %v", err)
 	}
-	if !strings.Contains(out.String(), "the app takes over") {
+	if !strings.Contains(out.String(), "it stops so the app takes over") {
 		t.Errorf("said %q", out.String())
 	}
 }
@@ -135,5 +146,33 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("waited 15 s for %s", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestStaleEndpointFileHarmsNoOne: an endpoint file left by a crash names
+// a process id now reused by something else; the launch must not touch it.
+func TestStaleEndpointFileHarmsNoOne(t *testing.T) {
+	dir := t.TempDir()
+	other := exec.Command("sleep", "30")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Process.Kill()
+	exited := make(chan struct{})
+	go func() { other.Wait(); close(exited) }()
+	cfg := serverConfig{db: filepath.Join(dir, "x.db"), endpointFile: filepath.Join(dir, "endpoint.json")}
+	for _, app := range []bool{false, true} {
+		if err := mcpcore.WriteEndpoint(cfg.endpointFile, mcpcore.Endpoint{URL: "http://127.0.0.1:1/mcp", PID: other.Process.Pid,
+			DB: cfg.db, App: app, Control: strings.Repeat("a", 64)}); err != nil {
+			t.Fatal(err)
+		}
+		if handled, err := handOver(context.Background(), cfg, io.Discard); handled || err != nil {
+			t.Fatalf("app %v: handled %v, %v", app, handled, err)
+		}
+	}
+	select {
+	case <-exited:
+		t.Fatal("the launch ended a process that is not mcptray")
+	case <-time.After(200 * time.Millisecond):
 	}
 }

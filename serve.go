@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -62,19 +62,11 @@ func listenError(addr, endpointFile string, fromSetting bool, err error) error {
 	if endpointFile == "" {
 		endpointFile, _ = mcpcore.DefaultEndpointFile()
 	}
-	if ep, rerr := mcpcore.ReadEndpoint(endpointFile); rerr == nil && processAlive(ep.PID) {
+	if ep, rerr := mcpcore.ReadEndpoint(endpointFile); rerr == nil && process.Alive(ep.PID) {
 		return fmt.Errorf("mcptray is already running (pid %d) at %s", ep.PID, ep.URL)
 	}
 	if fromSetting {
 		return fmt.Errorf("%s is taken by another program; choose another port with `mcptray settings set port=PORT` (or --addr 127.0.0.1:PORT for one run)", addr)
 	}
 	return fmt.Errorf("%s is taken by another program; choose another with --addr 127.0.0.1:PORT", addr)
-}
-
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }

@@ -45,10 +45,15 @@ type server struct {
 	activity *storage.ActivityWriter
 	handler  http.Handler
 	epPath   string
-	// control is the secret of the app's control endpoint ("" headless);
-	// onShow is what a second launch's show request runs.
+	// control is the secret of the control endpoint (handover.go); app
+	// says the desktop app serves. onShow is what a second launch's show
+	// request runs (the app's); leave is closed when a launch of the app
+	// asks this headless server to make way (wait returns).
 	control  string
+	app      bool
 	onShow   atomic.Pointer[func()]
+	leave    chan struct{}
+	leaving  sync.Once
 	paused   atomic.Bool
 	errc     chan error
 	cancel   context.CancelFunc
@@ -140,11 +145,10 @@ func startServer(ctx context.Context, cfg serverConfig, stderr io.Writer) (_ *se
 	if err != nil {
 		return nil, listenError(addr, cfg.endpointFile, fromSetting, err)
 	}
-	if cfg.asker != nil {
-		if s.control, err = newControlSecret(); err != nil {
-			ln.Close()
-			return nil, err
-		}
+	s.app, s.leave = cfg.asker != nil, make(chan struct{})
+	if s.control, err = newControlSecret(); err != nil {
+		ln.Close()
+		return nil, err
 	}
 	s.handler = s.controlled(s.pausable(s.eng.Handler()))
 	if s.epPath = cfg.endpointFile; s.epPath == "" {
@@ -174,7 +178,7 @@ func startServer(ctx context.Context, cfg serverConfig, stderr io.Writer) (_ *se
 func (s *server) publish(ln net.Listener) error {
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcpcore.EndpointPath)
 	if err := mcpcore.WriteEndpoint(s.epPath, mcpcore.Endpoint{URL: url, PID: os.Getpid(), Version: version, DB: s.db,
-		App: s.control != "", Control: s.control}); err != nil {
+		App: s.app, Control: s.control}); err != nil {
 		return fmt.Errorf("publishing the endpoint %s: %w", url, err)
 	}
 	s.mu.Lock()
@@ -299,6 +303,8 @@ func (s *server) wait(ctx context.Context) error {
 		}
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
+		return nil
+	case <-s.leave:
 		return nil
 	}
 }

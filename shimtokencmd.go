@@ -85,7 +85,7 @@ func ensureShimToken(ctx context.Context, st *storage.Store, path string, renew 
 			}
 		}
 	}
-	secret, err := st.ReplaceToken(ctx, shimTokenName, nil)
+	secret, err := st.ReplaceToken(ctx, shimTokenName)
 	if err != nil {
 		return false, err
 	}

@@ -251,7 +251,7 @@ func (v *connectView) formChanged() {
 
 // httpNote says where the HTTP form's token ends up for client c.
 func httpNote(c clientconfig.Client) string {
-	const common = "mcptray creates a token named %q for it (revocable under Settings ▸ Client tokens), replacing an older one of that name; the entry names this URL, so a port change means installing it again."
+	const common = "mcptray creates a token named %q for it (revocable under Settings ▸ Client tokens), with a new secret (an older one of that name stops working; its tool limit, if you set one, stays); the entry names this URL, so a port change means installing it again."
 	switch {
 	case c.TokenEnv != "":
 		return fmt.Sprintf(common, c.ID) + fmt.Sprintf(" The file names the environment variable %s; the token is shown once, to set there.", c.TokenEnv)

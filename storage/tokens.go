@@ -62,14 +62,17 @@ func (s *Store) CreateToken(ctx context.Context, name string, tools []string) (s
 	return s.newToken(ctx, "create", name, tools, false)
 }
 
-// ReplaceToken creates the token name like CreateToken, revoking a token
-// of that name first, in the same transaction: the token of a client
-// mcptray provisions itself (the stdio shim, Try it, an installed client
-// config), whose old secret nobody keeps.
-func (s *Store) ReplaceToken(ctx context.Context, name string, tools []string) (string, error) {
-	return s.newToken(ctx, "replace", name, tools, true)
+// ReplaceToken gives the token name a new secret, in one transaction: the
+// old secret stops working, the tools it may use stay as they were (all,
+// for a token that did not exist). It is for the tokens mcptray provisions
+// itself (the stdio shim's, Try it's, an installed client config's), whose
+// old secret nobody keeps.
+func (s *Store) ReplaceToken(ctx context.Context, name string) (string, error) {
+	return s.newToken(ctx, "replace", name, nil, true)
 }
 
+// newToken stores a new token; with replace, one of that name is replaced
+// and its tools (not tools) kept.
 func (s *Store) newToken(ctx context.Context, what, name string, tools []string, replace bool) (string, error) {
 	if err := mcpcore.CheckName(name); err != nil {
 		return "", fmt.Errorf("%s token: name %q: %w", what, name, err)
@@ -85,21 +88,22 @@ func (s *Store) newToken(ctx context.Context, what, name string, tools []string,
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(secret))
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		if replace {
+		var old sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT tools FROM tokens WHERE name = ?`, name).Scan(&old)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return fmt.Errorf("%s token %q: %w", what, name, err)
+		case !replace:
+			return fmt.Errorf("%s token: a token named %q: %w", what, name, ErrExists)
+		default:
+			toolsJSON = old
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE name = ?`, name); err != nil {
 				return fmt.Errorf("%s token %q: %w", what, name, err)
 			}
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tokens WHERE name = ?`, name).Scan(&n); err != nil {
-			return fmt.Errorf("%s token %q: %w", what, name, err)
-		}
-		if n > 0 {
-			return fmt.Errorf("%s token: a token named %q: %w", what, name, ErrExists)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO tokens (name, hash, tools, created_at) VALUES (?, ?, ?, ?)`,
-			name, hash[:], toolsJSON, now())
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tokens (name, hash, tools, created_at) VALUES (?, ?, ?, ?)`,
+			name, hash[:], toolsJSON, now()); err != nil {
 			return fmt.Errorf("%s token %q: %w", what, name, err)
 		}
 		return nil

@@ -211,14 +211,18 @@ func TestTokenCacheSeesOtherStore(t *testing.T) {
 func TestReplaceToken(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
-	first, err := s.ReplaceToken(ctx, "cursor", nil) // none yet: created
+	first, err := s.ReplaceToken(ctx, "cursor") // none yet: created, all tools
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := s.VerifyToken(ctx, first); err != nil || p.Token != "cursor" {
+	if p, err := s.VerifyToken(ctx, first); err != nil || p.Token != "cursor" || p.Tools != nil {
 		t.Fatalf("first secret: %+v, %v", p, err)
 	}
-	second, err := s.ReplaceToken(ctx, "cursor", []string{"echo"})
+	// The person limits it; a new secret keeps the limit.
+	if err := s.SetTokenTools(ctx, "cursor", []string{"echo"}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.ReplaceToken(ctx, "cursor")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,12 +230,15 @@ func TestReplaceToken(t *testing.T) {
 		t.Error("the replaced secret still verifies")
 	}
 	if p, err := s.VerifyToken(ctx, second); err != nil || p.Token != "cursor" || !reflect.DeepEqual(p.Tools, []string{"echo"}) {
-		t.Errorf("second secret: %+v, %v", p, err)
+		t.Errorf("second secret: %+v, %v (its tool limit must stay)", p, err)
 	}
 	if toks, err := s.ListTokens(ctx); err != nil || len(toks) != 1 {
 		t.Errorf("tokens after two replacements: %+v, %v", toks, err)
 	}
-	if _, err := s.ReplaceToken(ctx, "bad name", nil); err == nil {
+	if _, err := s.ReplaceToken(ctx, "bad name"); err == nil {
 		t.Error("a bad name was accepted")
+	}
+	if _, err := s.CreateToken(ctx, "cursor", nil); !errors.Is(err, ErrExists) {
+		t.Errorf("CreateToken over an existing name: %v", err)
 	}
 }

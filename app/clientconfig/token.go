@@ -19,7 +19,7 @@ const TokenPlaceholder = "<new token, created when you confirm>"
 // ID), revoking an older one of that name: clients that still send the old
 // one are refused from now on.
 func RotateToken(ctx context.Context, st *storage.Store, name string) (string, error) {
-	secret, err := st.ReplaceToken(ctx, name, nil)
+	secret, err := st.ReplaceToken(ctx, name)
 	if err != nil {
 		return "", fmt.Errorf("the client token %q: %w", name, err)
 	}

@@ -60,7 +60,7 @@ type Trier struct {
 // it) and returns a Trier calling the endpoint url returns; url is asked
 // again before every call, so a server that changed port is followed.
 func New(store *storage.Store, url func() string) (*Trier, error) {
-	secret, err := store.ReplaceToken(context.Background(), TokenName, nil)
+	secret, err := store.ReplaceToken(context.Background(), TokenName)
 	if err != nil {
 		return nil, fmt.Errorf("try it: its token: %w", err)
 	}

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/process"
 )
 
 // The tests run the real programs: mcptray (built with cgo, once) serving a
@@ -420,7 +422,7 @@ func TestStartsStoppedServer(t *testing.T) {
 	t.Cleanup(func() {
 		if ep, err := readEndpoint(h.endpointFile()); err == nil {
 			syscall.Kill(ep.PID, syscall.SIGTERM)
-			for i := 0; i < 100 && processAlive(ep.PID); i++ {
+			for i := 0; i < 100 && process.Alive(ep.PID); i++ {
 				time.Sleep(50 * time.Millisecond)
 			}
 		}
@@ -434,7 +436,7 @@ func TestStartsStoppedServer(t *testing.T) {
 		t.Fatalf("tools/list: %v", m)
 	}
 	ep, err := readEndpoint(h.endpointFile())
-	if err != nil || !processAlive(ep.PID) {
+	if err != nil || !process.Alive(ep.PID) {
 		t.Fatalf("no running mcptray after the shim started it: %v", err)
 	}
 }
@@ -669,7 +671,7 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 	t.Cleanup(func() {
 		if ep, err := readEndpoint(h.endpointFile()); err == nil {
 			syscall.Kill(ep.PID, syscall.SIGTERM)
-			for i := 0; i < 100 && processAlive(ep.PID); i++ {
+			for i := 0; i < 100 && process.Alive(ep.PID); i++ {
 				time.Sleep(50 * time.Millisecond)
 			}
 		}

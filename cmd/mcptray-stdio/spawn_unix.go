@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -12,12 +11,4 @@ import (
 // client's process group.
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-}
-
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -18,15 +18,3 @@ const (
 func detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{HideWindow: true, CreationFlags: createNoWindow | createNewProcessGroup}
 }
-
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid) // fails when no such process exists
-	if err != nil {
-		return false
-	}
-	p.Release()
-	return true
-}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/process"
 )
 
 // config is where the shim finds mcptray and its token.
@@ -129,7 +131,7 @@ func (u *upstreamFinder) get(ctx context.Context, probe bool) (endpoint, error) 
 		return *u.ep, nil
 	}
 	ep, err := readEndpoint(u.cfg.endpointFile)
-	if err == nil && (!processAlive(ep.PID) || (probe && !dialable(ep.URL))) {
+	if err == nil && (!process.Alive(ep.PID) || (probe && !dialable(ep.URL))) {
 		err = fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
 	}
 	if err != nil {
@@ -246,7 +248,7 @@ func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
 	var grace <-chan time.Time
 	var exitErr error
 	for {
-		if ep, err := readEndpoint(u.cfg.endpointFile); err == nil && processAlive(ep.PID) && dialable(ep.URL) {
+		if ep, err := readEndpoint(u.cfg.endpointFile); err == nil && process.Alive(ep.PID) && dialable(ep.URL) {
 			return ep, nil
 		}
 		select {
@@ -310,7 +312,7 @@ func headless() bool {
 // mcptray: a stopped mcptray is started only for a client's request.
 func (u *upstreamFinder) reload() {
 	ep, err := readEndpoint(u.cfg.endpointFile)
-	if err != nil || !processAlive(ep.PID) {
+	if err != nil || !process.Alive(ep.PID) {
 		return
 	}
 	u.mu.Lock()
@@ -332,7 +334,7 @@ func (u *upstreamFinder) peek() (endpoint, error) {
 	if err != nil {
 		return endpoint{}, err
 	}
-	if !processAlive(ep.PID) {
+	if !process.Alive(ep.PID) {
 		return endpoint{}, fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
 	}
 	ep.token = u.readToken()
