@@ -132,6 +132,9 @@ func newActivityTab(cfg Config) *ActivityTab {
 // Content is the tab's widget tree.
 func (t *ActivityTab) Content() fyne.CanvasObject { return t.content }
 
+// Following says whether the tab follows the log now.
+func (t *ActivityTab) Following() bool { return t.stop != nil }
+
 // Reload reads the newest records the filters select again, then follows
 // the log while the tab shows. Call it on the UI goroutine.
 func (t *ActivityTab) Reload() {

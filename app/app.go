@@ -79,6 +79,8 @@ type UI struct {
 	menu    *trayMenu
 	// tasks is the task window, made on first use.
 	tasks *TaskWindow
+	// stopWatch ends the tray's following of the server (set by Run).
+	stopWatch context.CancelFunc
 }
 
 // New builds the UI of a (the tray, when the desktop has one); Run shows it.
@@ -100,7 +102,13 @@ func New(a fyne.App, cfg Config) *UI {
 func (u *UI) Run(ctx context.Context) {
 	stop := context.AfterFunc(ctx, func() { fyne.Do(u.app.Quit) })
 	defer stop()
-	go u.menu.watch(ctx)
+	// The tray follows the server until Quit begins, not while it stops
+	// (the store closes) nor after the UI has gone.
+	wctx, stopWatch := context.WithCancel(ctx)
+	u.stopWatch = stopWatch
+	watched := make(chan struct{})
+	go func() { defer close(watched); u.menu.watch(wctx) }()
+	defer func() { stopWatch(); <-watched }()
 	if u.cfg.ShowManager || u.cfg.Welcome || !u.tray {
 		u.app.Lifecycle().SetOnStarted(func() {
 			u.OpenManager()
@@ -128,6 +136,9 @@ func (u *UI) Quit() {
 }
 
 func (u *UI) quit() {
+	if u.stopWatch != nil {
+		u.stopWatch()
+	}
 	go func() {
 		if u.cfg.BeforeQuit != nil {
 			u.cfg.BeforeQuit()
@@ -147,7 +158,7 @@ func (u *UI) OpenManager() {
 	}
 	u.manager.win.Show()
 	u.manager.win.RequestFocus()
-	if tab := u.manager.tabs.Selected(); tab != nil && tab.Content == u.manager.activity.Content() {
+	if tab := u.manager.tabs.Selected(); tab != nil && tab.Content == u.manager.activity.Content() && !u.manager.activity.Following() {
 		u.manager.activity.Reload() // shown again on the Activity tab: follow the log again
 	}
 }

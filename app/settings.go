@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -84,6 +85,9 @@ type SettingsTab struct {
 	cfg Config
 	st  *storage.Store
 	sec *storage.Secrets // nil when the secret store could not be opened
+	// loadedPort is the port the field was filled with: only a port the
+	// person types moves the server.
+	loadedPort int
 
 	name, title, instructions *widget.Entry
 	port                      *widget.Entry
@@ -425,6 +429,7 @@ func (s *SettingsTab) Reload() {
 	s.title.SetText(set.ServerTitle)
 	s.instructions.SetText(set.Instructions)
 	s.port.SetText(strconv.Itoa(set.ListenPort()))
+	s.loadedPort = set.ListenPort()
 	s.showEndpoint()
 	s.ask.SetSelected("")
 	for _, c := range askChoices {
@@ -554,10 +559,15 @@ func (s *SettingsTab) Save() bool {
 	ps = append(ps, settingsProblems(set.Validate())...)
 	portChanged, moved, oldPort := false, false, 0
 	if len(ps) == 0 {
-		if stored, err := s.st.Settings(s.ctx()); err == nil && stored.ListenPort() != set.ListenPort() {
-			portChanged, oldPort = true, stored.ListenPort()
+		// Only a port the person typed moves the server, from the port it
+		// serves on now (--addr, or a change made with the command line,
+		// may differ from the stored one).
+		portChanged, oldPort = set.ListenPort() != s.loadedPort, s.loadedPort
+		served, serving := s.servedPort()
+		if serving {
+			oldPort = served
 		}
-		if portChanged && s.cfg.Server != nil {
+		if portChanged && serving && served != set.ListenPort() {
 			if err := s.cfg.Server.SetPort(set.ListenPort()); err != nil {
 				ps = append(ps, mcpcore.Problem{Field: "port", Message: err.Error()})
 			} else {
@@ -601,8 +611,22 @@ func (s *SettingsTab) Save() bool {
 	case moved:
 		msg = fmt.Sprintf("Saved; mcptray now serves on %s. The stdio shim follows by itself; client configs in the HTTP form still name port %d: install them again (tray menu ▸ Connect a client).", s.cfg.Server.URL(), oldPort)
 	}
+	s.loadedPort = set.ListenPort()
 	s.status.SetText(msg)
 	return true
+}
+
+// servedPort is the port the running server listens on, if it runs.
+func (s *SettingsTab) servedPort() (int, bool) {
+	if s.cfg.Server == nil {
+		return 0, false
+	}
+	u, err := url.Parse(s.cfg.Server.URL())
+	if err != nil {
+		return 0, false
+	}
+	p, err := strconv.Atoi(u.Port())
+	return p, err == nil
 }
 
 // ------------------------------------------------------------ tokens

@@ -362,3 +362,27 @@ func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 		t.Fatal("the preference is still set after unticking the box")
 	}
 }
+
+// TestSettingsPortComparedWithTheServedOne: started with --addr on another
+// port than the stored one, saving other settings leaves the server where
+// it is; typing a port moves it from there, and the note names that port.
+func TestSettingsPortComparedWithTheServedOne(t *testing.T) {
+	srv := &portServer{port: 9999}
+	s, st, _ := newSettingsFixtureWith(t, srv)
+	if s.port.Text != "8731" {
+		t.Fatalf("the port field shows %q, the stored port is 8731", s.port.Text)
+	}
+	if !s.Save() || len(srv.calls) != 0 {
+		t.Fatalf("saving untouched settings: %q, SetPort calls %v", s.status.Text, srv.calls)
+	}
+	s.port.SetText("9001")
+	if !s.Save() {
+		t.Fatalf("not saved: %s", s.status.Text)
+	}
+	if srv.port != 9001 || !strings.Contains(s.status.Text, "still name port 9999") {
+		t.Fatalf("serving on %d; status %q", srv.port, s.status.Text)
+	}
+	if set, _ := st.Settings(context.Background()); set.ListenPort() != 9001 {
+		t.Errorf("stored port %d", set.ListenPort())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -36,13 +37,6 @@ const (
 	recentClientCheck = 10 * time.Second
 	// recentClientNames caps the names the clients line spells out.
 	recentClientNames = 3
-)
-
-// The app's own Try it client, which the clients line leaves out: it is
-// the person at the desktop, not an AI client.
-const (
-	tryItClientName = "mcptray (Try it)"
-	tryItTokenName  = "mcptray-app"
 )
 
 // trayMenu is the tray's menu; it is built without a tray too, so tests can
@@ -227,7 +221,8 @@ func recentClients(ctx context.Context, st *storage.Store) ([]string, error) {
 	}
 	names := []string{}
 	for _, c := range seen {
-		if c.Name == tryItClientName || c.Token == tryItTokenName || slices.Contains(names, c.Name) {
+		// The app's own Try it is the person at the desktop, not a client.
+		if c.Name == tryit.ClientName || c.Token == tryit.TokenName || slices.Contains(names, c.Name) {
 			continue
 		}
 		names = append(names, c.Name)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -75,10 +76,10 @@ func TestTrayListsRecentClients(t *testing.T) {
 	}
 
 	s.listToolsAs(t, "Claude Code")
-	s.listToolsAs(t, tryItClientName)
+	s.listToolsAs(t, tryit.ClientName)
 	// A request of the Try it token that names no client (turned away
 	// before its clientInfo was read).
-	s.w.Record(mcpcore.Activity{Token: tryItTokenName, Method: "HTTP POST", Outcome: mcpcore.OutcomeError})
+	s.w.Record(mcpcore.Activity{Token: tryit.TokenName, Method: "HTTP POST", Outcome: mcpcore.OutcomeError})
 	// A client seen long ago.
 	s.w.Record(mcpcore.Activity{Time: time.Now().Add(-time.Hour), Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
 	s.flush(t)

@@ -25,9 +25,9 @@ import (
 // tools; its secret lives only in the Trier's memory.
 const TokenName = "mcptray-app"
 
-// clientName is the clientInfo name of the Trier's session, which the
+// ClientName is the clientInfo name of the Trier's session, which the
 // activity log shows for Try it calls.
-const clientName = "mcptray (Try it)"
+const ClientName = "mcptray (Try it)"
 
 // Result is one call as Try it shows it.
 type Result struct {
@@ -69,7 +69,7 @@ func New(store *storage.Store, url func() string) (*Trier, error) {
 
 func newTrier(secret string, url func() string) *Trier {
 	t := &Trier{url: url, secret: secret, rec: &recorder{}}
-	t.client = mcp.NewClient(&mcp.Implementation{Name: clientName, Version: "1"}, nil)
+	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"}, nil)
 	return t
 }
 
