@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ func newHTTPFields(errs fieldErrors, under string, h *actions.HTTP) *httpFields 
 	f.headers.SetPlaceHolder("Name: value, one per line (optional)")
 	f.method.SetSelected("GET")
 	if h != nil {
-		f.method.SetSelected(cmpOr(strings.ToUpper(h.Method), "GET"))
+		f.method.SetSelected(cmp.Or(strings.ToUpper(h.Method), "GET"))
 		f.url.SetText(string(h.URL))
 		f.headers.SetText(joinMap(h.Headers, ": "))
 	}

@@ -85,8 +85,10 @@ func (m *Manager) importParsed(c *mcpcore.Catalog, replace bool) error {
 	return nil
 }
 
-// ExportCatalog writes the stored catalog to path as indented JSON. The
-// file is replaced atomically: a failed export leaves no half-written file.
+// ExportCatalog writes the stored catalog to path as indented JSON,
+// readable by others (it names secrets, never their values). The file is
+// replaced atomically: a failed write leaves the old file or none, never
+// half of the new one.
 func (m *Manager) ExportCatalog(path string) error {
 	c, err := m.cfg.Store.Export(context.Background())
 	if err != nil {
@@ -119,6 +121,10 @@ func writeFileAtomic(path string, b []byte) (err error) {
 		return err
 	}
 	if err = f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil { // CreateTemp made it 0600
 		f.Close()
 		return err
 	}
@@ -248,7 +254,8 @@ func (m *Manager) chooseExport() {
 		if wc == nil {
 			return // cancelled
 		}
-		// The dialog opened the file; the export replaces it atomically.
+		// The dialog has opened the file, emptying one that existed (Fyne
+		// opens it for writing); the export then replaces it atomically.
 		path := wc.URI().Path()
 		wc.Close()
 		m.inBackground(func() { err = m.ExportCatalog(path) }, func() {

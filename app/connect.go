@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -208,7 +209,7 @@ func (v *connectView) params() (clientconfig.Params, error) {
 		return p, nil
 	}
 	p.URL = v.url()
-	p.Token = cmpOr(v.token, clientconfig.TokenPlaceholder)
+	p.Token = cmp.Or(v.token, clientconfig.TokenPlaceholder)
 	return p, nil
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"slices"
@@ -26,8 +27,7 @@ type argRow struct {
 	required                       *widget.Check
 }
 
-// messageRow is one message. text is nil for a block that is not text
-// (an image, an embedded resource…): the form keeps it as it is.
+// messageRow is one message's card: its role and its content block.
 type messageRow struct {
 	*card
 	role *widget.Select
@@ -150,7 +150,7 @@ func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 
 func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
 	r := &messageRow{role: widget.NewSelect(promptRoles, nil), blockFields: newBlockFields(m.Content, func() {})}
-	r.role.SetSelected(cmpOr(m.Role, "user"))
+	r.role.SetSelected(cmp.Or(m.Role, "user"))
 	r.card = e.messages.newCard(func() *messageRow { return r },
 		append([]fyne.CanvasObject{container.NewBorder(nil, nil, widget.NewLabel("Role"), nil, r.role)}, r.fields...)...)
 	e.messages.append(r)

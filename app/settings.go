@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,7 +238,7 @@ func (s *SettingsTab) securitySection() fyne.CanvasObject {
 func tokenLine(t storage.TokenInfo) string {
 	tools := "all tools"
 	if t.Tools != nil {
-		tools = "tools: " + cmpOr(strings.Join(t.Tools, ", "), "none")
+		tools = "tools: " + cmp.Or(strings.Join(t.Tools, ", "), "none")
 	}
 	used := "never used"
 	if t.LastUsedAt != nil {

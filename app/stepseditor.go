@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -144,7 +145,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		container.NewBorder(nil, nil, widget.NewLabel("Answered by"), nil, r.answeredBy), r.answeredNote,
 		r.optionalBox, r.inTask,
 	)
-	r.kind.SetSelected(cmpOr(st.Kind, mcpcore.StepForm))
+	r.kind.SetSelected(cmp.Or(st.Kind, mcpcore.StepForm))
 	r.showKind() // also for a kind the select does not know (validation names it)
 	if st.AnsweredBy != "" && slices.Contains(r.answeredBy.Options, st.AnsweredBy) {
 		r.answeredBy.SetSelected(st.AnsweredBy)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -157,7 +158,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.openWorld = widget.NewCheck("Reaches the outside world", nil)
 	e.openWorld.SetChecked(hintOn(h.OpenWorld))
 	e.taskMode = widget.NewSelect(mcpcore.TaskModes, nil)
-	e.taskMode.SetSelected(cmpOr(t.TaskMode, mcpcore.TaskNever))
+	e.taskMode.SetSelected(cmp.Or(t.TaskMode, mcpcore.TaskNever))
 	e.approval = widget.NewSelect(nil, nil)
 	for _, c := range approvalChoices {
 		e.approval.Options = append(e.approval.Options, c.label)
@@ -357,13 +358,6 @@ func (e *ToolEditor) paramsChanged() {
 // Content is the editor's widget tree.
 func (e *ToolEditor) Content() fyne.CanvasObject { return e.content }
 
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // checkName validates the name as it is typed.
 func (e *ToolEditor) checkName(s string) { checkNameAsTyped(e.errs["name"], s, e.isNew) }
 
@@ -373,7 +367,7 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r.name.SetPlaceHolder("name")
 	r.name.SetText(p.Name)
 	r.items = widget.NewSelect(mcpcore.ParamTypes, nil)
-	r.items.SetSelected(cmpOr(p.Items, "string"))
+	r.items.SetSelected(cmp.Or(p.Items, "string"))
 	itemsCell := container.NewStack(r.items) // keeps the grid's columns when items hide
 	r.typ = widget.NewSelect(mcpcore.ParamTypes, func(typ string) {
 		if typ == "array" {
@@ -382,7 +376,7 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 			r.items.Hide()
 		}
 	})
-	r.typ.SetSelected(cmpOr(p.Type, "string"))
+	r.typ.SetSelected(cmp.Or(p.Type, "string"))
 	r.required = widget.NewCheck("required", nil)
 	r.required.SetChecked(p.Required)
 	r.enum = widget.NewEntry()

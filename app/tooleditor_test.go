@@ -532,3 +532,14 @@ func TestTryItShowsLargeResultsShortened(t *testing.T) {
 		t.Error("a short text was changed")
 	}
 }
+
+func TestTryItKeepsLargeNumbers(t *testing.T) {
+	args, err := parseArgs(`{"id": 9007199254740993}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(args)
+	if string(b) != `{"id":9007199254740993}` {
+		t.Fatalf("sent as %s", b)
+	}
+}

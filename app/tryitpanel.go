@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -250,7 +251,7 @@ func (p *tryPanel) show(res TryResult, err error) {
 		p.result.SetText("The tool reported an error:\n" + res.Text)
 	default:
 		p.result.Importance = widget.MediumImportance
-		p.result.SetText(cmpOr(res.Text, "(no text content)"))
+		p.result.SetText(cmp.Or(res.Text, "(no text content)"))
 	}
 	p.fullRequest, p.fullResponse = res.Request, res.Response
 	p.request.SetText(shortened(res.Request))
@@ -281,8 +282,11 @@ func parseArgs(text string) (map[string]any, error) {
 	if err := jsonSyntax(text); err != nil {
 		return nil, err
 	}
+	// Numbers stay as written: an id beyond 2^53 must not become a float.
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
 	var args map[string]any
-	if err := json.Unmarshal([]byte(text), &args); err != nil || args == nil {
+	if err := dec.Decode(&args); err != nil || args == nil {
 		return nil, errors.New(`the arguments must be a JSON object, e.g. {"name": "value"}`)
 	}
 	return args, nil

@@ -56,9 +56,11 @@ click() { xdotool mousemove --window "$win" "$1" "$2" click 1; }
 # changed A B: the screenshots differ, i.e. the step in between did something
 # (a click that missed its target leaves the screen as it was).
 changed() {
-  local d
+  local d n
   d=$(compare -metric AE "$OUT/$1.png" "$OUT/$2.png" null: 2>&1 || true)
-  [[ ${d%% *} =~ ^[0-9]+$ ]] && ((${d%% *} > 2000)) || fail "$2 looks like $1 (${d%% *} pixels differ): the step between them did nothing"
+  # ImageMagick 6 writes large counts as 1.1e+06.
+  n=$(printf '%.0f' "${d%% *}" 2>/dev/null) || fail "comparing $1 and $2: $d"
+  ((n > 2000)) || fail "$2 looks like $1 ($n pixels differ): the step between them did nothing"
 }
 
 # First start: the welcome dialog over the manager; Escape dismisses it.
@@ -187,7 +189,7 @@ xdotool windowfocus --sync "$win" 2>/dev/null || true
 xdotool key --window "$win" ctrl+w # File ▸ Close window
 for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
 xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not hide it"
-curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
+curl -fsS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
 timeout 20 "$BIN" >"$OUT/second-launch.log" 2>&1 || fail "a second launch failed: $(cat "$OUT/second-launch.log")"
 grep -q "its window is shown" "$OUT/second-launch.log" || fail "the second launch said: $(cat "$OUT/second-launch.log")"
 for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && break; sleep 0.1; done

@@ -29,7 +29,8 @@ func RotateToken(ctx context.Context, st *storage.Store, name string) (string, e
 // Written is one file Install wrote.
 type Written struct {
 	Path string
-	// Backup holds the file's previous content; "" when it is new.
+	// Backup is the path of the copy of the file's previous content; ""
+	// when the file is new.
 	Backup string
 }
 

@@ -49,6 +49,12 @@ type Trier struct {
 	rec    *recorder
 	client *mcp.Client
 
+	// closing ends when Close is called: a call still running (a long
+	// command, an approval nobody answers) is cancelled then, so Close
+	// never waits for it.
+	closing    context.Context
+	closeCalls context.CancelFunc
+
 	mu      sync.Mutex
 	session *mcp.ClientSession
 	// sessionURL is the endpoint session is connected to.
@@ -69,6 +75,7 @@ func New(store *storage.Store, url func() string) (*Trier, error) {
 
 func newTrier(secret string, url func() string) *Trier {
 	t := &Trier{url: url, secret: secret, rec: &recorder{}}
+	t.closing, t.closeCalls = context.WithCancel(context.Background())
 	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"}, nil)
 	return t
 }
@@ -77,6 +84,9 @@ func newTrier(secret string, url func() string) *Trier {
 // JSON-RPC error returns that error along with the Result holding the raw
 // exchange; a tool that fails returns a Result with IsError set.
 func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(t.closing, cancel)()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if args == nil {
@@ -88,9 +98,10 @@ func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (
 	}
 	t.rec.reset()
 	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil && !fresh && !isRPCError(err) && ctx.Err() == nil && !t.rec.sent() {
-		// The kept session broke before the call went out (the server
-		// restarted, say): open a new one and send the call once.
+	if err != nil && !fresh && !isRPCError(err) && ctx.Err() == nil && (!t.rec.sent() || errors.Is(err, mcp.ErrSessionMissing)) {
+		// The kept session broke before the call went out, or the server
+		// no longer knows it (it restarted): the tool did not run. Open a
+		// new session and send the call once.
 		t.drop()
 		if _, err := t.connect(ctx); err != nil {
 			return Result{}, err
@@ -112,8 +123,9 @@ func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (
 	return out, nil
 }
 
-// Close ends the Trier's session.
+// Close cancels a call still running and ends the Trier's session.
 func (t *Trier) Close() error {
+	t.closeCalls()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.session == nil {

@@ -172,3 +172,44 @@ func TestTryToolFollowsTheURL(t *testing.T) {
 		t.Fatalf("after the URL moved: %v", err)
 	}
 }
+
+// TestCloseCancelsARunningCall: quitting the app must not wait for a call
+// that may never end (a long command, an approval nobody answers).
+func TestCloseCancelsARunningCall(t *testing.T) {
+	s := newServed(t)
+	slow := mcpcore.Tool{Name: "slow", Description: "Takes a minute.",
+		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 60000, Log: &actions.LogStep{Level: "info", Data: "still going"}}},
+			Content: []actions.Content{{Type: "text", Text: "done"}}}}}
+	if err := s.st.PutTool(context.Background(), slow); err != nil {
+		t.Fatal(err)
+	}
+	tr := newTestTrier(t, s)
+	done := make(chan error, 1)
+	go func() {
+		for {
+			// No deadline: only Close can end it.
+			_, err := tr.TryTool(context.Background(), "slow", nil)
+			if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+				done <- err
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	time.Sleep(500 * time.Millisecond) // the call is under way
+	closed := make(chan struct{})
+	go func() { tr.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for the running call")
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("the cancelled call succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the running call was not cancelled")
+	}
+}

@@ -4,12 +4,15 @@
 //
 // Fyne's lang package reads the locale in its init, and go-locale turns
 // "C.UTF-8" into the tag "C", which golang.org/x/text rejects; a plain "C"
-// it understands. Go initializes packages in import-path order once their
-// imports are initialized, and this package imports only the standard
-// library, so its init runs before fyne.io/fyne/v2/lang's when main
-// imports it: it rewrites C.UTF-8-style values to "C" for that moment, and
-// Restore, first thing in main, puts the person's values back, so the
-// commands mcptray runs for tools inherit the environment unchanged.
+// it understands. Go initializes, among the packages whose imports are
+// ready, the first in import-path order. This one needs only the standard
+// library, and fyne.io/fyne/v2/lang waits for golang.org/x/text and
+// github.com/nicksnyder/go-i18n, which sort after github.com/mcptray: so
+// this init runs first. It rewrites C.UTF-8-style values to "C" for that
+// moment, and Restore, first thing in main, puts the person's values back,
+// so the commands mcptray runs for tools inherit the environment
+// unchanged. TestCUTF8LocaleIsQuiet (package main) fails if the order
+// ever changes.
 package localefix
 
 import (

@@ -44,6 +44,7 @@ func Start(t testing.TB, opts Options) *Server {
 		cancel()
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = st.Close() }) // after the server's, registered below
 	s := &Server{Store: st}
 	if opts.Catalog != nil {
 		if err := st.Import(ctx, opts.Catalog, true); err != nil {
@@ -77,7 +78,6 @@ func Start(t testing.TB, opts Options) *Server {
 		if s.Activity != nil {
 			_ = s.Activity.Close()
 		}
-		_ = st.Close()
 	})
 	return s
 }
