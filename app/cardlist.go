@@ -118,6 +118,16 @@ func (l *cardList[T]) showProblems(ps []mcpcore.Problem) []mcpcore.Problem {
 	return rest
 }
 
+// selectKeeping selects v, adding it to the options when it is not one (a
+// kind this mcptray does not know, from an imported catalog): saved as it
+// was, it is named by validation rather than lost.
+func selectKeeping(s *widget.Select, v string) {
+	if !slices.Contains(s.Options, v) {
+		s.Options = append(s.Options, v)
+	}
+	s.SetSelected(v)
+}
+
 // enable enables or disables w.
 func enable(w fyne.Disableable, on bool) {
 	if on {

@@ -134,7 +134,7 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 	if b.Data != "" {
 		r.source.SetSelected(mediaInline)
 	}
-	r.kind.SetSelected(blockLabel(cmp.Or(b.Type, "text")))
+	selectKeeping(r.kind, blockLabel(cmp.Or(b.Type, "text")))
 	r.showKind()
 	for _, e := range []*widget.Entry{r.text, r.data, r.file, r.mimeType, r.uri, r.name, r.linkTitle, r.description} {
 		e.OnChanged = func(string) { changed() }

@@ -145,7 +145,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		container.NewBorder(nil, nil, widget.NewLabel("Answered by"), nil, r.answeredBy), r.answeredNote,
 		r.optionalBox, r.inTask,
 	)
-	r.kind.SetSelected(cmp.Or(st.Kind, mcpcore.StepForm))
+	selectKeeping(r.kind, cmp.Or(st.Kind, mcpcore.StepForm))
 	r.showKind() // also for a kind the select does not know (validation names it)
 	if st.AnsweredBy != "" && slices.Contains(r.answeredBy.Options, st.AnsweredBy) {
 		r.answeredBy.SetSelected(st.AnsweredBy)

@@ -91,7 +91,11 @@ func (tw *TaskWindow) Show() {
 			if ctx.Err() != nil {
 				continue // closed: drain what is buffered, show nothing
 			}
-			fyne.Do(func() { tw.locked(func() { tw.update(t); tw.relayout() }) })
+			fyne.Do(func() {
+				if ctx.Err() == nil { // not for a window closed meanwhile
+					tw.locked(func() { tw.update(t); tw.relayout() })
+				}
+			})
 		}
 	}()
 	go func() {
@@ -103,7 +107,11 @@ func (tw *TaskWindow) Show() {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				fyne.Do(func() { tw.locked(tw.tick) })
+				fyne.Do(func() {
+					if ctx.Err() == nil {
+						tw.locked(tw.tick)
+					}
+				})
 			}
 		}
 	}()

@@ -543,3 +543,19 @@ func TestTryItKeepsLargeNumbers(t *testing.T) {
 		t.Fatalf("sent as %s", b)
 	}
 }
+
+func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	tool := respondTool("odd", "x")
+	tool.Action.Respond.Content = append(tool.Action.Respond.Content, actions.Content{Type: "video"})
+	tool.Steps = []mcpcore.InputStep{{Key: "k", Kind: "telepathy"}}
+	e := newEditor(t, s.st, tool, false)
+	got, _ := e.Tool()
+	if got.Action.Respond.Content[1].Type != "video" || got.Steps[0].Kind != "telepathy" {
+		t.Fatalf("read back as %q and %q", got.Action.Respond.Content[1].Type, got.Steps[0].Kind)
+	}
+	if e.Save() {
+		t.Fatal("saved unknown kinds")
+	}
+}

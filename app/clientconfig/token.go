@@ -19,6 +19,9 @@ const TokenPlaceholder = "<new token, created when you confirm>"
 // ID), revoking an older one of that name: clients that still send the old
 // one are refused from now on.
 func RotateToken(ctx context.Context, st *storage.Store, name string) (string, error) {
+	if st == nil {
+		return "", errors.New("no database to keep the client token in")
+	}
 	secret, err := st.ReplaceToken(ctx, name)
 	if err != nil {
 		return "", fmt.Errorf("the client token %q: %w", name, err)
