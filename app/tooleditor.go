@@ -23,7 +23,7 @@ import (
 
 // Action kinds as the editor names them.
 const (
-	kindRespond = "Respond with text"
+	kindRespond = "Answer with content"
 	kindCommand = "Run a command"
 	kindHTTP    = "Call a URL"
 )
