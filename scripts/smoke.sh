@@ -137,11 +137,18 @@ layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
   --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]') || fail "no tray menu on D-Bus"
 echo "$layout" | grep -q "Serving on http://127.0.0.1:$port/mcp" || fail "tray status line missing: $layout"
 # item LABEL-PREFIX: the id of the menu item whose label starts so, in the
-# menu as it is now (ids change whenever the app redraws the menu).
+# menu as it is now (ids change whenever the app redraws the menu, and a
+# read during a redraw may miss it: asked again for up to 3 s).
 item() {
-  layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
-    --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]')
-  { echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1
+  local id
+  for _ in $(seq 30); do
+    layout=$(gdbus call --session --dest "$name" --object-path /StatusNotifierMenu \
+      --method com.canonical.dbusmenu.GetLayout -- 0 -1 '[]' 2>/dev/null || true)
+    id=$({ echo "$layout" | grep -oP "\(\K\d+(?=, \{[^}]*'label': <'$1)" || true; } | head -1)
+    [[ -n $id ]] && break
+    sleep 0.1
+  done
+  echo "$id"
 }
 # A long call runs as a task (2026-07-28, tasks extension): the task window
 # shows it with its progress. The tool comes from another process's import,
