@@ -214,7 +214,8 @@ func (m *Manager) importDone(path string, c *mcpcore.Catalog, err error) {
 	m.tools.close()
 	m.resources.close()
 	m.prompts.close()
-	m.editor, m.resEditor, m.tmplEditor, m.promptEditor = nil, nil, nil, nil
+	m.dropToolEditor()
+	m.resEditor, m.tmplEditor, m.promptEditor = nil, nil, nil
 	m.reloadEntries()
 	dialog.ShowInformation("Catalog imported", fmt.Sprintf("Imported %s from %s.", catalogSummary(c), filepath.Base(path)), m.win)
 }

@@ -163,6 +163,7 @@ func (m *Manager) openToolEntry(e catalogEntry) {
 }
 
 func (m *Manager) editTool(t mcpcore.Tool, isNew bool) {
+	m.dropToolEditor()
 	m.editor = NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
 	m.editor.SetTrier(m.cfg.TryIt)
 	m.editor.confirm = m.confirmDelete("Delete tool")
@@ -398,11 +399,20 @@ func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
 	}
 }
 
+// dropToolEditor forgets the tool editor, cancelling a Try it call it
+// still runs: nobody would see its result.
+func (m *Manager) dropToolEditor() {
+	if m.editor != nil {
+		m.editor.try.abandon()
+		m.editor = nil
+	}
+}
+
 // forgetEditor drops the editor of a kind of entry after a delete.
 func (m *Manager) forgetEditor(kind string) {
 	switch kind {
 	case entryTool:
-		m.editor = nil
+		m.dropToolEditor()
 	case entryResource, entryTemplate:
 		m.resEditor, m.tmplEditor = nil, nil
 	case entryPrompt:

@@ -450,3 +450,40 @@ func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
 		t.Fatal("Ctrl+S after a delete brought the tool back")
 	}
 }
+
+// blockingTrier is a ToolTrier whose calls last until they are cancelled.
+type blockingTrier struct{ cancelled chan string }
+
+func (b blockingTrier) TryTool(ctx context.Context, name string, _ map[string]any) (TryResult, error) {
+	<-ctx.Done()
+	b.cancelled <- name
+	return TryResult{}, ctx.Err()
+}
+
+func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	for _, name := range []string{"first", "second"} {
+		if err := s.st.PutTool(ctx, mcpcore.Tool{Name: name, Description: "d",
+			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "x"}}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr := blockingTrier{cancelled: make(chan string, 1)}
+	m := NewManager(a, Config{Store: s.st, Engine: s.eng, TryIt: tr})
+	t.Cleanup(m.win.Close)
+	m.tools.list.Select(0)
+	first := m.Editor()
+	first.try.Run()
+	m.tools.list.Select(1) // another tool: nobody would see the result
+	select {
+	case name := <-tr.cancelled:
+		if name != first.orig.Name {
+			t.Fatalf("cancelled %q", name)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the Try it call of the tool left behind still runs")
+	}
+	first.try.calls.Wait()
+}

@@ -35,7 +35,11 @@ type schemaEditor struct {
 
 	// params reads the parameters table; toParams replaces its rows; onRaw
 	// shows or hides it.
-	params   func() []mcpcore.Param
+	params func() []mcpcore.Param
+	// order is the parameters' names when the schema became hand-written:
+	// back to the table, they keep that order (the schema's properties
+	// come alphabetically).
+	order    []string
 	toParams func([]mcpcore.Param)
 	onRaw    func(raw bool)
 	changed  func()
@@ -103,6 +107,10 @@ func (s *schemaEditor) showGenerated() {
 // parameters is refused when the schema says more than parameters can.
 func (s *schemaEditor) setRaw(raw bool) {
 	if raw {
+		s.order = s.order[:0]
+		for _, p := range s.params() {
+			s.order = append(s.order, p.Name)
+		}
 		s.input.Enable()
 		s.note.SetText("Hand-written: served exactly as written. Untick to go back to the parameters table.")
 		s.onRaw(true)
@@ -119,6 +127,16 @@ func (s *schemaEditor) setRaw(raw bool) {
 		s.note.SetText("Can't go back to parameters: " + err.Error())
 		return
 	}
+	// Stable: parameters the table never had keep the schema's order, after.
+	slices.SortStableFunc(ps, func(a, b mcpcore.Param) int {
+		rank := func(p mcpcore.Param) int {
+			if i := slices.Index(s.order, p.Name); i >= 0 {
+				return i
+			}
+			return len(s.order)
+		}
+		return rank(a) - rank(b)
+	})
 	s.toParams(ps)
 	s.onRaw(false)
 	setFieldError(s.inputErr, nil)

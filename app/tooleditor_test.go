@@ -559,3 +559,17 @@ func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
 		t.Fatal("saved unknown kinds")
 	}
 }
+
+func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	tool := respondTool("ordered", "x")
+	tool.Params = []mcpcore.Param{{Name: "zeta", Type: "string"}, {Name: "alpha", Type: "integer"}}
+	e := newEditor(t, s.st, tool, false)
+	test.Tap(e.schema.raw) // hand-written
+	test.Tap(e.schema.raw) // back to the table
+	got, _ := e.Tool()
+	if len(got.Params) != 2 || got.Params[0].Name != "zeta" || got.Params[1].Name != "alpha" {
+		t.Fatalf("parameters after the round trip: %+v", got.Params)
+	}
+}

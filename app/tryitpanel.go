@@ -239,6 +239,13 @@ func (p *tryPanel) Run() {
 	}()
 }
 
+// abandon cancels the call running, if any: its editor is going away.
+func (p *tryPanel) abandon() {
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
 // show puts a call's outcome on the panel: the error or the result text,
 // red when the tool reported an error, and the raw exchange.
 func (p *tryPanel) show(res TryResult, err error) {
