@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -194,16 +193,11 @@ func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
 }
 
 func TestToolToggleDisables(t *testing.T) {
-	a := test.NewTempApp(t)
-	s := newServed(t)
+	m, s := newTestManager(t)
 	ctx := context.Background()
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
-	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
-	test.Type(e.name, "t1")
-	test.Type(e.description, "d")
-	test.Type(e.blocks.items[0].text, "x")
+	fillBasics(e, "t1")
 	if !e.Save() {
 		t.Fatalf("save: %v", visibleErrors(e))
 	}
@@ -301,8 +295,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"alpha", "beta"} {
-		if err := s.st.PutTool(ctx, mcpcore.Tool{Name: name, Description: "d",
-			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "x"}}}}}); err != nil {
+		if err := s.st.PutTool(ctx, respondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -346,7 +339,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 	if len(asked) != 3 || m.Editor().orig.Name != "alpha" {
 		t.Fatalf("asked %v, editing %q", asked, m.Editor().orig.Name)
 	}
-	if got, _ := s.st.Tool(ctx, "beta"); got.Description != "d" {
+	if got, _ := s.st.Tool(ctx, "beta"); got.Description != "A test tool." {
 		t.Errorf("beta was changed: %q", got.Description)
 	}
 
@@ -419,16 +412,11 @@ func TestKeyboardShortcuts(t *testing.T) {
 }
 
 func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
-	a := test.NewTempApp(t)
-	s := newServed(t)
+	m, s := newTestManager(t)
 	ctx := context.Background()
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
-	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
-	test.Type(e.name, "short_lived")
-	test.Type(e.description, "d")
-	test.Type(e.blocks.items[0].text, "x")
+	fillBasics(e, "short_lived")
 	if !e.Save() {
 		t.Fatal("not saved")
 	}
@@ -465,8 +453,7 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"first", "second"} {
-		if err := s.st.PutTool(ctx, mcpcore.Tool{Name: name, Description: "d",
-			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "x"}}}}}); err != nil {
+		if err := s.st.PutTool(ctx, respondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
