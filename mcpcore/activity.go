@@ -13,6 +13,47 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// ActivitySink receives one record after every request. Record must not
+// block: the call it describes has already been answered.
+type ActivitySink interface {
+	Record(Activity)
+}
+
+// Activity is one request as the activity log keeps it. Secret values
+// never appear in it.
+type Activity struct {
+	Time time.Time `json:"time"`
+	// Era is the protocol revision the request used.
+	Era           string `json:"era"`
+	Client        string `json:"client,omitempty"`
+	ClientVersion string `json:"clientVersion,omitempty"`
+	// Token is the client token's name; empty when auth is off.
+	Token  string `json:"token,omitempty"`
+	Method string `json:"method"`
+	// Target is the tool or prompt name, or the resource URI.
+	Target   string        `json:"target,omitempty"`
+	Duration time.Duration `json:"duration"`
+	// Outcome is "ok", "isError" (a tool error), "input_required" or
+	// "error" (a JSON-RPC error, with ErrorCode).
+	Outcome   string `json:"outcome"`
+	ErrorCode int64  `json:"errorCode,omitempty"`
+	// Detail is a short excerpt of the result or the error message.
+	Detail string `json:"detail,omitempty"`
+	// Approvals are the approvals given or refused during the request,
+	// e.g. `approval: allowed on the desktop`.
+	Approvals []string `json:"approvals,omitempty"`
+}
+
+// Activity outcomes.
+const (
+	OutcomeOK            = "ok"
+	OutcomeToolError     = "isError"
+	OutcomeInputRequired = "input_required"
+	OutcomeError         = "error"
+	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
+	OutcomeTask = "task"
+)
+
 // maxDetail bounds an activity record's Detail, in characters.
 const maxDetail = 200
 

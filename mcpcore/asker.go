@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcptray/mcptray/mcpcore/actions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Asker answers the input steps routed to the desktop: approvals, and forms
@@ -100,52 +98,6 @@ func (e *Engine) clientFallback() bool {
 	return ok && p.policy() == AskClientOnly
 }
 
-// Step routing: who answers an input step.
-const (
-	AnsweredByDesktop = "desktop"
-	AnsweredByClient  = "client"
-	AnsweredByAuto    = "auto"
-)
-
-// AnsweredByValues are the routes a step may name.
-var AnsweredByValues = []string{AnsweredByDesktop, AnsweredByClient, AnsweredByAuto}
-
-// answeredBy is the step's route, defaults filled in: approvals on the
-// desktop, everything else by the client.
-func (s InputStep) answeredBy() string {
-	switch {
-	case s.AnsweredBy != "":
-		return s.AnsweredBy
-	case s.Kind == StepApproval:
-		return AnsweredByDesktop
-	}
-	return AnsweredByClient
-}
-
-// route splits steps into those the client answers and those the desktop
-// answers, given what the client declared.
-func (e *Engine) route(steps []InputStep, caps *mcp.ClientCapabilities) (client, desktop []InputStep) {
-	for _, s := range steps {
-		switch s.answeredBy() {
-		case AnsweredByClient:
-			client = append(client, s)
-		case AnsweredByAuto:
-			if capable(s.Kind, caps) {
-				client = append(client, s)
-			} else {
-				desktop = append(desktop, s)
-			}
-		default:
-			if s.Kind != StepApproval && e.clientFallback() && capable(s.Kind, caps) {
-				client = append(client, s)
-			} else {
-				desktop = append(desktop, s)
-			}
-		}
-	}
-	return client, desktop
-}
-
 // deskCall is what the desktop is told about the call a question is for.
 type deskCall struct {
 	client, token, tool, taskID string
@@ -153,35 +105,6 @@ type deskCall struct {
 	args                        map[string]any
 	// approved records each approval given or refused, for the activity log.
 	approved func(string)
-}
-
-// approvalStep is the approval a destructive tool asks implicitly.
-func approvalStep(t Tool) InputStep {
-	return InputStep{Key: implicitApprovalKey, Kind: StepApproval, Round: maxRound + 1,
-		Message: actions.Template(fmt.Sprintf("Allow the AI assistant to run %q? It is marked destructive.", t.Name))}
-}
-
-// implicitApprovalKey is the input key of a destructive tool's implicit
-// approval (.inputs.approval).
-const implicitApprovalKey = "approval"
-
-// maxRound is the highest round a definition may give a step.
-const maxRound = 100
-
-// stepsOf are a tool's steps, with the implicit approval of a destructive
-// tool unless the person turned it off or the tool asks one already.
-func stepsOf(t Tool) []InputStep {
-	if t.Approval == ApprovalOff || slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Kind == StepApproval }) {
-		return t.Steps
-	}
-	destructive := t.Hints != nil && t.Hints.Destructive != nil && *t.Hints.Destructive
-	if !destructive && t.Approval != ApprovalAlways {
-		return t.Steps
-	}
-	if slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Key == implicitApprovalKey }) {
-		return t.Steps
-	}
-	return append(slices.Clip(t.Steps), approvalStep(t))
 }
 
 // remembered holds the approvals a person allowed "for this client".
@@ -222,8 +145,12 @@ func (e *Engine) askInTime(ctx context.Context, asker Asker, q Question) (Answer
 }
 
 // askDesktop asks the desktop steps, in round order, one at a time, and
-// returns their answers as templates see them.
-func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) (map[string]json.RawMessage, error) {
+// adds their answers to data.Inputs. A later question may use the earlier
+// answers.
+func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) error {
+	if len(steps) == 0 {
+		return nil
+	}
 	answers := map[string]json.RawMessage{}
 	asker := e.opts.Asker
 	if asker == nil {
@@ -242,32 +169,32 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 			}
 			msg, err := s.Message.Render(data)
 			if err != nil {
-				return nil, fmt.Errorf("input step %q message: %w", s.Key, err)
+				return fmt.Errorf("input step %q message: %w", s.Key, err)
 			}
 			q := Question{Client: c.client, Token: c.token, Tool: c.tool, Arguments: data.Redact(string(args)), Hints: c.hints,
 				TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
 			if s.Kind == StepURL {
 				u, err := s.URL.Render(data)
 				if err != nil {
-					return nil, fmt.Errorf("input step %q url: %w", s.Key, err)
+					return fmt.Errorf("input step %q url: %w", s.Key, err)
 				}
 				q.URL = data.Redact(u)
 			}
 			ans, err := e.askInTime(ctx, asker, q)
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil, ctx.Err()
+					return ctx.Err()
 				}
-				return nil, fmt.Errorf("asking %q on the desktop: %w", s.Key, err)
+				return fmt.Errorf("asking %q on the desktop: %w", s.Key, err)
 			}
 			switch ans.Action {
 			case "accept", "decline", "cancel":
 			default:
-				return nil, fmt.Errorf("asking %q on the desktop: unknown answer %q", s.Key, ans.Action)
+				return fmt.Errorf("asking %q on the desktop: unknown answer %q", s.Key, ans.Action)
 			}
 			if s.Kind == StepForm && ans.Action == "accept" {
 				if err := checkFormAnswer(s.Schema, ans.Content); err != nil {
-					return nil, fmt.Errorf("the desktop's answer to %q: %w", s.Key, err)
+					return fmt.Errorf("the desktop's answer to %q: %w", s.Key, err)
 				}
 			}
 			v := map[string]any{"action": ans.Action, "content": ans.Content, "by": AnsweredByDesktop}
@@ -296,7 +223,8 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 			answers[s.Key], _ = json.Marshal(v)
 		}
 	}
-	return answers, nil
+	data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
+	return nil
 }
 
 // errDenied is a desktop step (an approval, or a form the person declined

@@ -17,6 +17,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// Source is where the engine reads what it serves; storage implements it.
+type Source interface {
+	// Catalog returns the current catalog.
+	Catalog(ctx context.Context) (*Catalog, error)
+	// Settings returns the current settings, defaults filled in.
+	Settings(ctx context.Context) (Settings, error)
+	// Changes signals (coalesced) after any change to the catalog or
+	// settings, until ctx ends, when it is closed.
+	Changes(ctx context.Context) <-chan struct{}
+}
+
+// SecretReader resolves named secrets for templates ({{secret "name"}}).
+type SecretReader interface {
+	Secret(ctx context.Context, name string) (string, error)
+}
+
 // Options configure an Engine.
 type Options struct {
 	// Version is mcptray's version, reported in serverInfo.
@@ -397,7 +413,7 @@ func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 		args = map[string]any{}
 	}
 	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load()}
-	c := callOf(ctx)
+	c := callRecordOf(ctx)
 	if secrets := e.opts.Secrets; secrets != nil {
 		d.Secret = func(name string) (string, error) {
 			v, err := secrets.Secret(ctx, name)

@@ -3,10 +3,25 @@ package mcpcore
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// modernVersion is the first protocol revision without sessions, where input
+// steps travel as input_required results instead of server→client requests.
+const modernVersion = "2026-07-28"
 
 // legacyVersions are the session-era revisions served through initialize.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// isLegacy reports whether the session negotiated a pre-2026 revision.
+func isLegacy(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion < modernVersion
+}
 
 // message is what the router peeks from every POST body.
 type message struct {

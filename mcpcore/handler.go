@@ -22,6 +22,32 @@ import (
 // EndpointPath is where the MCP endpoint is served.
 const EndpointPath = "/mcp"
 
+// Principal is who a request is from: a client token (by name), or nobody
+// when auth is off.
+type Principal struct {
+	// Token is the client token's name; empty when auth is off.
+	Token string
+	// Tools, when non-nil, is the only tools this principal may list and call.
+	Tools []string
+}
+
+// ErrUnknownToken is what a TokenVerifier returns for a token it does not know.
+var ErrUnknownToken = errors.New("unknown or revoked token")
+
+// TokenVerifier resolves a bearer token to its principal.
+type TokenVerifier interface {
+	VerifyToken(ctx context.Context, token string) (Principal, error)
+}
+
+// principalOf names who made a request: the client token's name, which
+// binds request state and owns tasks ("" when auth is off).
+func principalOf(extra *mcp.RequestExtra) string {
+	if extra == nil || extra.TokenInfo == nil {
+		return ""
+	}
+	return extra.TokenInfo.UserID
+}
+
 // principalKey carries the verified Principal in a request context.
 type principalKey struct{}
 

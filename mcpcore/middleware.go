@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/yosida95/uritemplate/v3"
 )
 
 // legacyResourceNotFound is the 2025-11-25 code for an unknown resource;
@@ -39,7 +38,7 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 				return next(ctx, method, req)
 			}
 			start := time.Now()
-			ctx, c := withCall(ctx)
+			ctx, c := withCallRecord(ctx)
 			c.owner = principalOf(req.GetExtra())
 			res, err = e.handle(ctx, sc, next, method, req)
 			if err == nil && c.task != nil {
@@ -101,66 +100,4 @@ func (c internalCode) Error() string { return c.err.Error() }
 
 func (c internalCode) Unwrap() []error {
 	return []error{c.err, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: c.err.Error()}}
-}
-
-// maxCompletions is the spec's cap on completion values.
-const maxCompletions = 100
-
-// complete offers the values a definition lists for a prompt argument or a
-// template variable, filtered by the typed prefix; a folder template's path
-// variable is completed from the folder's entries (folderCompletions).
-func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	cat := e.catalog.Load()
-	ref, arg := req.Params.Ref, req.Params.Argument
-	var values []string
-	found := false
-	switch ref.Type {
-	case "ref/prompt":
-		for _, p := range cat.Prompts {
-			if p.Name == ref.Name && !p.Disabled {
-				found = true
-				for _, a := range p.Arguments {
-					if a.Name == arg.Name {
-						values = a.Completions
-					}
-				}
-			}
-		}
-	case "ref/resource":
-		for _, t := range cat.ResourceTemplates {
-			if t.URITemplate == ref.URI && !t.Disabled {
-				found = true
-				values = t.Completions[arg.Name]
-				if t.Folder != "" && folderVariable(t) == arg.Name {
-					// The folder's entries follow any listed values.
-					for _, v := range folderCompletions(t.Folder, arg.Value) {
-						if !slices.Contains(values, v) {
-							values = append(values, v)
-						}
-					}
-				}
-			}
-		}
-	}
-	if !found {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "completion: unknown " + strings.TrimPrefix(ref.Type, "ref/") + " reference"}
-	}
-	matches := []string{}
-	for _, v := range values {
-		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(arg.Value)) {
-			matches = append(matches, v)
-		}
-	}
-	total := len(matches)
-	matches = slices.Clip(matches[:min(total, maxCompletions)])
-	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: matches, Total: total, HasMore: total > maxCompletions}}, nil
-}
-
-// folderVariable is the name of a folder template's single variable.
-func folderVariable(t ResourceTemplate) string {
-	tmpl, err := uritemplate.New(t.URITemplate)
-	if err != nil || len(tmpl.Varnames()) != 1 {
-		return ""
-	}
-	return tmpl.Varnames()[0]
 }

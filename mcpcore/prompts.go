@@ -18,6 +18,8 @@ func (e *Engine) addPrompt(srv *mcp.Server, p Prompt) error {
 	return nil
 }
 
+// promptHandler answers prompts/get: the arguments checked, the prompt's
+// steps asked of the client, then the messages rendered.
 func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args := map[string]any{}
@@ -30,13 +32,22 @@ func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 				args[a.Name] = v
 			}
 		}
+		// A prompt's steps are all answered by the client (validation
+		// refuses approvals and desktop steps for prompts), so its flow is
+		// the client's rounds alone.
+		plan, err := e.planSteps(p.Steps, false, req.ClientCapabilities)
+		if err != nil {
+			return nil, err
+		}
+		if len(plan.desktop) > 0 {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("prompt %q: step %q is answered on the desktop, which only a tool's steps can be", p.Name, plan.desktop[0].Key)}
+		}
 		data := e.data(ctx, args)
-		out, err := e.runSteps(ctx, stepRequest{
-			steps:     p.Steps,
+		out, err := e.askClient(ctx, roundsRequest{
+			steps:     plan.client,
 			bind:      binding{Method: "prompts/get", Name: p.Name, Arguments: args, Principal: principalOf(req.Extra)},
 			data:      data,
 			session:   req.Session,
-			caps:      req.ClientCapabilities,
 			responses: req.Params.InputResponses,
 			state:     req.Params.RequestState,
 		})
@@ -46,10 +57,10 @@ func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 		if out.Requests != nil {
 			return &mcp.GetPromptResult{InputRequests: out.Requests, RequestState: out.State}, nil
 		}
-		if err := declined(p.Steps, out.Inputs); err != nil {
+		data.Inputs = withSkipped(p.Steps, out.Inputs)
+		if err := declined(p.Steps, data.Inputs); err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		data.Inputs = out.Inputs
 		res := &mcp.GetPromptResult{Description: p.Description}
 		for i, m := range p.Messages {
 			c, err := m.Content.Render(data)

@@ -1,65 +1,19 @@
 package mcpcore
 
 import (
-	"context"
 	"encoding/json"
-	"sync"
-	"sync/atomic"
 
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// call is what the engine keeps about one request while it is handled:
-// the template data its handlers made, so that once it is answered every
-// secret value a template resolved can be redacted from the answer — the
-// result the client gets, the error, and so the activity log and the
-// server's log.
-type call struct {
-	mu   sync.Mutex
-	data []*actions.Data
-	// secrets is set once a template of the call resolved a secret; until
-	// then there is nothing to redact and the answer is left alone.
-	secrets atomic.Bool
-	// owner is the client token of the request ("" when auth is off).
-	owner string
-	// task, when set, is what a tools/call that started a task answers
-	// with, in place of the handler's result.
-	task *createTaskResult
-	// approvals are the approvals given or refused, for the activity log.
-	approvals []string
-}
-
-// addApproval records an approval verdict.
-func (c *call) addApproval(s string) {
-	c.mu.Lock()
-	c.approvals = append(c.approvals, s)
-	c.mu.Unlock()
-}
-
-type callKey struct{}
-
-// withCall starts the bookkeeping of one request.
-func withCall(ctx context.Context) (context.Context, *call) {
-	c := &call{}
-	return context.WithValue(ctx, callKey{}, c), c
-}
-
-// callOf returns the request's bookkeeping, or nil outside a request.
-func callOf(ctx context.Context) *call {
-	c, _ := ctx.Value(callKey{}).(*call)
-	return c
-}
-
-func (c *call) add(d *actions.Data) {
-	c.mu.Lock()
-	c.data = append(c.data, d)
-	c.mu.Unlock()
-}
+// Redaction: once a request is answered, every secret value a template of
+// the request resolved is replaced in the answer — the result the client
+// gets, the error, and so the activity log and the server's log. The values
+// come from the template data the call record keeps (callrecord.go).
 
 // redact replaces the secret values any of the call's templates resolved.
-func (c *call) redact(s string) string {
+func (c *callRecord) redact(s string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, d := range c.data {
@@ -71,7 +25,7 @@ func (c *call) redact(s string) string {
 // redactResult redacts, in place, every text a result carries to the
 // client: content blocks, structured content, prompt messages and resource
 // contents (text, and blobs, which may be text under another MIME type).
-func (c *call) redactResult(res mcp.Result) mcp.Result {
+func (c *callRecord) redactResult(res mcp.Result) mcp.Result {
 	if !c.secrets.Load() {
 		return res
 	}
@@ -107,7 +61,7 @@ func (c *call) redactResult(res mcp.Result) mcp.Result {
 	return res
 }
 
-func (c *call) redactContent(b mcp.Content) {
+func (c *callRecord) redactContent(b mcp.Content) {
 	switch x := b.(type) {
 	case *mcp.TextContent:
 		x.Text = c.redact(x.Text)
@@ -118,7 +72,7 @@ func (c *call) redactContent(b mcp.Content) {
 	}
 }
 
-func (c *call) redactResourceContents(rc *mcp.ResourceContents) {
+func (c *callRecord) redactResourceContents(rc *mcp.ResourceContents) {
 	if rc == nil {
 		return
 	}
@@ -132,7 +86,7 @@ func (c *call) redactResourceContents(rc *mcp.ResourceContents) {
 
 // redactJSON redacts the string leaves (and keys) of a JSON value, keeping
 // its shape; go-sdk hands structured content over as json.RawMessage.
-func (c *call) redactJSON(v any) any {
+func (c *callRecord) redactJSON(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v
@@ -148,7 +102,7 @@ func (c *call) redactJSON(v any) any {
 	return json.RawMessage(out)
 }
 
-func (c *call) redactValue(v any) any {
+func (c *callRecord) redactValue(v any) any {
 	switch x := v.(type) {
 	case string:
 		return c.redact(x)
@@ -168,7 +122,7 @@ func (c *call) redactValue(v any) any {
 
 // redactError redacts an error's message (and a JSON-RPC error's data),
 // keeping its JSON-RPC code.
-func (c *call) redactError(err error) error {
+func (c *callRecord) redactError(err error) error {
 	if err == nil || !c.secrets.Load() {
 		return err
 	}

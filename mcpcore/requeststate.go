@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -10,7 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
+
+// KeyStore keeps the server's own secret keys (e.g. the request-state key),
+// creating one of the given size on first use.
+type KeyStore interface {
+	Key(ctx context.Context, name string, size int) ([]byte, error)
+}
 
 // requestStateKeyName is the KeyStore name of the AEAD key that seals
 // requestState; persisting it lets a round survive a restart.
@@ -118,4 +127,23 @@ func (s *sealer) open(b binding, token string) (roundState, error) {
 		return st, errExpiredState
 	}
 	return st, nil
+}
+
+// openRoundState opens the requestState a 2026-07-28 request carries back,
+// or says why it cannot be used, as the -32602 error the client gets.
+func (e *Engine) openRoundState(b binding, token string) (roundState, error) {
+	st, err := e.sealer().open(b, token)
+	if err != nil {
+		return st, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error(), Data: json.RawMessage(`{"reason":"invalid_request_state"}`)}
+	}
+	if st.Answers == nil {
+		st.Answers = map[string]json.RawMessage{}
+	}
+	return st, nil
+}
+
+// sealRoundState seals the answers so far for the next round, valid for
+// the request-state lifetime in force.
+func (e *Engine) sealRoundState(b binding, st roundState) (string, error) {
+	return e.sealer().seal(b, st, e.currentSettings().RequestStateTTL())
 }

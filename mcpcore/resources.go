@@ -14,7 +14,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -217,68 +216,6 @@ func readInFolder(folder, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("file is over the %d-byte limit", maxResourceBytes)
 	}
 	return b, nil
-}
-
-// folderCompletions lists the entries of folder that complete typed, a
-// path inside it: the entries of typed's directory whose name starts with
-// its last element (ignoring case; dot-files only when that starts with a
-// dot), as paths like typed, directories suffixed "/". It goes through
-// os.Root, so a typed path leaving the folder ("..", absolute, through a
-// symlink) lists nothing, and a symlink that leads out of the folder (or
-// nowhere) is not listed.
-func folderCompletions(folder, typed string) []string {
-	lead := ""
-	if strings.HasPrefix(typed, "/") {
-		lead, typed = "/", strings.TrimPrefix(typed, "/")
-	}
-	dir, prefix := path.Split(typed)
-	name := "."
-	if dir != "" {
-		d := strings.TrimSuffix(dir, "/")
-		if d == "." || !fs.ValidPath(d) {
-			return nil
-		}
-		name = filepath.FromSlash(d)
-	}
-	root, err := os.OpenRoot(folder)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
-	f, err := root.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		return nil
-	}
-	lower := strings.ToLower(prefix)
-	var out []string
-	for _, ent := range entries {
-		n := ent.Name()
-		if !strings.HasPrefix(strings.ToLower(n), lower) || (strings.HasPrefix(n, ".") && !strings.HasPrefix(prefix, ".")) {
-			continue
-		}
-		rel := dir + n
-		typ := ent.Type()
-		if typ&fs.ModeSymlink != 0 {
-			st, err := root.Stat(filepath.FromSlash(rel)) // refuses a link out of the folder
-			if err != nil {
-				continue
-			}
-			typ = st.Mode().Type()
-		}
-		switch {
-		case typ.IsDir():
-			out = append(out, lead+rel+"/")
-		case typ.IsRegular():
-			out = append(out, lead+rel)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // maxResourceBytes caps what one resource read returns.

@@ -1,13 +1,10 @@
 package mcpcore
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -15,115 +12,141 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// modernVersion is the first protocol revision without sessions, where input
-// steps travel as input_required results instead of server→client requests.
-const modernVersion = "2026-07-28"
+// Input steps at run time: which steps a definition asks, who answers each
+// and when (the plan), the requests a step sends and the answers it takes.
+// The client asks in clientrounds.go, the desktop in asker.go, a task in
+// taskrun.go; toolcall.go puts them in order.
 
-// stepRequest is one call of a definition that has input steps.
-type stepRequest struct {
-	steps   []InputStep
-	bind    binding
-	data    *actions.Data
-	session *mcp.ServerSession
-	// caps reads the client's capabilities; go-sdk decodes them anew on
-	// each call, so it runs only for definitions that have steps.
-	caps      func() *mcp.ClientCapabilities
-	responses mcp.InputResponseMap
-	state     string
-	// desk describes the call to the desktop; deferDesk leaves the desktop
-	// steps to the caller (a task asks them while it runs).
-	desk      deskCall
-	deferDesk bool
+// Step routing: who answers an input step.
+const (
+	AnsweredByDesktop = "desktop"
+	AnsweredByClient  = "client"
+	AnsweredByAuto    = "auto"
+)
+
+// AnsweredByValues are the routes a step may name.
+var AnsweredByValues = []string{AnsweredByDesktop, AnsweredByClient, AnsweredByAuto}
+
+// answeredBy is the step's route, defaults filled in: approvals on the
+// desktop, everything else by the client.
+func (s InputStep) answeredBy() string {
+	switch {
+	case s.AnsweredBy != "":
+		return s.AnsweredBy
+	case s.Kind == StepApproval:
+		return AnsweredByDesktop
+	}
+	return AnsweredByClient
 }
 
-// stepOutcome is either the collected answers (Inputs) or a round to ask
-// the client (Requests + State).
-type stepOutcome struct {
-	Inputs   map[string]any
-	Requests mcp.InputRequestMap
-	State    string
-	// Desk are the steps routed to the desktop (asked already unless the
-	// request deferred them).
-	Desk []InputStep
-}
-
-// errDeclined is returned when a person declines or cancels a form or URL step.
-type errDeclined struct{ key, action string }
-
-func (e *errDeclined) Error() string {
-	verb := "declined"
-	if e.action == "cancel" {
-		verb = "cancelled"
-	}
-	return fmt.Sprintf("the %q step was %s, so the request did not go ahead", e.key, verb)
-}
-
-// runSteps drives a definition's input steps for one request. On the
-// 2026-07-28 era it answers with one input_required round at a time, carrying
-// progress in a sealed requestState; for a 2025-11-25 session it asks the
-// client directly with server→client requests, round after round.
-func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*stepOutcome, error) {
-	if len(r.steps) == 0 {
-		return &stepOutcome{Inputs: map[string]any{}}, nil
-	}
-	caps := r.caps()
-	client, desk := e.route(r.steps, caps)
-	active, err := answerable(client, caps)
-	if err != nil {
-		return nil, err
-	}
-	var out *stepOutcome
-	switch rounds := roundsOf(active); {
-	case len(rounds) == 0:
-		out = &stepOutcome{Inputs: map[string]any{}}
-	case isLegacy(r.session):
-		out, err = e.askSession(ctx, r, active, rounds)
-	default:
-		out, err = e.askMRTR(r, active, rounds)
-	}
-	if err != nil || out.Inputs == nil {
-		return out, err
-	}
-	out.Desk = desk
-	if len(desk) > 0 && !r.deferDesk {
-		// The client's rounds are done: the desktop answers the rest,
-		// while the request waits.
-		r.data.Inputs = out.Inputs
-		answers, err := e.askDesktop(ctx, r.desk, desk, r.data)
-		if err != nil {
-			return nil, err
-		}
-		maps.Copy(out.Inputs, decodeAnswers(answers))
-	}
-	// Steps skipped for want of a capability still get an answer, so a
-	// template such as {{.inputs.key.content.x}} renders empty, not an error.
-	for _, s := range r.steps {
-		if _, ok := out.Inputs[s.Key]; !ok {
-			out.Inputs[s.Key] = skippedAnswer(s.Kind)
+// route splits steps into those the client answers and those the desktop
+// answers, given what the client declared.
+func (e *Engine) route(steps []InputStep, caps *mcp.ClientCapabilities) (client, desktop []InputStep) {
+	for _, s := range steps {
+		switch s.answeredBy() {
+		case AnsweredByClient:
+			client = append(client, s)
+		case AnsweredByAuto:
+			if capable(s.Kind, caps) {
+				client = append(client, s)
+			} else {
+				desktop = append(desktop, s)
+			}
+		default:
+			if s.Kind != StepApproval && e.clientFallback() && capable(s.Kind, caps) {
+				client = append(client, s)
+			} else {
+				desktop = append(desktop, s)
+			}
 		}
 	}
-	return out, nil
+	return client, desktop
 }
 
-// skippedAnswer is the answer of a step that was not asked: the shape of a
-// real answer, with empty values.
-func skippedAnswer(kind string) map[string]any {
-	switch kind {
-	case StepSampling:
-		return map[string]any{"role": "", "model": "", "stopReason": "", "text": ""}
-	case StepRoots:
-		return map[string]any{"roots": []any{}}
-	}
-	return map[string]any{"action": "skipped", "content": map[string]any{}}
+// implicitApprovalKey is the input key of a destructive tool's implicit
+// approval (.inputs.approval).
+const implicitApprovalKey = "approval"
+
+// maxRound is the highest round a definition may give a step.
+const maxRound = 100
+
+// approvalStep is the approval a destructive tool asks implicitly, after
+// every step of its own.
+func approvalStep(t Tool) InputStep {
+	return InputStep{Key: implicitApprovalKey, Kind: StepApproval, Round: maxRound + 1,
+		Message: actions.Template(fmt.Sprintf("Allow the AI assistant to run %q? It is marked destructive.", t.Name))}
 }
 
-// isLegacy reports whether the session negotiated a pre-2026 revision.
-func isLegacy(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return false
+// stepsOf are a tool's steps, with the implicit approval of a destructive
+// tool unless the person turned it off or the tool asks one already.
+func stepsOf(t Tool) []InputStep {
+	if t.Approval == ApprovalOff || slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Kind == StepApproval }) {
+		return t.Steps
 	}
-	p := ss.InitializeParams()
-	return p != nil && p.ProtocolVersion < modernVersion
+	destructive := t.Hints != nil && t.Hints.Destructive != nil && *t.Hints.Destructive
+	if !destructive && t.Approval != ApprovalAlways {
+		return t.Steps
+	}
+	if slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Key == implicitApprovalKey }) {
+		return t.Steps
+	}
+	return append(slices.Clip(t.Steps), approvalStep(t))
+}
+
+// stepPlan says who answers each step of one request, and when.
+type stepPlan struct {
+	// all are the definition's steps; before those answered before the
+	// action, or before the task is created when the call runs as one.
+	all, before []InputStep
+	// client are the steps of before the client answers (those it cannot
+	// answer and may skip left out), desktop those the desktop answers.
+	client, desktop []InputStep
+	// inTaskClient and inTaskDesktop are the in-task steps of a call that
+	// runs as a task, asked while the task runs (the client's through
+	// tasks/update).
+	inTaskClient, inTaskDesktop []InputStep
+}
+
+// planSteps routes a request's steps given the client's capabilities, and
+// fails with -32021 when the client cannot answer a required one — for
+// the steps a task will ask too, so that the call fails now rather than the
+// task later. caps runs only when there are steps: go-sdk decodes the
+// capabilities anew on each call.
+func (e *Engine) planSteps(steps []InputStep, asTask bool, caps func() *mcp.ClientCapabilities) (stepPlan, error) {
+	p := stepPlan{all: steps, before: steps}
+	if len(steps) == 0 {
+		return p, nil
+	}
+	declared := caps()
+	var err error
+	if asTask {
+		var inTask []InputStep
+		p.before, inTask = splitInTask(steps)
+		var client []InputStep
+		client, p.inTaskDesktop = e.route(inTask, declared)
+		if p.inTaskClient, err = answerable(client, declared); err != nil {
+			return p, err
+		}
+	}
+	var client []InputStep
+	client, p.desktop = e.route(p.before, declared)
+	if p.client, err = answerable(client, declared); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// splitInTask separates the steps answered before a task is created from
+// those asked inside it.
+func splitInTask(steps []InputStep) (before, inTask []InputStep) {
+	for _, s := range steps {
+		if s.InTask {
+			inTask = append(inTask, s)
+		} else {
+			before = append(before, s)
+		}
+	}
+	return before, inTask
 }
 
 // answerable drops optional steps the client cannot answer and fails with
@@ -153,6 +176,8 @@ func answerable(steps []InputStep, caps *mcp.ClientCapabilities) ([]InputStep, e
 	return out, nil
 }
 
+// capable reports whether a client that declared caps can answer a step of
+// kind.
 func capable(kind string, caps *mcp.ClientCapabilities) bool {
 	if caps == nil {
 		return false
@@ -183,6 +208,7 @@ func requiredCapability(kind string) (string, any) {
 	return "elicitation", map[string]any{}
 }
 
+// roundsOf lists the rounds steps use, in the order they are asked.
 func roundsOf(steps []InputStep) []int {
 	var rounds []int
 	for _, s := range steps {
@@ -194,6 +220,7 @@ func roundsOf(steps []InputStep) []int {
 	return rounds
 }
 
+// inRound are the steps asked together in round.
 func inRound(steps []InputStep, round int) []InputStep {
 	var out []InputStep
 	for _, s := range steps {
@@ -204,136 +231,9 @@ func inRound(steps []InputStep, round int) []InputStep {
 	return out
 }
 
-// askMRTR advances the flow by the answers in this request and returns the
-// next round to ask, or the inputs once every step is answered. Progress is
-// derived from the sealed answers, never from a position: the round asked
-// is the first with an unanswered step, so neither a client changing its
-// declared capabilities between rounds nor an edit of the definition can
-// skip a required step. Answers for that round are taken with or without a
-// state (a client may answer the first round at once); unanswered or invalid
-// answers are asked again, and unknown keys are ignored.
-func (e *Engine) askMRTR(r stepRequest, active []InputStep, rounds []int) (*stepOutcome, error) {
-	st := roundState{Answers: map[string]json.RawMessage{}}
-	if r.state != "" {
-		var err error
-		if st, err = e.sealer().open(r.bind, r.state); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error(), Data: json.RawMessage(`{"reason":"invalid_request_state"}`)}
-		}
-		if st.Answers == nil {
-			st.Answers = map[string]json.RawMessage{}
-		}
-	}
-	next := func() []InputStep {
-		for _, round := range rounds {
-			var open []InputStep
-			for _, s := range inRound(active, round) {
-				if _, done := st.Answers[s.Key]; !done {
-					open = append(open, s)
-				}
-			}
-			if len(open) > 0 {
-				return open
-			}
-		}
-		return nil
-	}
-	var pending []InputStep
-	for _, s := range next() {
-		if resp, ok := r.responses[s.Key]; ok {
-			if ans, err := answerOf(s, resp); err == nil {
-				st.Answers[s.Key] = ans
-				continue
-			}
-		}
-		pending = append(pending, s)
-	}
-	if len(pending) == 0 {
-		if pending = next(); len(pending) == 0 {
-			return &stepOutcome{Inputs: decodeAnswers(st.Answers)}, nil
-		}
-	}
-	// A later round's questions may use the earlier answers.
-	r.data.Inputs = decodeAnswers(st.Answers)
-	reqs := mcp.InputRequestMap{}
-	for _, s := range pending {
-		ir, err := inputRequest(s, r.data)
-		if err != nil {
-			return nil, err
-		}
-		reqs[s.Key] = ir
-	}
-	state, err := e.sealer().seal(r.bind, st, e.currentSettings().RequestStateTTL())
-	if err != nil {
-		return nil, err
-	}
-	return &stepOutcome{Requests: reqs, State: state}, nil
-}
-
-// askSession asks a 2025-11-25 client with server→client requests, one
-// round at a time, the steps of a round concurrently.
-func (e *Engine) askSession(ctx context.Context, r stepRequest, active []InputStep, rounds []int) (*stepOutcome, error) {
-	answers := map[string]json.RawMessage{}
-	for _, round := range rounds {
-		steps := inRound(active, round)
-		var (
-			mu   sync.Mutex
-			wg   sync.WaitGroup
-			errs = make([]error, len(steps))
-		)
-		for i, s := range steps {
-			wg.Go(func() {
-				ans, err := e.askOne(ctx, r, s)
-				if err != nil {
-					errs[i] = fmt.Errorf("input step %q: %w", s.Key, err)
-					return
-				}
-				mu.Lock()
-				answers[s.Key] = ans
-				mu.Unlock()
-			})
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return nil, err
-		}
-		r.data.Inputs = decodeAnswers(answers)
-	}
-	return &stepOutcome{Inputs: decodeAnswers(answers)}, nil
-}
-
-// maxAsks bounds how often one step is asked again after an invalid answer.
-const maxAsks = 3
-
-func (e *Engine) askOne(ctx context.Context, r stepRequest, s InputStep) (json.RawMessage, error) {
-	ir, err := inputRequest(s, r.data)
-	if err != nil {
-		return nil, err
-	}
-	var lastErr error
-	for range maxAsks {
-		var resp mcp.InputResponse
-		switch p := ir.(type) {
-		case *mcp.ElicitParams:
-			resp, err = r.session.Elicit(ctx, p)
-		case *mcp.CreateMessageParams:
-			resp, err = r.session.CreateMessage(ctx, p)
-		case *mcp.ListRootsParams:
-			resp, err = r.session.ListRoots(ctx, p)
-		}
-		if err != nil {
-			return nil, err
-		}
-		ans, err := answerOf(s, resp)
-		if err == nil {
-			return ans, nil
-		}
-		lastErr = err
-	}
-	return nil, fmt.Errorf("no valid answer after %d tries: %w", maxAsks, lastErr)
-}
-
-// inputRequest renders the request a step sends. A secret a template
-// resolves is redacted from it: the client never sees secret values.
+// inputRequest renders the request a step sends the client. A secret a
+// template resolves is redacted from it: the client never sees secret
+// values.
 func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 	msg, err := s.Message.Render(data)
 	if err != nil {
@@ -449,6 +349,8 @@ func checkFormAnswer(schema json.RawMessage, content map[string]any) error {
 	return nil
 }
 
+// decodeAnswers turns answers kept as JSON (sealed in requestState, held by
+// a task) into the values templates see.
 func decodeAnswers(answers map[string]json.RawMessage) map[string]any {
 	out := make(map[string]any, len(answers))
 	for k, raw := range answers {
@@ -460,7 +362,54 @@ func decodeAnswers(answers map[string]json.RawMessage) map[string]any {
 	return out
 }
 
-// declined returns the first form or URL step the person did not accept.
+// mergeInputs is a copy of a with the answers of b added, b winning.
+func mergeInputs(a, b map[string]any) map[string]any {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]any{}
+	}
+	maps.Copy(out, b)
+	return out
+}
+
+// withSkipped gives every step of steps that has no answer in inputs (one
+// skipped for want of a capability) an empty one, in place, so a template
+// such as {{.inputs.key.content.x}} renders empty, not an error.
+func withSkipped(steps []InputStep, inputs map[string]any) map[string]any {
+	for _, s := range steps {
+		if _, ok := inputs[s.Key]; !ok {
+			inputs[s.Key] = skippedAnswer(s.Kind)
+		}
+	}
+	return inputs
+}
+
+// skippedAnswer is the answer of a step that was not asked: the shape of a
+// real answer, with empty values.
+func skippedAnswer(kind string) map[string]any {
+	switch kind {
+	case StepSampling:
+		return map[string]any{"role": "", "model": "", "stopReason": "", "text": ""}
+	case StepRoots:
+		return map[string]any{"roots": []any{}}
+	}
+	return map[string]any{"action": "skipped", "content": map[string]any{}}
+}
+
+// errDeclined is returned when a person declines or cancels a form or URL
+// step in the client.
+type errDeclined struct{ key, action string }
+
+func (e *errDeclined) Error() string {
+	verb := "declined"
+	if e.action == "cancel" {
+		verb = "cancelled"
+	}
+	return fmt.Sprintf("the %q step was %s, so the request did not go ahead", e.key, verb)
+}
+
+// declined returns the first form or URL step the person did not accept
+// in the client.
 func declined(steps []InputStep, inputs map[string]any) error {
 	for _, s := range steps {
 		if s.Kind != StepForm && s.Kind != StepURL {

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stepEngine is an engine with just what runSteps needs.
+// stepEngine is an engine with just what the client's rounds need.
 func stepEngine(t *testing.T) *Engine {
 	t.Helper()
 	e := &Engine{}
@@ -27,6 +27,30 @@ func formCaps() *mcp.ClientCapabilities {
 	return &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
 }
 
+// stepRequest is one request of a definition whose steps the client
+// answers, as prompts/get makes it.
+type stepRequest struct {
+	steps []InputStep
+	caps  func() *mcp.ClientCapabilities
+	roundsRequest
+}
+
+// runSteps plans a request's steps and asks the client its share of them,
+// the way prompts/get does.
+func (e *Engine) runSteps(ctx context.Context, r stepRequest) (*roundsOutcome, error) {
+	plan, err := e.planSteps(r.steps, false, r.caps)
+	if err != nil {
+		return nil, err
+	}
+	r.roundsRequest.steps = plan.client
+	out, err := e.askClient(ctx, r.roundsRequest)
+	if err != nil || out.Requests != nil {
+		return out, err
+	}
+	out.Inputs = withSkipped(r.steps, out.Inputs)
+	return out, nil
+}
+
 func accept(content map[string]any) *mcp.ElicitResult {
 	return &mcp.ElicitResult{Action: "accept", Content: content}
 }
@@ -37,7 +61,7 @@ func TestStepsRoundsAndAnswers(t *testing.T) {
 		{Key: "first", Kind: StepForm, Message: "Name?", Schema: nameForm},
 		{Key: "second", Kind: StepForm, Message: "Hi {{.inputs.first.content.name}}, colour?", Schema: nameForm, Round: 1},
 	}
-	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil), caps: formCaps}
+	req := stepRequest{steps: steps, caps: formCaps, roundsRequest: roundsRequest{bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil)}}
 	ctx := context.Background()
 
 	out, err := e.runSteps(ctx, req)
@@ -97,7 +121,7 @@ func TestStepsCapabilities(t *testing.T) {
 		{Key: "ask", Kind: StepForm, Message: "Name?", Schema: nameForm, Optional: true},
 		{Key: "llm", Kind: StepSampling, Message: "Hello", Optional: true},
 	}
-	req := stepRequest{steps: steps, bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil),
+	req := stepRequest{steps: steps, roundsRequest: roundsRequest{bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil)},
 		caps: func() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}} }}
 	out, err := e.runSteps(context.Background(), req)
 	if err != nil || out.Requests["llm"] == nil || out.Requests["ask"] != nil {

@@ -6,15 +6,10 @@ package mcpcore_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -148,96 +143,6 @@ func rpcErrorOf(t *testing.T, rep *reply, code int64) *rpcError {
 		t.Fatalf("want JSON-RPC error %d, got %v", code, rep)
 	}
 	return m.Error
-}
-
-// waitPID waits for the pid a t_sleeper wrote.
-func waitPID(t *testing.T, path string) int {
-	t.Helper()
-	var pid int
-	waitUntil(t, "the command's pid file", func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	})
-	return pid
-}
-
-func processGone(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
-}
-
-func TestTaskCompletesAndSurvivesRestart(t *testing.T) {
-	a := newEnv(t, envOptions{extra: taskTools})
-	quick := startTask(t, a, "t_quick", map[string]any{"x": "one"}, "")
-	done := a.waitTask(t, quick.TaskID, "", "completed", terminal)
-	if done.Status != mcpcore.TaskCompleted || done.Result == nil || len(done.Result.Content) != 1 || done.Result.Content[0].Text != "quick one" {
-		t.Fatalf("completed task: %+v", done)
-	}
-
-	pidfile := filepath.Join(t.TempDir(), "pid")
-	sleeper := startTask(t, a, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	waitPID(t, pidfile)
-	if v := a.getTask(t, sleeper.TaskID, ""); v.Status != mcpcore.TaskWorking || v.Result != nil || v.Error != nil {
-		t.Fatalf("running task: %+v", v)
-	}
-
-	// A new process on the same database, while the first one is as good
-	// as dead: what ran is failed, saying why; what ended is still there.
-	b := newEnv(t, envOptions{extra: taskTools, db: a.db})
-	got := b.getTask(t, quick.TaskID, "")
-	if got.Status != mcpcore.TaskCompleted || got.Result == nil || got.Result.Content[0].Text != "quick one" {
-		t.Errorf("completed task after the restart: %+v", got)
-	}
-	got = b.getTask(t, sleeper.TaskID, "")
-	if got.Status != mcpcore.TaskFailed || got.Error == nil || !strings.Contains(got.StatusMessage, "mcptray stopped while this task ran") || got.Result != nil {
-		t.Errorf("running task after the restart: %+v", got)
-	}
-	if got.Error != nil && got.Error.Code != -32603 {
-		t.Errorf("error code %d, want -32603", got.Error.Code)
-	}
-}
-
-func TestTaskCancelStopsTheProcess(t *testing.T) {
-	e := newEnv(t, envOptions{extra: taskTools})
-	pidfile := filepath.Join(t.TempDir(), "pid")
-	v := startTask(t, e, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	pid := waitPID(t, pidfile)
-	if processGone(pid) {
-		t.Fatal("the command is not running")
-	}
-	if len(e.eng.RunningTasks()) != 1 {
-		t.Errorf("RunningTasks: %+v", e.eng.RunningTasks())
-	}
-	for range 2 { // idempotent
-		var ack map[string]any
-		e.taskCall(t, "tasks/cancel", v.TaskID, withTasks, "", nil).result(t, &ack)
-		if ack["resultType"] != "complete" || ack["taskId"] != nil || ack["status"] != nil {
-			t.Errorf("cancel ack: %v", ack)
-		}
-		if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled {
-			t.Errorf("status after cancel: %+v", got)
-		}
-	}
-	waitUntil(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
-	waitUntil(t, "no running task", func() bool { return len(e.eng.RunningTasks()) == 0 })
-
-	// Cancelled on the desktop (the observer API).
-	if err := e.eng.CancelTask("no-such-task"); !errors.Is(err, mcpcore.ErrUnknownTask) {
-		t.Errorf("CancelTask of an unknown task: %v", err)
-	}
-	pidfile = filepath.Join(t.TempDir(), "pid2")
-	v = startTask(t, e, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	pid = waitPID(t, pidfile)
-	if err := e.eng.CancelTask(v.TaskID); err != nil {
-		t.Fatal(err)
-	}
-	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled || got.StatusMessage != "cancelled on the desktop" {
-		t.Errorf("after CancelTask: %+v", got)
-	}
-	waitUntil(t, "the process to end", func() bool { return processGone(pid) })
 }
 
 func TestTaskWireRules(t *testing.T) {

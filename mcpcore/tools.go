@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -41,6 +40,7 @@ func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 	return nil
 }
 
+// annotations are the hints as go-sdk's tool annotations.
 func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
 	if h == nil {
 		return nil
@@ -55,118 +55,12 @@ func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
 	return a
 }
 
+// toolHandler hands a call of t to callTool, where its flow reads top to
+// bottom.
 func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandlerFor[map[string]any, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
-		asTask, err := runsAsTask(t, req)
-		if err != nil {
-			return nil, nil, err
-		}
-		all := stepsOf(t)
-		steps, later, laterDesk := all, []InputStep(nil), []InputStep(nil)
-		if asTask {
-			steps, later = splitInTask(all)
-			// What the task will ask the client must be answerable by it;
-			// say so now rather than fail the task later.
-			caps := req.ClientCapabilities()
-			later, laterDesk = e.route(later, caps)
-			if later, err = answerable(later, caps); err != nil {
-				return nil, nil, err
-			}
-		}
-		data := e.data(ctx, args)
-		desk := deskCall{client: clientName(req), token: principalOf(req.Extra), tool: t.Name, hints: t.Hints, args: data.Args,
-			approved: func(s string) {
-				if c := callOf(ctx); c != nil {
-					c.addApproval(s)
-				}
-			}}
-		out, err := e.runSteps(ctx, stepRequest{
-			steps:     steps,
-			bind:      binding{Method: "tools/call", Name: t.Name, Arguments: data.Args, Principal: principalOf(req.Extra)},
-			data:      data,
-			session:   req.Session,
-			caps:      req.ClientCapabilities,
-			responses: req.Params.InputResponses,
-			state:     req.Params.RequestState,
-			desk:      desk,
-			deferDesk: asTask,
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if out.Requests != nil {
-			return &mcp.CallToolResult{InputRequests: out.Requests, RequestState: out.State}, nil, nil
-		}
-		if err := declined(steps, out.Inputs); err != nil {
-			var d *errDeclined
-			if errors.As(err, &d) {
-				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
-			}
-		}
-		data.Inputs = out.Inputs
-		if asTask {
-			// The rounds before the task are done: from here the call runs
-			// as a task, and the client polls it. The task asks the desktop
-			// and the in-task steps (and keeps the approvals for its own
-			// activity record).
-			ct, err := e.startTask(ctx, taskPlan{tool: t, output: output, desk: desk, all: all,
-				inputs: out.Inputs, deskFirst: out.Desk, later: later, laterDesk: laterDesk})
-			if err != nil {
-				return nil, nil, err
-			}
-			if c := callOf(ctx); c != nil {
-				c.task = ct
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{}}, nil, nil
-		}
-		if err := deniedOnDesktop(all, out.Inputs); err != nil {
-			return errorResult(err.Error()), nil, nil
-		}
-		return e.runAction(ctx, t, output, data, &reporter{req: req, data: data})
+		return e.callTool(ctx, t, output, req, args)
 	}
-}
-
-// clientName is the name the client gave in its clientInfo.
-func clientName(req *mcp.CallToolRequest) string {
-	if _, ci := requestClient(req); ci != nil {
-		return ci.Name
-	}
-	return ""
-}
-
-// runsAsTask decides whether a call runs as a task: the tool allows it and
-// the 2026-07-28 request declared the tasks extension. A tool that requires
-// a task, called without the extension on 2026-07-28, gets -32021; a
-// 2025-11-25 session (no tasks there) runs it in the request, with
-// server→client requests for its steps.
-func runsAsTask(t Tool, req *mcp.CallToolRequest) (bool, error) {
-	if t.TaskMode == "" || t.TaskMode == TaskNever || isLegacy(req.Session) {
-		return false, nil
-	}
-	var meta map[string]any
-	if req.Params != nil {
-		meta = req.Params.GetMeta()
-	}
-	if declaresTasks(meta) {
-		return true, nil
-	}
-	if t.TaskMode == TaskRequired {
-		return false, errTasksUndeclared(fmt.Sprintf("tool %q runs only as a task: declare the client capability extensions[%q] in the request's _meta", t.Name, TasksExtension))
-	}
-	return false, nil
-}
-
-// splitInTask separates the steps answered before a task is created from
-// those asked inside it.
-func splitInTask(steps []InputStep) (before, inTask []InputStep) {
-	for _, s := range steps {
-		if s.InTask {
-			inTask = append(inTask, s)
-		} else {
-			before = append(before, s)
-		}
-	}
-	return before, inTask
 }
 
 // runAction runs a tool's action once its inputs are known, and checks the
@@ -202,6 +96,20 @@ func (e *Engine) runAction(ctx context.Context, t Tool, output *jsonschema.Resol
 		res.Content = nil
 	}
 	return res, structured, nil
+}
+
+// withStructured puts the structured value runAction returned into its
+// result, with the serialized text block older clients read, as go-sdk
+// does for a call it answers: a task's result never goes through go-sdk.
+func withStructured(res *mcp.CallToolResult, structured any) *mcp.CallToolResult {
+	if structured != nil {
+		res.StructuredContent = structured
+		if len(res.Content) == 0 {
+			b, _ := json.Marshal(structured)
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+		}
+	}
+	return res
 }
 
 // jsonText returns the JSON value of the first content block when it is a
@@ -249,16 +157,10 @@ func checkOutput(schema *jsonschema.Resolved, v any) error {
 	return nil
 }
 
+// errorResult is a tool error: a result the model reads, not a protocol
+// error.
 func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
-}
-
-// principalOf names who made a request, for binding request state.
-func principalOf(extra *mcp.RequestExtra) string {
-	if extra == nil || extra.TokenInfo == nil {
-		return ""
-	}
-	return extra.TokenInfo.UserID
 }
 
 // reporter streams an action's progress and logs on the request's own
@@ -269,6 +171,8 @@ type reporter struct {
 	data *actions.Data
 }
 
+// Progress sends a progress notification when the request asked for them
+// (it gave a progress token).
 func (r *reporter) Progress(ctx context.Context, progress, total float64, message string) error {
 	token := r.req.Params.GetProgressToken()
 	if token == nil {
@@ -277,6 +181,7 @@ func (r *reporter) Progress(ctx context.Context, progress, total float64, messag
 	return r.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: progress, Total: total, Message: r.data.Redact(message)})
 }
 
+// Log sends a log message on the request's stream.
 func (r *reporter) Log(ctx context.Context, level, logger string, data any) error {
 	if s, ok := data.(string); ok {
 		data = r.data.Redact(s)

@@ -25,6 +25,7 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// String is the problem as one line: entry, field and message.
 func (p Problem) String() string {
 	if p.Field == "" {
 		return fmt.Sprintf("%s: %s", p.Entry, p.Message)
@@ -37,6 +38,7 @@ type ValidationError struct {
 	Problems []Problem
 }
 
+// Error lists the problems, one per line.
 func (e *ValidationError) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {

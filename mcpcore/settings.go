@@ -1,7 +1,6 @@
 package mcpcore
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -149,83 +148,3 @@ func (s Settings) Validate() error {
 	}
 	return errors.Join(errs...)
 }
-
-// Source is where the engine reads what it serves; storage implements it.
-type Source interface {
-	// Catalog returns the current catalog.
-	Catalog(ctx context.Context) (*Catalog, error)
-	// Settings returns the current settings, defaults filled in.
-	Settings(ctx context.Context) (Settings, error)
-	// Changes signals (coalesced) after any change to the catalog or
-	// settings, until ctx ends, when it is closed.
-	Changes(ctx context.Context) <-chan struct{}
-}
-
-// Principal is who a request is from: a client token (by name), or nobody
-// when auth is off.
-type Principal struct {
-	// Token is the client token's name; empty when auth is off.
-	Token string
-	// Tools, when non-nil, is the only tools this principal may list and call.
-	Tools []string
-}
-
-// ErrUnknownToken is what a TokenVerifier returns for a token it does not know.
-var ErrUnknownToken = errors.New("unknown or revoked token")
-
-// TokenVerifier resolves a bearer token to its principal.
-type TokenVerifier interface {
-	VerifyToken(ctx context.Context, token string) (Principal, error)
-}
-
-// KeyStore keeps the server's own secret keys (e.g. the request-state key),
-// creating one of the given size on first use.
-type KeyStore interface {
-	Key(ctx context.Context, name string, size int) ([]byte, error)
-}
-
-// SecretReader resolves named secrets for templates ({{secret "name"}}).
-type SecretReader interface {
-	Secret(ctx context.Context, name string) (string, error)
-}
-
-// ActivitySink receives one record after every request. Record must not
-// block: the call it describes has already been answered.
-type ActivitySink interface {
-	Record(Activity)
-}
-
-// Activity is one request as the activity log keeps it. Secret values
-// never appear in it.
-type Activity struct {
-	Time time.Time `json:"time"`
-	// Era is the protocol revision the request used.
-	Era           string `json:"era"`
-	Client        string `json:"client,omitempty"`
-	ClientVersion string `json:"clientVersion,omitempty"`
-	// Token is the client token's name; empty when auth is off.
-	Token  string `json:"token,omitempty"`
-	Method string `json:"method"`
-	// Target is the tool or prompt name, or the resource URI.
-	Target   string        `json:"target,omitempty"`
-	Duration time.Duration `json:"duration"`
-	// Outcome is "ok", "isError" (a tool error), "input_required" or
-	// "error" (a JSON-RPC error, with ErrorCode).
-	Outcome   string `json:"outcome"`
-	ErrorCode int64  `json:"errorCode,omitempty"`
-	// Detail is a short excerpt of the result or the error message.
-	Detail string `json:"detail,omitempty"`
-	// Approvals are the approvals given or refused during the request,
-	// e.g. `approval: allowed on the desktop`.
-	Approvals []string `json:"approvals,omitempty"`
-}
-
-// Activity outcomes.
-const (
-	OutcomeOK            = "ok"
-	OutcomeToolError     = "isError"
-	OutcomeInputRequired = "input_required"
-	OutcomeError         = "error"
-	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
-	OutcomeTask = "task"
-)

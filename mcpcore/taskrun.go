@@ -1,0 +1,450 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A task running in this process: created by a tools/call (toolcall.go),
+// it runs the rest of the call in the background, parks in input_required
+// while tasks/update answers its in-task steps, keeps its status and
+// progress in the TaskStore, and writes its activity record when it ends.
+
+// taskRun is a task running in this process.
+type taskRun struct {
+	e *Engine
+	// id is the task's id, which never changes (task.ID, readable without
+	// mu).
+	id     string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu   sync.Mutex
+	task Task
+	// pending are the outstanding input requests of the current round, by
+	// wire key; answers the answers so far, by step key.
+	pending   map[string]*pendingStep
+	answers   map[string]json.RawMessage
+	asked     map[string]int
+	roundDone chan struct{}
+	// client names the AI client; approvals are the approvals given or
+	// refused while the task ran, for its activity record.
+	client    string
+	approvals []string
+}
+
+// pendingStep is a step a task waits for tasks/update to answer.
+type pendingStep struct {
+	step InputStep
+	req  mcp.InputRequest
+	// left is how many more times the step may be asked after an invalid
+	// answer.
+	left int
+}
+
+// taskRegistry holds the tasks running in this process and the observers.
+type taskRegistry struct {
+	mu   sync.Mutex
+	runs map[string]*taskRun
+	subs map[chan Task]struct{}
+}
+
+// taskStore returns the engine's task store.
+func (e *Engine) taskStore() TaskStore { return e.opts.Tasks }
+
+// saveLocked writes the run's task; r.mu is held.
+func (r *taskRun) saveLocked() {
+	r.task.UpdatedAt = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.e.taskStore().UpdateTask(ctx, r.task); err != nil {
+		r.e.log.Error("saving a task", "task", r.task.ID, "err", err)
+	}
+	r.e.publishTask(r.task)
+}
+
+// startTask creates the task a tools/call runs as — durably, before the
+// call answers — and runs work as that task in the background, recording
+// how it ends. c names the call: its tool, its client, and the client token
+// that owns the task.
+func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Context, *taskRun) (*mcp.CallToolResult, error)) (*createTaskResult, error) {
+	set := e.currentSettings()
+	now := time.Now()
+	task := Task{
+		ID:             newTaskID(),
+		Owner:          c.token,
+		Tool:           c.tool,
+		Status:         TaskWorking,
+		CreatedAt:      now,
+		UpdatedAt:      now,
+		TTLMs:          set.TaskTTLMs,
+		PollIntervalMs: set.TaskPollIntervalMs,
+	}
+	store := e.taskStore()
+	if _, err := store.DeleteExpiredTasks(ctx, now); err != nil {
+		e.log.Warn("deleting expired tasks", "err", err)
+	}
+	e.expireRuns(now)
+	if err := store.CreateTask(ctx, task); err != nil {
+		return nil, fmt.Errorf("creating the task: %w", err)
+	}
+	// The task outlives the request: it gets a context and a call record
+	// of its own.
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	runCtx, rc := withCallRecord(runCtx)
+	r := &taskRun{e: e, id: task.ID, cancel: cancel, done: make(chan struct{}), task: task,
+		answers: map[string]json.RawMessage{}, asked: map[string]int{}, client: c.client}
+	e.tasks.mu.Lock()
+	e.tasks.runs[task.ID] = r
+	e.tasks.mu.Unlock()
+	e.publishTask(task)
+	go func() {
+		defer close(r.done)
+		defer cancel()
+		defer func() {
+			e.tasks.mu.Lock()
+			delete(e.tasks.runs, task.ID)
+			e.tasks.mu.Unlock()
+		}()
+		res, err := work(runCtx, r)
+		rc.secrets.Store(true) // redact whatever secret the run resolved
+		r.finish(runCtx, rc, res, err)
+	}()
+	return &createTaskResult{ResultType: "task", taskWire: wireOf(task)}, nil
+}
+
+// addApproval records an approval given or refused while the task ran, for
+// its activity record.
+func (r *taskRun) addApproval(s string) {
+	r.mu.Lock()
+	r.approvals = append(r.approvals, s)
+	r.mu.Unlock()
+}
+
+// askDesktop asks steps on the desktop (asker.go) while the task's status
+// says it waits for them.
+func (r *taskRun) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) error {
+	if len(steps) == 0 {
+		return nil
+	}
+	r.setMessage("waiting for an answer on the desktop")
+	if err := r.e.askDesktop(ctx, c, steps, data); err != nil {
+		return err
+	}
+	r.setMessage("working")
+	return nil
+}
+
+// finish records how the run ended, unless the task ended already (a
+// cancelled task stays cancelled).
+func (r *taskRun) finish(ctx context.Context, rc *callRecord, res *mcp.CallToolResult, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.task.Terminal() {
+		return
+	}
+	r.task.InputRequests = nil
+	var je *jsonrpc.Error
+	switch {
+	case ctx.Err() != nil:
+		r.task.Status, r.task.StatusMessage = TaskCancelled, "cancelled"
+	case err != nil && errors.As(err, &je):
+		// A protocol-level error: the task failed.
+		msg := rc.redact(je.Message)
+		r.task.Status, r.task.StatusMessage = TaskFailed, msg
+		r.task.Error, _ = json.Marshal(map[string]any{"code": je.Code, "message": msg, "data": je.Data})
+		if je.Data == nil {
+			r.task.Error, _ = json.Marshal(map[string]any{"code": je.Code, "message": msg})
+		}
+	default:
+		if err != nil {
+			// A plain error is a tool error, as go-sdk makes it for a call
+			// that does not run as a task.
+			res = errorResult(err.Error())
+		}
+		if res.Content == nil {
+			res.Content = []mcp.Content{}
+		}
+		res = rc.redactResult(res).(*mcp.CallToolResult)
+		b, merr := json.Marshal(res)
+		if merr != nil {
+			r.task.Status, r.task.StatusMessage = TaskFailed, "the result cannot be encoded"
+			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInternalError, "message": "the result cannot be encoded: " + merr.Error()})
+			break
+		}
+		r.task.Status, r.task.Result = TaskCompleted, b
+		r.task.StatusMessage = "completed"
+		if res.IsError {
+			r.task.StatusMessage = "completed with a tool error"
+		}
+	}
+	r.saveLocked()
+	r.recordLocked()
+}
+
+// recordLocked writes the activity record of a task that ended: the
+// tools/call that created it was recorded with the outcome "task".
+func (r *taskRun) recordLocked() {
+	sink := r.e.opts.Activity
+	if sink == nil {
+		return
+	}
+	t := r.task
+	a := Activity{Time: t.CreatedAt, Era: modernVersion, Client: r.client, Token: t.Owner, Method: TaskActivityMethod,
+		Target: t.Tool, Duration: time.Since(t.CreatedAt), Outcome: OutcomeOK,
+		Detail: excerpt("task " + t.ID + ": " + t.StatusMessage), Approvals: slices.Clone(r.approvals)}
+	switch t.Status {
+	case TaskCompleted:
+		var res struct {
+			IsError bool `json:"isError"`
+		}
+		if json.Unmarshal(t.Result, &res) == nil && res.IsError {
+			a.Outcome = OutcomeToolError
+		}
+	case TaskFailed:
+		a.Outcome, a.ErrorCode = OutcomeError, jsonrpc.CodeInternalError
+		var e struct {
+			Code int64 `json:"code"`
+		}
+		if json.Unmarshal(t.Error, &e) == nil && e.Code != 0 {
+			a.ErrorCode = e.Code
+		}
+	case TaskCancelled:
+		a.Outcome = OutcomeError
+	}
+	sink.Record(a)
+}
+
+// askClient parks the task in input_required, one round of steps at a
+// time, until tasks/update answered every step of the round, and adds the
+// answers to data.Inputs.
+func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *actions.Data) error {
+	if len(steps) == 0 {
+		return nil
+	}
+	for _, round := range roundsOf(steps) {
+		r.mu.Lock()
+		data.Inputs = mergeInputs(data.Inputs, decodeAnswers(r.answers))
+		r.pending = map[string]*pendingStep{}
+		for _, s := range inRound(steps, round) {
+			ir, err := inputRequest(s, data)
+			if err != nil {
+				r.mu.Unlock()
+				return err
+			}
+			r.pending[r.keyLocked(s.Key)] = &pendingStep{step: s, req: ir, left: maxAsks - 1}
+		}
+		r.roundDone = make(chan struct{})
+		done := r.roundDone
+		r.task.Status, r.task.StatusMessage = TaskInputRequired, "waiting for input from the client"
+		r.task.InputRequests = r.pendingJSONLocked()
+		r.saveLocked()
+		r.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	r.mu.Lock()
+	answers := maps.Clone(r.answers)
+	r.mu.Unlock()
+	data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
+	return nil
+}
+
+// keyLocked is a fresh wire key for a step: keys are never reused over a
+// task's lifetime, so a step asked again gets a new one.
+func (r *taskRun) keyLocked(stepKey string) string {
+	r.asked[stepKey]++
+	if n := r.asked[stepKey]; n > 1 {
+		return fmt.Sprintf("%s-%d", stepKey, n)
+	}
+	return stepKey
+}
+
+// pendingJSONLocked is the wire map of the outstanding input requests, as
+// tasks/get shows them.
+func (r *taskRun) pendingJSONLocked() json.RawMessage {
+	m := mcp.InputRequestMap{}
+	for k, p := range r.pending {
+		m[k] = p.req
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		r.e.log.Error("encoding a task's input requests", "task", r.task.ID, "err", err)
+		return nil
+	}
+	return b
+}
+
+// update takes answers from tasks/update. Unknown or already answered keys
+// are ignored; an invalid answer asks the step again under a new key (up to
+// maxAsks times, then the task fails); the task goes back to working once
+// the round is fully answered.
+func (r *taskRun) update(responses map[string]json.RawMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.task.Status != TaskInputRequired {
+		return
+	}
+	changed := false
+	for _, key := range slices.Sorted(maps.Keys(responses)) {
+		p, ok := r.pending[key]
+		if !ok {
+			continue
+		}
+		changed = true
+		delete(r.pending, key)
+		resp, err := decodeInputResponse(p.step.Kind, responses[key])
+		var ans json.RawMessage
+		if err == nil {
+			ans, err = answerOf(p.step, resp)
+		}
+		if err == nil {
+			r.answers[p.step.Key] = ans
+			continue
+		}
+		if p.left <= 0 {
+			r.task.Status, r.task.InputRequests = TaskFailed, nil
+			r.task.StatusMessage = fmt.Sprintf("input step %q: no valid answer after %d tries: %v", p.step.Key, maxAsks, err)
+			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInvalidParams, "message": r.task.StatusMessage})
+			r.saveLocked()
+			r.recordLocked()
+			r.cancel()
+			return
+		}
+		r.pending[r.keyLocked(p.step.Key)] = &pendingStep{step: p.step, req: p.req, left: p.left - 1}
+	}
+	if !changed {
+		return
+	}
+	if len(r.pending) == 0 {
+		r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskWorking, "working", nil
+		close(r.roundDone)
+	} else {
+		r.task.InputRequests = r.pendingJSONLocked()
+	}
+	r.saveLocked()
+}
+
+// decodeInputResponse decodes one answer as the response its step asked for.
+func decodeInputResponse(kind string, raw json.RawMessage) (mcp.InputResponse, error) {
+	var v mcp.InputResponse
+	switch kind {
+	case StepSampling:
+		v = &mcp.CreateMessageWithToolsResult{}
+	case StepRoots:
+		v = &mcp.ListRootsResult{}
+	default:
+		v = &mcp.ElicitResult{}
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// setMessage sets the status message of a working task.
+func (r *taskRun) setMessage(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.task.Status == TaskWorking && r.task.StatusMessage != msg {
+		r.task.StatusMessage = msg
+		r.saveLocked()
+	}
+}
+
+// cancelRun ends a running task as cancelled and stops its action.
+func (r *taskRun) cancelRun(msg string) {
+	r.mu.Lock()
+	if !r.task.Terminal() {
+		r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskCancelled, msg, nil
+		r.saveLocked()
+		r.recordLocked()
+	}
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// taskReporter keeps an action's progress on its task; a task sends no
+// progress or log notifications.
+type taskReporter struct {
+	r    *taskRun
+	data *actions.Data
+}
+
+// Progress keeps the action's latest progress on the task, its message as
+// the task's status message.
+func (t *taskReporter) Progress(_ context.Context, progress, total float64, message string) error {
+	r := t.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.task.Terminal() {
+		return nil
+	}
+	r.task.Progress, r.task.Total, r.task.ProgressMessage = progress, total, t.data.Redact(message)
+	if message != "" {
+		r.task.StatusMessage = r.task.ProgressMessage
+	}
+	r.saveLocked()
+	return nil
+}
+
+// Log drops the message: a task has no stream to send it on.
+func (t *taskReporter) Log(context.Context, string, string, any) error { return nil }
+
+var _ actions.Reporter = (*taskReporter)(nil)
+
+// expireRuns cancels the running tasks that outlived their TTL.
+func (e *Engine) expireRuns(now time.Time) {
+	for _, r := range e.runs() {
+		r.mu.Lock()
+		expired := r.task.Expired(now)
+		r.mu.Unlock()
+		if expired {
+			r.cancelRun("the task outlived its time to live")
+		}
+	}
+}
+
+// runs lists the tasks running in this process. Lock order: a run's mu may
+// be held when taking tasks.mu, never the other way round.
+func (e *Engine) runs() []*taskRun {
+	e.tasks.mu.Lock()
+	defer e.tasks.mu.Unlock()
+	return slices.Collect(maps.Values(e.tasks.runs))
+}
+
+// interruptTasks ends the tasks running in this process as failed, the
+// way the next start would report them, and stops their actions.
+func (e *Engine) interruptTasks() {
+	for _, r := range e.runs() {
+		r.mu.Lock()
+		if !r.task.Terminal() {
+			r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskFailed, InterruptedMessage, nil
+			r.task.Error = interruptedError()
+			r.saveLocked()
+			r.recordLocked()
+		}
+		r.mu.Unlock()
+		r.cancel()
+	}
+}
+
+// run is the task of id running in this process, or nil.
+func (e *Engine) run(id string) *taskRun {
+	e.tasks.mu.Lock()
+	defer e.tasks.mu.Unlock()
+	return e.tasks.runs[id]
+}
