@@ -19,7 +19,8 @@ ARGS        ?=
 # Debian packages the build needs, as CHECK:PACKAGE (CHECK = a command, or a file
 # that must exist). cgo (mattn/go-sqlite3) needs a C compiler and the libc headers;
 # the conformance suite is installed with npm; Fyne's GLFW driver (the desktop
-# app, package main) needs the X11 and GL headers, also for `go vet`/`go test`.
+# app: app/, assets/ and gui.go) needs the X11 and GL headers, also for
+# `go vet`/`go test`. The headless build (`make headless`) needs none of them.
 DEB_DEPS := gcc:gcc /usr/include/stdio.h:libc6-dev npm:npm pkg-config:pkg-config \
 	/usr/include/GL/gl.h:libgl1-mesa-dev /usr/include/X11/Xlib.h:libx11-dev \
 	/usr/include/X11/Xcursor/Xcursor.h:libxcursor-dev /usr/include/X11/extensions/Xrandr.h:libxrandr-dev \
@@ -38,7 +39,12 @@ GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata
 
 step = @printf '\n==> %s\n' "$(1)"
 
-.PHONY: help deps build run smoke test fmt-check vet staticcheck unit tsclient conformance bench bench-shim clean distclean
+# The packages that do not need the GUI: everything but app/ and assets/
+# (Fyne). With -tags headless the root package (the mcptray command) is one
+# of them.
+HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/' -e '/assets$$')
+
+.PHONY: help deps build run smoke test fmt-check vet staticcheck headless cross unit tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -56,8 +62,8 @@ run: build ## build and start the app on its default database (ARGS=... to pass 
 # Every step runs even when an earlier one fails, so one run shows all problems;
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed".
-TEST_STEPS := fmt-check vet staticcheck unit smoke tsclient conformance
-test: deps ## gofmt, go vet, staticcheck, go test, Xvfb smoke, TypeScript client via the shim, conformance
+TEST_STEPS := fmt-check vet staticcheck headless cross unit smoke tsclient conformance
+test: deps ## gofmt, vet, staticcheck, headless and cross builds, go test, Xvfb smoke, TypeScript client, conformance
 	@failed=""; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
@@ -83,6 +89,27 @@ $(STATICCHECK_STAMP):
 staticcheck: $(STATICCHECK_STAMP) ## staticcheck ./... (pinned, project-local)
 	$(call step,staticcheck $(STATICCHECK_VERSION) ./...)
 	@$(STATICCHECK) ./... && echo ok
+
+headless: ## bin/mcptray-headless: every command, no desktop app, no Fyne (builds without X11/GL headers)
+	$(call step,headless build (go build -tags headless .))
+	@CGO_ENABLED=1 $(GO) build -tags headless -o bin/mcptray-headless .
+	@gui=$$($(GO) list -tags headless -deps . | grep -E '^(fyne\.io/|github\.com/go-gl/)' || true); \
+	if [ -n "$$gui" ]; then echo "the headless build pulls in GUI packages:"; echo "$$gui"; exit 1; fi; \
+	bin/mcptray-headless version && echo ok
+
+# Windows and macOS cannot run here: their builds are checked as far as a
+# cross-compile goes. The shim is pure Go and builds whole; the other
+# non-GUI packages, tests included, must type-check and vet (cgo off: the
+# SQLite driver compiles as a stub; the GUI needs the target's cgo toolchain).
+CROSS_TARGETS := windows/amd64 darwin/arm64
+cross: ## the shim for Windows and macOS, and go vet of every non-GUI package for them
+	$(call step,cross-compile for $(CROSS_TARGETS))
+	@for t in $(CROSS_TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; \
+	  echo "$$t: build cmd/mcptray-stdio, vet $(words $(HEADLESS_PKGS)) packages"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./cmd/mcptray-stdio || exit 1; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet -tags headless $(HEADLESS_PKGS) || exit 1; \
+	done; echo ok
 
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)

@@ -1,7 +1,7 @@
 // Package app is mcptray's desktop GUI: the tray menu, the manager window
 // with its editors, the desktop questions and the task window. It calls
-// only what mcpcore and storage offer; the server itself is assembled by
-// the main package and handed in as a Server.
+// only what mcpcore, storage and clientconfig offer; the server itself is
+// assembled by internal/daemon and handed in as a Server.
 package app
 
 import (
@@ -23,10 +23,12 @@ type Server interface {
 	URL() string
 	Paused() bool
 	SetPaused(bool)
-	// SetPort moves the endpoint to another loopback port: the new port
-	// listens before the old one closes, so a taken port changes nothing
-	// and the error says so.
-	SetPort(port int) error
+	// SaveSettings stores set, which the server applies at once. With
+	// movePort it first moves to set's port (the new port listens before
+	// the old one closes): a taken port is a *mcpcore.ValidationError about
+	// the field "port" and nothing is stored; when storing fails it moves
+	// back. It reports whether it moved.
+	SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error)
 }
 
 // ToolTrier runs a catalog tool through the real MCP endpoint, as an AI
@@ -49,9 +51,12 @@ type TryResult struct {
 
 // Config is what the GUI works on.
 type Config struct {
-	Store  *storage.Store
-	Engine *mcpcore.Engine
-	Server Server
+	Store *storage.Store
+	// Secrets is the server's secret store (nil: secrets cannot be managed
+	// here, and Settings says why).
+	Secrets *storage.Secrets
+	Engine  *mcpcore.Engine
+	Server  Server
 	// DB is the database file, shown in the manager.
 	DB string
 	// ShimPath is the stdio shim (mcptray-stdio) client configs launch.

@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
+	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // exportFileName is the name the export dialog suggests.
@@ -49,26 +49,13 @@ func (m *Manager) inBackground(work, done func()) {
 	}()
 }
 
-// readCatalogFile reads and checks a catalog file on its own.
-func readCatalogFile(path string) (*mcpcore.Catalog, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("importing: %w", err)
-	}
-	c, err := mcpcore.ParseCatalog(b)
-	if err != nil {
-		return nil, fmt.Errorf("importing %s: %w", filepath.Base(path), err)
-	}
-	return c, nil
-}
-
 // ImportCatalog imports the catalog file at path, all or nothing: merged
 // over the stored catalog (an entry with the same name or URI replaces the
 // stored one), or with replace instead of it. On problems the error wraps a
 // *mcpcore.ValidationError listing them all, and nothing changed. It returns
 // the file's catalog.
 func (m *Manager) ImportCatalog(path string, replace bool) (*mcpcore.Catalog, error) {
-	c, err := readCatalogFile(path)
+	c, err := storage.ReadCatalogFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -85,53 +72,10 @@ func (m *Manager) importParsed(c *mcpcore.Catalog, replace bool) error {
 	return nil
 }
 
-// ExportCatalog writes the stored catalog to path as indented JSON,
-// readable by others (it names secrets, never their values). The file is
-// replaced atomically: a failed write leaves the old file or none, never
-// half of the new one.
+// ExportCatalog writes the stored catalog to path (see
+// storage.Store.ExportFile).
 func (m *Manager) ExportCatalog(path string) error {
-	c, err := m.cfg.Store.Export(context.Background())
-	if err != nil {
-		return fmt.Errorf("exporting the catalog: %w", err)
-	}
-	b, err := mcpcore.MarshalCatalog(c)
-	if err != nil {
-		return fmt.Errorf("exporting the catalog: %w", err)
-	}
-	if err := writeFileAtomic(path, b); err != nil {
-		return fmt.Errorf("exporting the catalog: %w", err)
-	}
-	return nil
-}
-
-// writeFileAtomic writes b to a temporary file next to path and renames it
-// over path, so readers see the old file or the whole new one.
-func writeFileAtomic(path string, b []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil { // CreateTemp made it 0600
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return m.cfg.Store.ExportFile(context.Background(), path)
 }
 
 // catalogSummary counts a catalog's entries for people:
@@ -160,7 +104,7 @@ func (m *Manager) chooseImport() {
 		path := rc.URI().Path()
 		rc.Close()
 		var c *mcpcore.Catalog
-		m.inBackground(func() { c, err = readCatalogFile(path) }, func() {
+		m.inBackground(func() { c, err = storage.ReadCatalogFile(path) }, func() {
 			if err != nil {
 				m.showImportError(path, err)
 				return
@@ -168,7 +112,7 @@ func (m *Manager) chooseImport() {
 			m.askImport(path, c)
 		})
 	}, m.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.SetFilter(fynestorage.NewExtensionFileFilter([]string{".json"}))
 	d.Show()
 }
 
@@ -268,6 +212,6 @@ func (m *Manager) chooseExport() {
 		})
 	}, m.win)
 	d.SetFileName(exportFileName)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
+	d.SetFilter(fynestorage.NewExtensionFileFilter([]string{".json"}))
 	d.Show()
 }

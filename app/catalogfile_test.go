@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // writeCatalog writes a catalog document to a file in a temp dir.
@@ -155,7 +156,7 @@ func TestImportDialogMergesAndReloadsTheLists(t *testing.T) {
 	path := writeCatalog(t, `{"format": "mcptray-catalog", "version": 1,
   "resources": [{"uri": "notes://n", "name": "n", "text": "x"}]
 }`)
-	c, err := readCatalogFile(path)
+	c, err := storage.ReadCatalogFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 

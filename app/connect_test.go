@@ -14,7 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/app/clientconfig"
+	"github.com/mcptray/mcptray/clientconfig"
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -26,11 +27,8 @@ func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, s
 	t.Helper()
 	a := test.NewTempApp(t)
 	home := t.TempDir()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	d := testserver.Start(t, testserver.Options{Auth: true}).Daemon
+	st := d.Store()
 	c, ok := clientconfig.Lookup(id)
 	if !ok {
 		t.Fatalf("no client %q", id)
@@ -38,7 +36,7 @@ func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, s
 	env := clientconfig.Env{GOOS: runtime.GOOS, Home: home, XDGConfigHome: filepath.Join(home, ".config"), ProjectDir: home}
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
-	v := newConnectView(a, w, c, Config{Store: st, ShimPath: testShim, Server: &portServer{port: 8731}}, env)
+	v := newConnectView(a, w, c, Config{Store: st, ShimPath: testShim, Server: d}, env)
 	w.SetContent(v.content)
 	w.Resize(fyne.NewSize(700, 700))
 	return v, st, v.path.Selected
@@ -114,7 +112,7 @@ func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
 	v, st, path := newConnectFixture(t, "cursor")
 	ctx := context.Background()
 	v.SetForm(clientconfig.HTTP)
-	if !strings.Contains(v.snippet.Text, "http://127.0.0.1:8731/mcp") || !strings.Contains(v.snippet.Text, clientconfig.TokenPlaceholder) {
+	if !strings.Contains(v.snippet.Text, v.cfg.Server.URL()) || !strings.Contains(v.snippet.Text, clientconfig.TokenPlaceholder) {
 		t.Fatalf("HTTP snippet:\n%s", v.snippet.Text)
 	}
 	if !strings.Contains(v.formNote.Text, "plain text") {

@@ -11,13 +11,16 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
-// served is a real store and engine behind a real HTTP server.
+// served is the real server (internal/daemon) on a temporary database:
+// its store, engine and endpoint.
 type served struct {
+	d   *daemon.Daemon
 	st  *storage.Store
 	eng *mcpcore.Engine
 	url string
@@ -30,7 +33,7 @@ func newServed(t *testing.T) *served {
 
 // servedBy is the served view of a test server.
 func servedBy(s *testserver.Server) *served {
-	return &served{st: s.Store, eng: s.Engine, url: s.URL}
+	return &served{d: s.Daemon, st: s.Store, eng: s.Engine, url: s.URL}
 }
 
 // connect opens a session of the official go-sdk client on the server.
@@ -222,28 +225,21 @@ func visibleErrors(e *ToolEditor) map[string]string {
 	return out
 }
 
-type fakeServer struct{ paused bool }
-
-func (f *fakeServer) URL() string       { return "http://127.0.0.1:8731/mcp" }
-func (f *fakeServer) Paused() bool      { return f.paused }
-func (f *fakeServer) SetPaused(p bool)  { f.paused = p }
-func (f *fakeServer) SetPort(int) error { return nil }
-
 func TestTrayMenu(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	srv := &fakeServer{}
+	srv := s.d
 	u := New(a, Config{Store: s.st, Engine: s.eng, Server: srv})
 	m := u.menu
 	if !strings.Contains(m.status.Label, srv.URL()) || m.state != stateServing {
 		t.Fatalf("status %q state %v", m.status.Label, m.state)
 	}
 	m.pause.Action()
-	if !srv.paused || m.pause.Label != "Resume serving" || m.state != statePaused {
-		t.Fatalf("after Pause: paused %v, label %q, state %v", srv.paused, m.pause.Label, m.state)
+	if !srv.Paused() || m.pause.Label != "Resume serving" || m.state != statePaused {
+		t.Fatalf("after Pause: paused %v, label %q, state %v", srv.Paused(), m.pause.Label, m.state)
 	}
 	m.pause.Action()
-	if srv.paused {
+	if srv.Paused() {
 		t.Fatal("Resume did not resume")
 	}
 	var labels []string
@@ -362,7 +358,7 @@ func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
 	stopped := make(chan struct{}, 1)
-	u := New(a, Config{Store: s.st, Engine: s.eng, Server: &fakeServer{}, BeforeQuit: func() { stopped <- struct{}{} }})
+	u := New(a, Config{Store: s.st, Engine: s.eng, Server: s.d, BeforeQuit: func() { stopped <- struct{}{} }})
 	u.OpenManager()
 	t.Cleanup(u.manager.win.Close)
 	u.manager.NewTool()

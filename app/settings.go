@@ -124,11 +124,10 @@ func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s.status.Wrapping = fyne.TextWrapWord
 	s.secretNote = widget.NewLabel("")
 	s.secretNote.Wrapping = fyne.TextWrapWord
-	if sec, err := s.st.OpenSecrets(s.ctx()); err != nil {
-		s.secretNote.SetText("Secrets are unavailable: " + err.Error())
+	if s.sec = cfg.Secrets; s.sec == nil {
+		s.secretNote.SetText("Secrets are unavailable: mcptray could not open its secret store (see its log).")
 	} else {
-		s.sec = sec
-		s.secretNote.SetText(sec.Warning())
+		s.secretNote.SetText(s.sec.Warning())
 	}
 	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.serverSection(), widget.NewSeparator(),
@@ -553,44 +552,36 @@ func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
 }
 
 // Save validates the settings and stores them; the running server applies
-// them at once. A new port moves the server first: when that fails (the
-// port is taken) nothing is stored. It reports whether it saved.
+// them at once. A port the person typed moves the server there first
+// (Server.SaveSettings; a taken port stores nothing). It reports whether
+// it saved.
 func (s *SettingsTab) Save() bool {
 	set, ps := s.Settings()
 	ps = append(ps, settingsProblems(set.Validate())...)
-	portChanged, moved, oldPort := false, false, 0
-	if len(ps) == 0 {
-		// Only a port the person typed moves the server, from the port it
-		// serves on now (--addr, or a change made with the command line,
-		// may differ from the stored one).
-		portChanged, oldPort = set.ListenPort() != s.loadedPort, s.loadedPort
-		served, serving := s.servedPort()
-		if serving {
-			oldPort = served
-		}
-		if portChanged && serving && served != set.ListenPort() {
-			if err := s.cfg.Server.SetPort(set.ListenPort()); err != nil {
-				ps = append(ps, mcpcore.Problem{Field: "port", Message: err.Error()})
-			} else {
-				moved = true
-			}
-		}
+	// Only a port the person typed moves the server, from the port it
+	// serves on now (--addr, or a change made with the command line, may
+	// differ from the stored one).
+	portChanged, moved, oldPort := set.ListenPort() != s.loadedPort, false, s.loadedPort
+	if served, ok := s.servedPort(); ok {
+		oldPort = served
 	}
 	if len(ps) == 0 {
-		if err := s.st.PutSettings(s.ctx(), set); err != nil {
-			var ve interface{ Unwrap() error }
-			if errors.As(err, &ve) {
-				ps = settingsProblems(ve.Unwrap())
-			} else {
-				ps = settingsProblems(err)
-			}
-			if moved {
-				// The stored port is the old one: serve there again.
-				if err := s.cfg.Server.SetPort(oldPort); err != nil {
-					ps = append(ps, mcpcore.Problem{Field: "port", Message: "moving back to port " + strconv.Itoa(oldPort) + ": " + err.Error()})
-				}
-				moved = false
-			}
+		var err error
+		if s.cfg.Server != nil {
+			moved, err = s.cfg.Server.SaveSettings(s.ctx(), set, portChanged)
+		} else {
+			err = s.st.PutSettings(s.ctx(), set)
+		}
+		var ve *mcpcore.ValidationError
+		var wrapped interface{ Unwrap() error }
+		switch {
+		case err == nil:
+		case errors.As(err, &ve):
+			ps = ve.Problems
+		case errors.As(err, &wrapped):
+			ps = settingsProblems(wrapped.Unwrap())
+		default:
+			ps = settingsProblems(err)
 		}
 	}
 	s.showEndpoint()
@@ -607,10 +598,10 @@ func (s *SettingsTab) Save() bool {
 	s.showAskNote(set)
 	msg := "Saved; the server applies them now."
 	switch {
-	case portChanged && !moved:
-		msg = fmt.Sprintf("Saved; mcptray listens on port %d from its next start.", set.ListenPort())
 	case moved:
 		msg = fmt.Sprintf("Saved; mcptray now serves on %s. The stdio shim follows by itself; client configs in the HTTP form still name port %d: install them again (tray menu ▸ Connect a client).", s.cfg.Server.URL(), oldPort)
+	case portChanged && oldPort != set.ListenPort():
+		msg = fmt.Sprintf("Saved; mcptray listens on port %d from its next start.", set.ListenPort())
 	}
 	s.loadedPort = set.ListenPort()
 	s.status.SetText(msg)

@@ -3,9 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/mcptray/mcptray/internal/localefix"
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -28,27 +30,40 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// newSettingsFixture is a Settings tab on a real store, in a test window.
+// newSettingsFixture is a Settings tab on a real running server (its
+// store, secret store and listener; started on a free port, not the
+// stored one), in a test window.
 func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
-	return newSettingsFixtureWith(t, nil)
-}
-
-// newSettingsFixtureWith is newSettingsFixture with srv as the running
-// server (nil: not serving).
-func newSettingsFixtureWith(t *testing.T, srv Server) (*SettingsTab, *storage.Store, fyne.Window) {
 	t.Helper()
 	a := test.NewTempApp(t)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	d := testserver.Start(t, testserver.Options{}).Daemon
+	w := test.NewWindow(nil)
+	t.Cleanup(w.Close)
+	s := newSettingsTabFor(a, w, Config{Store: d.Store(), Secrets: d.Secrets(), Server: d})
+	w.SetContent(s.Content())
+	w.Resize(fyne.NewSize(1000, 800))
+	return s, d.Store(), w
+}
+
+// servedPort is the port the fixture's server listens on now.
+func servedPort(t *testing.T, s *SettingsTab) int {
+	t.Helper()
+	p, ok := s.servedPort()
+	if !ok {
+		t.Fatal("not serving")
+	}
+	return p
+}
+
+// freePort is a loopback port nobody listens on (at the time of asking).
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	w := test.NewWindow(nil)
-	t.Cleanup(w.Close)
-	s := newSettingsTabFor(a, w, Config{Store: st, Server: srv})
-	w.SetContent(s.Content())
-	w.Resize(fyne.NewSize(1000, 800))
-	return s, st, w
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // texts are the texts every label, entry and rich text in the window
@@ -205,7 +220,7 @@ func TestSettingsTokens(t *testing.T) {
 }
 
 func TestSettingsSecret(t *testing.T) {
-	s, st, w := newSettingsFixture(t)
+	s, _, w := newSettingsFixture(t)
 	ctx := context.Background()
 	const value = "s3cr3t-value-xyz"
 	s.ShowSetSecret("")
@@ -225,10 +240,7 @@ func TestSettingsSecret(t *testing.T) {
 	test.Type(name, "gh")
 	test.Type(pass, value)
 	test.Tap(overlayButton(t, w, "Save"))
-	sec, err := st.OpenSecrets(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sec := s.sec
 	if got, err := sec.Secret(ctx, "gh"); err != nil || got != value {
 		t.Fatalf("stored secret = %q, %v", got, err)
 	}
@@ -256,29 +268,9 @@ func TestSettingsSecret(t *testing.T) {
 	}
 }
 
-// portServer is a Server whose port moves on SetPort, unless the port is in
-// taken (then it fails as the real one does).
-type portServer struct {
-	port  int
-	taken map[int]bool
-	calls []int
-}
-
-func (p *portServer) URL() string    { return fmt.Sprintf("http://127.0.0.1:%d/mcp", p.port) }
-func (p *portServer) Paused() bool   { return false }
-func (p *portServer) SetPaused(bool) {}
-func (p *portServer) SetPort(n int) error {
-	p.calls = append(p.calls, n)
-	if p.taken[n] {
-		return fmt.Errorf("port %d is taken by another program; mcptray keeps serving on port %d", n, p.port)
-	}
-	p.port = n
-	return nil
-}
-
 func TestSettingsInvalidPort(t *testing.T) {
-	srv := &portServer{port: 8731}
-	s, st, w := newSettingsFixtureWith(t, srv)
+	s, st, w := newSettingsFixture(t)
+	served := servedPort(t, s)
 	s.port.SetText("")
 	test.Type(s.port, "70000")
 	s.Save()
@@ -287,48 +279,54 @@ func TestSettingsInvalidPort(t *testing.T) {
 		t.Fatalf("port error line = %q (visible %v)", l.Text, l.Visible())
 	}
 	set, _ := st.Settings(context.Background())
-	if set.Port != mcpcore.DefaultPort || len(srv.calls) != 0 {
-		t.Fatalf("stored port %d, SetPort calls %v", set.Port, srv.calls)
+	if set.Port != mcpcore.DefaultPort || servedPort(t, s) != served {
+		t.Fatalf("stored port %d, serving on %d (was %d)", set.Port, servedPort(t, s), served)
 	}
 	s.port.SetText("")
 	test.Type(s.port, "abc")
 	if s.Save() || !strings.Contains(l.Text, "whole number") {
 		t.Fatalf("port abc: error line %q", l.Text)
 	}
-	if !slices.Contains(texts(w), "http://127.0.0.1:8731/mcp") {
+	if !slices.Contains(texts(w), s.cfg.Server.URL()) {
 		t.Fatal("the endpoint is not shown")
 	}
 }
 
 func TestSettingsPortTakenKeepsStoredPort(t *testing.T) {
-	srv := &portServer{port: 8731, taken: map[int]bool{9000: true}}
-	s, st, _ := newSettingsFixtureWith(t, srv)
-	s.port.SetText("9000")
+	s, st, _ := newSettingsFixture(t)
+	served := servedPort(t, s)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := taken.Addr().(*net.TCPAddr).Port
+	s.port.SetText(strconv.Itoa(port))
 	if s.Save() {
 		t.Fatal("saved with a taken port")
 	}
-	if l := s.errs["port"]; !l.Visible() || !strings.Contains(l.Text, "9000 is taken") {
+	if l := s.errs["port"]; !l.Visible() || !strings.Contains(l.Text, strconv.Itoa(port)+" is taken") {
 		t.Fatalf("port error line = %q", l.Text)
 	}
-	if set, _ := st.Settings(context.Background()); set.Port != mcpcore.DefaultPort {
-		t.Fatalf("stored port %d after a failed move", set.Port)
+	if set, _ := st.Settings(context.Background()); set.Port != mcpcore.DefaultPort || servedPort(t, s) != served {
+		t.Fatalf("stored port %d, serving on %d after a failed move", set.Port, servedPort(t, s))
 	}
 	// A free port: the server moves, the port is stored, the note says
 	// what to reinstall.
-	s.port.SetText("9001")
+	free := freePort(t)
+	s.port.SetText(strconv.Itoa(free))
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)
 	}
-	if set, _ := st.Settings(context.Background()); set.Port != 9001 || srv.port != 9001 {
-		t.Fatalf("stored port %d, serving on %d", set.Port, srv.port)
+	if set, _ := st.Settings(context.Background()); set.Port != free || servedPort(t, s) != free {
+		t.Fatalf("stored port %d, serving on %d, want %d", set.Port, servedPort(t, s), free)
 	}
-	if !strings.Contains(s.status.Text, "install them again") || s.endpoint.Text != "http://127.0.0.1:9001/mcp" {
+	if !strings.Contains(s.status.Text, "install them again") || s.endpoint.Text != s.cfg.Server.URL() {
 		t.Fatalf("status %q, endpoint %q", s.status.Text, s.endpoint.Text)
 	}
 	// Saving other settings does not move it again.
-	n := len(srv.calls)
-	if !s.Save() || len(srv.calls) != n {
-		t.Fatalf("SetPort calls %v after an unrelated save", srv.calls)
+	if !s.Save() || servedPort(t, s) != free {
+		t.Fatalf("serving on %d after an unrelated save", servedPort(t, s))
 	}
 }
 
@@ -367,22 +365,23 @@ func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 // port than the stored one, saving other settings leaves the server where
 // it is; typing a port moves it from there, and the note names that port.
 func TestSettingsPortComparedWithTheServedOne(t *testing.T) {
-	srv := &portServer{port: 9999}
-	s, st, _ := newSettingsFixtureWith(t, srv)
+	s, st, _ := newSettingsFixture(t)
+	served := servedPort(t, s)
 	if s.port.Text != "8731" {
 		t.Fatalf("the port field shows %q, the stored port is 8731", s.port.Text)
 	}
-	if !s.Save() || len(srv.calls) != 0 {
-		t.Fatalf("saving untouched settings: %q, SetPort calls %v", s.status.Text, srv.calls)
+	if !s.Save() || servedPort(t, s) != served {
+		t.Fatalf("saving untouched settings: %q, serving on %d (was %d)", s.status.Text, servedPort(t, s), served)
 	}
-	s.port.SetText("9001")
+	free := freePort(t)
+	s.port.SetText(strconv.Itoa(free))
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)
 	}
-	if srv.port != 9001 || !strings.Contains(s.status.Text, "still name port 9999") {
-		t.Fatalf("serving on %d; status %q", srv.port, s.status.Text)
+	if servedPort(t, s) != free || !strings.Contains(s.status.Text, fmt.Sprintf("still name port %d", served)) {
+		t.Fatalf("serving on %d; status %q", servedPort(t, s), s.status.Text)
 	}
-	if set, _ := st.Settings(context.Background()); set.ListenPort() != 9001 {
+	if set, _ := st.Settings(context.Background()); set.ListenPort() != free {
 		t.Errorf("stored port %d", set.ListenPort())
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/mcptray/mcptray/app/clientconfig"
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -21,6 +22,7 @@ import (
 // loggedServer is a real store and engine behind a real HTTP server, the
 // engine writing its activity log through a real ActivityWriter.
 type loggedServer struct {
+	d   *daemon.Daemon
 	st  *storage.Store
 	w   *storage.ActivityWriter
 	url string
@@ -28,8 +30,8 @@ type loggedServer struct {
 
 func newLoggedServer(t *testing.T) *loggedServer {
 	t.Helper()
-	s := testserver.Start(t, testserver.Options{LogActivity: true})
-	return &loggedServer{st: s.Store, w: s.Activity, url: s.URL}
+	s := testserver.Start(t, testserver.Options{})
+	return &loggedServer{d: s.Daemon, st: s.Store, w: s.Activity, url: s.URL}
 }
 
 // listToolsAs lists the tools with the official go-sdk client, introducing
@@ -61,7 +63,7 @@ func (s *loggedServer) flush(t *testing.T) {
 func TestTrayListsRecentClients(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newLoggedServer(t)
-	u := New(a, Config{Store: s.st, Server: &fakeServer{}})
+	u := New(a, Config{Store: s.st, Server: s.d})
 	m := u.menu
 	if m.menu.Items[1] != m.clients || !m.clients.Disabled {
 		t.Fatal("the clients line is not the menu's second, disabled line")
@@ -188,8 +190,7 @@ func (a *variantApp) Settings() fyne.Settings { return a.settings }
 func TestTrayIconFollowsTheDesktopTheme(t *testing.T) {
 	base := test.NewTempApp(t)
 	a := &variantApp{App: base, settings: &variantSettings{Settings: base.Settings(), variant: theme.VariantLight}}
-	srv := &fakeServer{}
-	u := New(a, Config{Server: srv})
+	u := New(a, Config{Server: newServed(t).d})
 	m := u.menu
 	if m.icon() != assets.Tray(assets.TrayServing, false) {
 		t.Errorf("light desktop: icon %s", m.icon().Name())

@@ -1,8 +1,9 @@
 // Package bench measures the overhead of mcptray's MCP endpoint over a bare
 // go-sdk server serving the same tool.
 //
-// It provides the two servers under test — the real mcptray engine on a
-// SQLite file (NewOurs) and a plain go-sdk server (NewBare) — plus the client
+// It provides the two servers under test — the real mcptray server on a
+// SQLite file, assembled as `mcptray serve` assembles it (NewOurs), and a
+// plain go-sdk server (NewBare) — plus the client
 // load (Load, over HTTP with the official go-sdk client) and a server-only
 // in-process replay of one captured tools/call (Capture, Replay).
 //
@@ -15,18 +16,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
-	"github.com/mcptray/mcptray/storage"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ToolName is the name of the benchmarked tool on both servers.
@@ -61,10 +61,11 @@ func EchoTool() mcpcore.Tool {
 
 // NewBare returns a bare go-sdk endpoint exposing the same tool as EchoTool
 // (same input schema, same result): a plain mcp.Server behind a stateless
-// handler for 2026-07-28 and a session handler for 2025-11-25, routed like
-// docs/go-sdk.md §2 — by session id, then the version header, and only when
-// that is absent by peeking the body's _meta. It has no auth, no Origin
-// guard and no body limit beyond go-sdk's own.
+// handler for 2026-07-28 and a session handler for 2025-11-25, routed as
+// docs/ARCHITECTURE.md ("Era routing") describes, minimally: by session id,
+// then the version header, and only when that is absent by peeking the
+// body's _meta. It has no auth, no Origin guard and no body limit beyond
+// go-sdk's own.
 func NewBare() http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "v0"}, nil)
 	tool := EchoTool()
@@ -85,7 +86,7 @@ func NewBare() http.Handler {
 	})
 }
 
-// bareIsModern is the minimal era routing of docs/go-sdk.md §2.
+// bareIsModern is the minimal era routing of docs/ARCHITECTURE.md ("Era routing").
 func bareIsModern(r *http.Request) bool {
 	if r.Header.Get("Mcp-Session-Id") != "" {
 		return false
@@ -112,61 +113,44 @@ func bareIsModern(r *http.Request) bool {
 	return ok || peek.Method == "server/discover"
 }
 
-// Ours is a running mcptray engine on its own SQLite file.
+// Ours is a running mcptray server on its own SQLite file, assembled by
+// internal/daemon exactly as `mcptray serve` assembles it: store, secret
+// store, activity writer, task store, token auth, engine and listener.
 type Ours struct {
-	// Handler is the engine's MCP endpoint (eng.Handler()).
+	// Handler is the server's whole HTTP handler, for in-process replay.
 	Handler http.Handler
+	// URL is the MCP endpoint the server itself listens on.
+	URL string
 	// Token is a valid client token secret; empty when auth is off.
 	Token string
 	// DBPath is the database file.
 	DBPath string
 
-	engine *mcpcore.Engine
-	store  *storage.Store
-	cancel context.CancelFunc
+	daemon *daemon.Daemon
 }
 
-// NewOurs opens a fresh database in dir, stores a catalog holding EchoTool,
-// and starts the engine the way `mcptray serve` does: the store is the
-// catalog source, key store and (with auth) token verifier, and the engine
-// watches the store for changes. With auth it also creates a client token.
-// logger nil means the product default, slog.Default().
+// NewOurs starts a server on a fresh database in dir, serving a catalog
+// holding EchoTool on a free loopback port; with auth it also creates a
+// client token. logger nil means the product default, slog.Default().
 func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*Ours, error) {
-	db := filepath.Join(dir, "mcptray.db")
-	st, err := storage.Open(db)
-	if err != nil {
-		return nil, err
-	}
-	o := &Ours{store: st, DBPath: db}
-	fail := func(err error) (*Ours, error) {
-		_ = st.Close()
-		return nil, err
-	}
 	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}}
-	if err := st.Import(ctx, cat, true); err != nil {
-		return fail(fmt.Errorf("importing the bench catalog: %w", err))
-	}
-	exe, _ := os.Executable()
-	opts := mcpcore.Options{Version: "bench", Executable: exe, DBPath: db, Logger: logger}
-	if auth {
-		if o.Token, err = st.CreateToken(ctx, "bench", nil); err != nil {
-			return fail(err)
-		}
-		opts.Tokens = st
-	}
-	eng, err := mcpcore.New(ctx, st, st, opts)
+	d, err := daemon.Start(ctx, daemon.Config{DB: filepath.Join(dir, "mcptray.db"), Addr: "127.0.0.1:0",
+		EndpointFile: filepath.Join(dir, "endpoint.json"), Catalog: cat, NoAuth: !auth, Version: "bench", Logger: logger})
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
-	wctx, cancel := context.WithCancel(context.Background())
-	go eng.Watch(wctx)
-	o.engine, o.cancel, o.Handler = eng, cancel, eng.Handler()
+	o := &Ours{Handler: d.Handler(), URL: d.URL(), DBPath: d.DB(), daemon: d}
+	if auth {
+		if o.Token, err = d.Store().CreateToken(ctx, "bench", nil); err != nil {
+			d.Stop()
+			return nil, err
+		}
+	}
 	return o, nil
 }
 
-// Close stops the engine and closes the database.
+// Close stops the server.
 func (o *Ours) Close() error {
-	o.engine.Shutdown()
-	o.cancel()
-	return o.store.Close()
+	o.daemon.Stop()
+	return nil
 }

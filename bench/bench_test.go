@@ -10,7 +10,15 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/zalando/go-keyring"
 )
+
+// TestMain keeps the servers under test away from the user's keyring.
+func TestMain(m *testing.M) {
+	keyring.MockInit()
+	os.Exit(m.Run())
+}
 
 // servers builds the three handlers under test in dir.
 func servers(tb testing.TB) (names []string, handlers map[string]http.Handler, tokens map[string]string) {

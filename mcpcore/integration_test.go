@@ -157,7 +157,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if o.auth {
 		opts.Tokens = st
 	}
-	eng, err := mcpcore.New(ctx, st, st, opts)
+	eng, err := mcpcore.New(ctx, st, openSecrets(t, st), opts)
 	if err != nil {
 		t.Fatalf("mcpcore.New: %v", err)
 	}

@@ -176,7 +176,7 @@ func TestFileWatcherLifecycle(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "(*fileWatcher).run")
 	}
-	eng, err := mcpcore.New(ctx, st, st, mcpcore.Options{Version: "test", Logger: testLogger(t), FilePollInterval: fastPoll})
+	eng, err := mcpcore.New(ctx, st, openSecrets(t, st), mcpcore.Options{Version: "test", Logger: testLogger(t), FilePollInterval: fastPoll})
 	if err != nil {
 		t.Fatal(err)
 	}

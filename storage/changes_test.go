@@ -182,7 +182,7 @@ func TestKeyCreationIsQuiet(t *testing.T) {
 	}
 	defer s.Close()
 	changes := s.Changes(context.Background())
-	if _, err := s.Key(context.Background(), "request-state", 32); err != nil {
+	if _, err := storeKey(context.Background(), s, "request-state", 32); err != nil {
 		t.Fatal(err)
 	}
 	if receive(changes, 200*time.Millisecond) {

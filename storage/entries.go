@@ -74,6 +74,12 @@ func (s *Store) SetToolDisabled(ctx context.Context, name string, disabled bool)
 	return setDisabled(ctx, s, toolKind, name, disabled)
 }
 
+// ToggleTool flips whether the named tool is served, and returns whether it
+// is disabled now.
+func (s *Store) ToggleTool(ctx context.Context, name string) (disabled bool, err error) {
+	return changeDisabled(ctx, s, toolKind, name, func(was bool) bool { return !was })
+}
+
 // PutResource stores a resource, replacing the one with the same URI. An
 // invalid resource is not stored: the error is a *mcpcore.ValidationError.
 func (s *Store) PutResource(ctx context.Context, r mcpcore.Resource) error {
@@ -144,6 +150,12 @@ func (s *Store) SetPromptDisabled(ctx context.Context, name string, disabled boo
 	return setDisabled(ctx, s, promptKind, name, disabled)
 }
 
+// TogglePrompt flips whether the named prompt is served, and returns
+// whether it is disabled now.
+func (s *Store) TogglePrompt(ctx context.Context, name string) (disabled bool, err error) {
+	return changeDisabled(ctx, s, promptKind, name, func(was bool) bool { return !was })
+}
+
 // put validates v and upserts it.
 func put[T any](ctx context.Context, s *Store, k *kind[T], v T) error {
 	if ps := k.validate(v); len(ps) > 0 {
@@ -185,14 +197,25 @@ func remove[T any](ctx context.Context, s *Store, k *kind[T], key string) error 
 
 // setDisabled rewrites one entry with its Disabled flag set as asked.
 func setDisabled[T any](ctx context.Context, s *Store, k *kind[T], key string, disabled bool) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	_, err := changeDisabled(ctx, s, k, key, func(bool) bool { return disabled })
+	return err
+}
+
+// changeDisabled rewrites one entry's Disabled flag as to says, given the
+// stored one, in one transaction; it returns the flag as stored.
+func changeDisabled[T any](ctx context.Context, s *Store, k *kind[T], key string, to func(was bool) bool) (bool, error) {
+	var disabled bool
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		v, err := get(ctx, tx, k, key)
 		if err != nil {
 			return err
 		}
-		*k.disabled(&v) = disabled
+		flag := k.disabled(&v)
+		*flag = to(*flag)
+		disabled = *flag
 		return k.upsert(ctx, tx, &v, now())
 	})
+	return disabled, err
 }
 
 // upsert writes v under its key.

@@ -146,3 +146,13 @@ func receive(ch <-chan struct{}, d time.Duration) bool {
 		return false
 	}
 }
+
+// storeKey is the named key of s's secret store, opened anew as another
+// process would open it.
+func storeKey(ctx context.Context, s *Store, name string, size int) ([]byte, error) {
+	x, err := s.OpenSecrets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return x.Key(ctx, name, size)
+}

@@ -10,20 +10,6 @@ import (
 )
 
 // Key returns the server key with the given name, creating size random
-// bytes on first use. Keys live in the secret store (the OS keyring, or its
-// fallback file), never in the database: see Secrets.Key.
-//
-// Key opens the secret store for each call, keyring probe included; code
-// that also reads secrets should open a Secrets once and use its Key.
-func (s *Store) Key(ctx context.Context, name string, size int) ([]byte, error) {
-	x, err := s.OpenSecrets(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("key %q: %w", name, err)
-	}
-	return x.Key(ctx, name, size)
-}
-
-// Key returns the server key with the given name, creating size random
 // bytes on first use. A key is one entry of the secret store (keyring or
 // fallback file) named "key:" + name, its bytes in base64.
 //

@@ -15,29 +15,29 @@ func TestKeyStableAcrossReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k1, err := s.Key(ctx, "request-state", 32)
+	k1, err := storeKey(ctx, s, "request-state", 32)
 	if err != nil || len(k1) != 32 {
 		t.Fatalf("Key = %x, %v", k1, err)
 	}
 	if bytes.Equal(k1, make([]byte, 32)) {
 		t.Error("key is all zeros")
 	}
-	again, err := s.Key(ctx, "request-state", 32)
+	again, err := storeKey(ctx, s, "request-state", 32)
 	if err != nil || !bytes.Equal(again, k1) {
 		t.Errorf("second Key = %x, %v; want %x", again, err, k1)
 	}
-	other, err := s.Key(ctx, "other", 32)
+	other, err := storeKey(ctx, s, "other", 32)
 	if err != nil || bytes.Equal(other, k1) {
 		t.Errorf("other key = %x, %v", other, err)
 	}
-	if _, err := s.Key(ctx, "request-state", 16); err == nil {
+	if _, err := storeKey(ctx, s, "request-state", 16); err == nil {
 		t.Error("Key with a different size succeeded")
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s = openAt(t, path)
-	k2, err := s.Key(ctx, "request-state", 32)
+	k2, err := storeKey(ctx, s, "request-state", 32)
 	if err != nil || !bytes.Equal(k2, k1) {
 		t.Errorf("after reopen Key = %x, %v; want %x", k2, err, k1)
 	}
@@ -55,7 +55,7 @@ func checkKeyRace(t *testing.T) {
 	errs := make([]error, len(stores))
 	var wg sync.WaitGroup
 	for i, s := range stores {
-		wg.Go(func() { keys[i], errs[i] = s.Key(context.Background(), "shared", 32) })
+		wg.Go(func() { keys[i], errs[i] = storeKey(context.Background(), s, "shared", 32) })
 	}
 	wg.Wait()
 	for i := range stores {

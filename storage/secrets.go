@@ -19,6 +19,8 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/internal/atomicfile"
+	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -59,10 +61,6 @@ const (
 	// keyring answers; it is never created.
 	probeUser = ":probe"
 )
-
-// defaultDBName is the file name of the user's default database inside
-// mcpcore.ConfigDir (the mcptray command's default --db).
-const defaultDBName = "mcptray.db"
 
 // A Secrets resolves the {{secret "name"}} of templates.
 var (
@@ -156,7 +154,7 @@ func WithProbeTimeout(d time.Duration) SecretsOption {
 func (s *Store) OpenSecrets(ctx context.Context, opts ...SecretsOption) (*Secrets, error) {
 	cfg := secretsConfig{
 		service:      defaultService(s.path),
-		file:         defaultSecretsFile(s.path),
+		file:         paths.SecretsFile(s.path),
 		probeTimeout: DefaultProbeTimeout,
 	}
 	for _, o := range opts {
@@ -187,17 +185,10 @@ func (s *Store) OpenSecrets(ctx context.Context, opts ...SecretsOption) (*Secret
 
 // defaultService is the keyring service of the database at dbPath.
 func defaultService(dbPath string) string {
-	if dir, err := mcpcore.ConfigDir(); err == nil && filepath.Clean(dbPath) == filepath.Join(dir, defaultDBName) {
+	if paths.IsDefaultDB(dbPath) {
 		return KeyringService
 	}
 	return KeyringService + ":" + dbPath
-}
-
-// defaultSecretsFile is the fallback file of the database at dbPath.
-func defaultSecretsFile(dbPath string) string {
-	base := filepath.Base(dbPath)
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	return filepath.Join(filepath.Dir(dbPath), base+".secrets.json")
 }
 
 // Backend is where values are kept: BackendKeyring or BackendFile.
@@ -605,9 +596,8 @@ func (f *fileBackend) load() (map[string]string, error) {
 	return m, nil
 }
 
-// save replaces the file with m (removing it when m is empty): it writes a
-// temporary file of mode 0600 in the same directory, syncs it and renames
-// it over the old one, so a reader sees the old or the new file, whole.
+// save replaces the file with m (removing it when m is empty), atomically:
+// a reader sees the old or the new file, whole.
 func (f *fileBackend) save(m map[string]string) error {
 	if len(m) == 0 {
 		if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -619,34 +609,11 @@ func (f *fileBackend) save(m map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("encode secrets file: %w", err)
 	}
-	dir := filepath.Dir(f.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o700); err != nil {
 		return fmt.Errorf("write secrets file: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.path)+".*.tmp") // mode 0600
-	if err != nil {
+	if err := atomicfile.WriteFile(f.path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("write secrets file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
-	_, err = tmp.Write(append(b, '\n'))
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.path)
-	}
-	if err != nil {
-		return fmt.Errorf("write secrets file: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		_ = d.Sync()
-		_ = d.Close()
 	}
 	return nil
 }

@@ -18,9 +18,9 @@ import (
 // TestMain puts go-keyring's in-memory mock in place of the OS keyring, so
 // no test touches the user's keyring. With KEYRING_REAL=1 the tests use the
 // real keyring instead (run them in a throwaway session: see
-// docs/desktop-stack.md §6); every test database has its own keyring
-// service ("mcptray:" + its path), and tests that need a failing keyring
-// are skipped.
+// docs/ARCHITECTURE.md, "Secrets and the keyring"); every test database
+// has its own keyring service ("mcptray:" + its path), and tests that need
+// a failing keyring are skipped.
 func TestMain(m *testing.M) {
 	if !realKeyring() {
 		keyring.MockInit()
@@ -471,7 +471,7 @@ func TestKeyMovesFromServerKeys(t *testing.T) {
 	if v, err := keyring.Get(x.Service(), "key:request-state"); err != nil || v != base64.StdEncoding.EncodeToString(old) {
 		t.Errorf("keyring holds %q, %v", v, err)
 	}
-	if k, err := s.Key(ctx, "request-state", 32); err != nil || !bytes.Equal(k, old) {
+	if k, err := storeKey(ctx, s, "request-state", 32); err != nil || !bytes.Equal(k, old) {
 		t.Errorf("Store.Key = %x, %v", k, err)
 	}
 }

@@ -45,11 +45,11 @@ const DefaultPollInterval = 150 * time.Millisecond
 // so they sort as text.
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// A Store is what the engine reads, verifies tokens with and keeps its keys in.
+// A Store is what the engine reads and verifies tokens with (its keys live
+// in the Secrets).
 var (
 	_ mcpcore.Source        = (*Store)(nil)
 	_ mcpcore.TokenVerifier = (*Store)(nil)
-	_ mcpcore.KeyStore      = (*Store)(nil)
 )
 
 // queryer is what *sql.DB, *sql.Tx and *sql.Conn have in common for reads.

@@ -21,8 +21,9 @@ import (
 	"github.com/mcptray/mcptray/internal/process"
 )
 
-// The tests run the real programs: mcptray (built with cgo, once) serving a
-// catalog, and this shim as a child process speaking stdio.
+// The tests run the real programs: mcptray (built once, with cgo and
+// -tags headless) serving a catalog, and this shim as a child process
+// speaking stdio.
 
 var (
 	buildOnce             sync.Once
@@ -57,7 +58,8 @@ func build(t testing.TB) {
 		}
 		mcptrayBin = filepath.Join(binDir, "mcptray")
 		shimBin = filepath.Join(binDir, "mcptray-stdio")
-		cmd := exec.Command("go", "build", "-o", mcptrayBin, ".")
+		// Headless: no Fyne to build, and a started mcptray never opens a window.
+		cmd := exec.Command("go", "build", "-tags", "headless", "-o", mcptrayBin, ".")
 		cmd.Dir = repoRoot
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -419,14 +421,7 @@ func TestStartsStoppedServer(t *testing.T) {
 	build(t)
 	h := newHome(t)
 	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db)
-	t.Cleanup(func() {
-		if ep, err := readEndpoint(h.endpointFile()); err == nil {
-			syscall.Kill(ep.PID, syscall.SIGTERM)
-			for i := 0; i < 100 && process.Alive(ep.PID); i++ {
-				time.Sleep(50 * time.Millisecond)
-			}
-		}
-	})
+	t.Cleanup(func() { stopStartedServer(h) })
 	s.send(modernReq(1, "server/discover", ""))
 	s.send(modernReq(2, "tools/list", ""))
 	if m := s.answer(1, 20*time.Second); m["result"] == nil {
@@ -668,14 +663,7 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 	env := []string{"MCPTRAY_BIN=" + mcptrayBin, "MCPTRAY_START_ARGS=--addr " + addr + " --db " + h.db}
 	// Registered before the shims start, so it runs after their cleanups:
 	// a shim still running could start the server again.
-	t.Cleanup(func() {
-		if ep, err := readEndpoint(h.endpointFile()); err == nil {
-			syscall.Kill(ep.PID, syscall.SIGTERM)
-			for i := 0; i < 100 && process.Alive(ep.PID); i++ {
-				time.Sleep(50 * time.Millisecond)
-			}
-		}
-	})
+	t.Cleanup(func() { stopStartedServer(h) })
 	a, b := startShim(t, h, env...), startShim(t, h, env...)
 	a.send(modernReq(1, "tools/list", ""))
 	b.send(modernReq(1, "tools/list", ""))
@@ -683,5 +671,20 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 		if m := s.answer(1, 20*time.Second); m["result"] == nil {
 			t.Fatalf("tools/list: %v", m)
 		}
+	}
+}
+
+// stopStartedServer stops the mcptray a shim started in h, waiting up to
+// 5 s for it to exit.
+func stopStartedServer(h home) {
+	ep, err := readEndpoint(h.endpointFile())
+	if err != nil {
+		return
+	}
+	if p, err := os.FindProcess(ep.PID); err == nil {
+		_ = p.Signal(syscall.SIGTERM)
+	}
+	for i := 0; i < 100 && process.Alive(ep.PID); i++ {
+		time.Sleep(50 * time.Millisecond)
 	}
 }

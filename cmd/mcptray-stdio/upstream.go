@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
 )
 
@@ -32,17 +32,13 @@ type config struct {
 // configFromEnv fills config from the user's config dir and the environment.
 func configFromEnv() (config, error) {
 	cfg := config{startTimeout: 10 * time.Second}
-	dir := ""
-	if d := configDir(); d != "" {
-		dir = filepath.Join(d, "mcptray")
-	}
 	cfg.endpointFile = os.Getenv("MCPTRAY_ENDPOINT_FILE")
-	if cfg.endpointFile == "" && dir != "" {
-		cfg.endpointFile = filepath.Join(dir, "endpoint.json")
+	if cfg.endpointFile == "" {
+		cfg.endpointFile, _ = paths.EndpointFile()
 	}
 	cfg.tokenFile = os.Getenv("MCPTRAY_SHIM_TOKEN_FILE")
-	if cfg.tokenFile == "" && dir != "" {
-		cfg.tokenFile = filepath.Join(dir, "shim-token")
+	if cfg.tokenFile == "" {
+		cfg.tokenFile, _ = paths.ShimTokenFile()
 	}
 	cfg.bin = findMcptray()
 	cfg.startArgs = strings.Fields(os.Getenv("MCPTRAY_START_ARGS"))
@@ -82,12 +78,10 @@ func findMcptray() string {
 	return ""
 }
 
-// endpoint is the published address of the running mcptray (the fields of
-// mcpcore.Endpoint the shim needs; the shim stays free of cgo packages).
+// endpoint is the published address of the running mcptray, with the
+// shim's token for it.
 type endpoint struct {
-	URL   string `json:"url"`
-	PID   int    `json:"pid"`
-	DB    string `json:"db"`
+	paths.Endpoint
 	token string
 }
 
@@ -271,19 +265,10 @@ func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
 	}
 }
 
+// readEndpoint reads the endpoint file at path.
 func readEndpoint(path string) (endpoint, error) {
-	var ep endpoint
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ep, err
-	}
-	if err := json.Unmarshal(b, &ep); err != nil {
-		return ep, err
-	}
-	if ep.URL == "" {
-		return ep, errors.New("endpoint file without url")
-	}
-	return ep, nil
+	ep, err := paths.ReadEndpoint(path)
+	return endpoint{Endpoint: ep}, err
 }
 
 func dialable(raw string) bool {
@@ -340,28 +325,4 @@ func (u *upstreamFinder) peek() (endpoint, error) {
 	ep.token = u.readToken()
 	u.ep = &ep
 	return ep, nil
-}
-
-// configDir is the user's config dir, as mcptray computes it. Some clients
-// start servers with a trimmed environment (Codex keeps an allow-list), so
-// it falls back to the home dir's usual place.
-func configDir() string {
-	if d, err := os.UserConfigDir(); err == nil {
-		return d
-	}
-	switch runtime.GOOS {
-	case "windows":
-		if p := os.Getenv("USERPROFILE"); p != "" {
-			return filepath.Join(p, "AppData", "Roaming")
-		}
-	case "darwin":
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, "Library", "Application Support")
-		}
-	default:
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, ".config")
-		}
-	}
-	return ""
 }

@@ -11,7 +11,7 @@
 // this init runs first. It rewrites C.UTF-8-style values to "C" for that
 // moment, and Restore, first thing in main, puts the person's values back,
 // so the commands mcptray runs for tools inherit the environment
-// unchanged. TestCUTF8LocaleIsQuiet (package main) fails if the order
+// unchanged. TestCUTF8LocaleIsQuiet fails if the order
 // ever changes.
 package localefix
 

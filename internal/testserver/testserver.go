@@ -1,18 +1,27 @@
-// Package testserver runs mcptray's real server parts for the tests of
-// other packages: a SQLite store in a temporary folder and an engine
-// following it, behind a real HTTP server on 127.0.0.1. Everything stops
-// when the test ends.
+// Package testserver runs mcptray's real server for the tests of other
+// packages: the server `mcptray serve` runs, assembled by internal/daemon,
+// on a SQLite file in a temporary folder, listening on a free port of
+// 127.0.0.1 and publishing its endpoint file in that folder (never the
+// user's). Its secret store is go-keyring's in-memory mock. Everything
+// stops when the test ends.
 package testserver
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/zalando/go-keyring"
+
+	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
+
+// mockKeyring puts go-keyring's mock in place once per test binary: a
+// second MockInit would drop what the first servers of a test stored.
+var mockKeyring sync.Once
 
 // Options adjust the server.
 type Options struct {
@@ -20,64 +29,38 @@ type Options struct {
 	Auth bool
 	// Catalog, when set, replaces the catalog before the engine starts.
 	Catalog *mcpcore.Catalog
-	// LogActivity logs every request to the store's activity log through a
-	// real ActivityWriter (Server.Activity).
-	LogActivity bool
+	// Asker answers the questions meant for the desktop; nil declines them
+	// as a headless mcptray serve does.
+	Asker mcpcore.Asker
 }
 
-// Server is a running store, engine and HTTP endpoint.
+// Server is a running server.
 type Server struct {
-	Store  *storage.Store
-	Engine *mcpcore.Engine
-	// Activity is the activity writer with Options.LogActivity, else nil.
+	// Daemon is the server itself.
+	Daemon *daemon.Daemon
+	// Store, Engine and Activity are the daemon's.
+	Store    *storage.Store
+	Engine   *mcpcore.Engine
 	Activity *storage.ActivityWriter
-	// URL is the MCP endpoint.
+	// URL is the MCP endpoint the server started on.
 	URL string
+	// EndpointFile is where it publishes its endpoint.
+	EndpointFile string
 }
 
-// Start starts a server for t.
+// Start starts a server for t; it stops when t ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() }) // after the server's, registered below
-	s := &Server{Store: st}
-	if opts.Catalog != nil {
-		if err := st.Import(ctx, opts.Catalog, true); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-	}
-	eopts := mcpcore.Options{Version: "test", Tasks: st}
-	if opts.Auth {
-		eopts.Tokens = st
-	}
-	if opts.LogActivity {
-		s.Activity = st.NewActivityWriter(storage.ActivityWriterOptions{})
-		eopts.Activity = s.Activity
-	}
-	s.Engine, err = mcpcore.New(ctx, st, st, eopts)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	watched := make(chan struct{})
-	go func() { defer close(watched); s.Engine.Watch(ctx) }()
-	srv := httptest.NewServer(s.Engine.Handler())
-	s.URL = srv.URL + mcpcore.EndpointPath
-	t.Cleanup(func() {
-		s.Engine.Shutdown()
-		srv.CloseClientConnections()
-		srv.Close()
-		cancel()
-		<-watched
-		if s.Activity != nil {
-			_ = s.Activity.Close()
-		}
+	mockKeyring.Do(keyring.MockInit)
+	dir := t.TempDir()
+	ep := filepath.Join(dir, "endpoint.json")
+	d, err := daemon.Start(context.Background(), daemon.Config{
+		DB: filepath.Join(dir, "mcptray.db"), Addr: "127.0.0.1:0", EndpointFile: ep,
+		Catalog: opts.Catalog, NoAuth: !opts.Auth, Asker: opts.Asker, Version: "test",
 	})
-	return s
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Stop)
+	return &Server{Daemon: d, Store: d.Store(), Engine: d.Engine(), Activity: d.Activity(), URL: d.URL(), EndpointFile: ep}
 }

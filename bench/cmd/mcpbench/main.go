@@ -844,11 +844,21 @@ func child(ctx context.Context, name, cpuprofile string) error {
 		}
 		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
 	}
-	var h http.Handler
-	var token string
+	var url, token string
 	switch name {
 	case bare:
-		h = bench.NewBare()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		srv := &http.Server{Handler: bench.NewBare(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}()
+		url = "http://" + ln.Addr().String() + "/mcp"
 	case ours, oursNoAuth, oursQuiet:
 		dir, err := os.MkdirTemp("", "mcpbench-"+name+"-")
 		if err != nil {
@@ -864,27 +874,22 @@ func child(ctx context.Context, name, cpuprofile string) error {
 		if err != nil {
 			return err
 		}
+		// Served by the server's own listener, as users are.
 		defer o.Close()
-		h, token = o.Handler, o.Token
+		url, token = o.URL, o.Token
 	default:
 		return fmt.Errorf("-serve %q: want bare, ours, ours-noauth or ours-quietlog", name)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
 	}
 	sln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	stats := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(bench.ReadStats())
 	})}
-	go func() { _ = srv.Serve(ln) }()
 	go func() { _ = stats.Serve(sln) }()
-	line, _ := json.Marshal(ready{URL: "http://" + ln.Addr().String() + "/mcp", Stats: "http://" + sln.Addr().String() + "/stats", Token: token})
+	line, _ := json.Marshal(ready{URL: url, Stats: "http://" + sln.Addr().String() + "/stats", Token: token})
 	fmt.Println(string(line))
 
 	eof := make(chan struct{})
@@ -893,9 +898,6 @@ func child(ctx context.Context, name, cpuprofile string) error {
 	case <-eof:
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(sctx)
 	_ = stats.Close()
 	return nil
 }

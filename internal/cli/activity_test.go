@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestActivityCmd(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "mcptray.db")
+	st, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := st.NewActivityWriter(storage.ActivityWriterOptions{})
+	defer w.Close()
+	w.Record(mcpcore.Activity{Client: "claude-code", Token: "laptop", Method: "tools/call", Target: "greet",
+		Duration: 1234 * time.Microsecond, Outcome: mcpcore.OutcomeOK})
+	w.Record(mcpcore.Activity{Client: "cursor", Method: "resources/read", Target: "file:///a-very-long/path/to/some/notes.md",
+		Outcome: mcpcore.OutcomeError, ErrorCode: -32602})
+	if err := w.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	var out bytes.Buffer
+	if err := Run(ctx, []string{"activity", "--db", db}, Env{Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "TIME") ||
+		!strings.Contains(lines[1], "claude-code") || !strings.Contains(lines[1], "1.23ms") ||
+		!strings.Contains(lines[2], "error -32602") || !strings.Contains(lines[2], "file:///a-very-long/path/to…") {
+		t.Errorf("activity:\n%s", out.String())
+	}
+	out.Reset()
+	if err := Run(ctx, []string{"activity", "--db", db, "--client", "cursor"}, Env{Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 2 || strings.Contains(out.String(), "claude-code") {
+		t.Errorf("--client cursor:\n%s", out.String())
+	}
+
+	// --follow prints what another process writes afterwards.
+	followCtx, stop := context.WithCancel(ctx)
+	var followed syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(followCtx, []string{"activity", "--db", db, "--follow", "--tool", "deploy", "--limit", "0"}, Env{Stdout: &followed})
+	}()
+	time.Sleep(300 * time.Millisecond) // let it start following
+	other, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ow := other.NewActivityWriter(storage.ActivityWriterOptions{})
+	ow.Record(mcpcore.Activity{Client: "zed", Method: "tools/call", Target: "greet", Outcome: mcpcore.OutcomeOK})
+	ow.Record(mcpcore.Activity{Client: "zed", Method: "tools/call", Target: "deploy", Outcome: mcpcore.OutcomeToolError})
+	if err := ow.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(followed.String(), "deploy") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := followed.String()
+	if !strings.Contains(got, "deploy") || strings.Contains(got, "greet") || strings.Count(got, "\n") != 2 {
+		t.Errorf("followed:\n%s", got)
+	}
+}

@@ -1,0 +1,131 @@
+// Package cli is the mcptray command line: one file per command, each
+// parsing its flags, opening what it needs (the store, through openStore;
+// the server, through the daemon package) and printing for people. Main is
+// what the mcptray program runs; the desktop app is handed in as a
+// Desktop, so that a headless build has every command but no GUI.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcptray/mcptray/internal/daemon"
+)
+
+// Env is what a command reads and writes, and how the program was built.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Version is mcptray's version, stamped at build time.
+	Version string
+	// Desktop runs the desktop app; nil in the headless build, where
+	// `mcptray` with no command serves headless.
+	Desktop Desktop
+}
+
+// Desktop runs the desktop app on the server cfg describes until the
+// person quits it or ctx ends.
+type Desktop func(ctx context.Context, cfg DesktopConfig) error
+
+// DesktopConfig is what the desktop app is started with.
+type DesktopConfig struct {
+	// Daemon assembles the server the app serves.
+	Daemon daemon.Config
+	// ShowManager opens the manager window at start.
+	ShowManager bool
+	// Stderr receives what a person starting the app must read.
+	Stderr io.Writer
+}
+
+const usage = `mcptray — your own tools, resources and prompts for AI assistants, over MCP.
+
+Usage:
+  mcptray [--open] [--addr A]     run the desktop app (tray + manager window) on your
+                                  default database; headless without a display
+  mcptray serve [flags]           run the MCP server headless (see serve -h)
+  mcptray token create NAME [--tools a,b]   create a client token (shown once)
+  mcptray token list | revoke NAME
+  mcptray import FILE [--merge]   import a catalog JSON (all or nothing)
+  mcptray export [FILE]           export the catalog JSON (stdout by default)
+  mcptray tool|prompt enable|disable|toggle NAME
+  mcptray settings [set KEY=VALUE ...]   show or change settings
+  mcptray secret set NAME         store a secret, its value read from stdin
+  mcptray secret list | rename OLD NEW | delete NAME
+  mcptray activity [--limit N] [--client X] [--tool X] [--outcome X] [--follow]
+                                  show the activity log
+  mcptray config CLIENT [--http] [--print|--install] [--yes]
+                                  connect an AI client (claude-desktop, claude-code,
+                                  cursor, vscode, windsurf, zed, codex, gemini)
+  mcptray clients                 which AI clients are here and which use mcptray
+  mcptray shim-token [--renew]    provision the token of mcptray-stdio (the stdio shim)
+  mcptray version
+
+Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
+`
+
+// usageError is a mistake on the command line: Main prints the usage
+// after it and exits 2.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+// Main runs the command line args and returns the process's exit status,
+// having printed any error on env.Stderr.
+func Main(ctx context.Context, args []string, env Env) int {
+	err := Run(ctx, args, env)
+	if err == nil {
+		return 0
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "mcptray: %v\n\n%s", err, usage)
+		return 2
+	}
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	fmt.Fprintf(env.Stderr, "mcptray: %v\n", err)
+	return 1
+}
+
+// Run dispatches a command line.
+func Run(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" {
+		return appCmd(ctx, args, env)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serveCmd(ctx, rest, env)
+	case "token":
+		return tokenCmd(ctx, rest, env)
+	case "import":
+		return importCmd(ctx, rest, env)
+	case "export":
+		return exportCmd(ctx, rest, env)
+	case "settings":
+		return settingsCmd(ctx, rest, env)
+	case "secret":
+		return secretCmd(ctx, rest, env)
+	case "activity":
+		return activityCmd(ctx, rest, env)
+	case "tool", "prompt":
+		return toggleCmd(ctx, cmd, rest, env)
+	case "shim-token":
+		return shimTokenCmd(ctx, rest, env)
+	case "config":
+		return configCmd(ctx, rest, env)
+	case "clients":
+		return clientsCmd(ctx, rest, env)
+	case "version", "--version":
+		fmt.Fprintln(env.Stdout, "mcptray", env.Version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q", cmd)}
+}

@@ -1,0 +1,178 @@
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	neturl "net/url"
+	"strings"
+	"time"
+
+	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/process"
+)
+
+// The control endpoint: a launch of the desktop app talks to the mcptray
+// already serving its database. POST ControlShow asks the app to show its
+// window; POST ControlLeave asks a headless mcptray serve to stop so the
+// app can take over. Both need the secret of the endpoint file, which only
+// the user can read.
+const (
+	ControlShow  = "/mcptray/show"
+	ControlLeave = "/mcptray/leave"
+)
+
+// handOverTimeout bounds how long a launch waits for a headless server to
+// answer its last calls and stop.
+const handOverTimeout = 15 * time.Second
+
+// newControlSecret makes the secret of the control endpoint.
+func newControlSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("making the control secret: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// controlled answers the control endpoint and passes everything else to
+// next. Only a request bearing the secret, from no browser (no Origin),
+// gets through.
+func (d *Daemon) controlled(next http.Handler) http.Handler {
+	app := d.cfg.Asker != nil
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != ControlShow && r.URL.Path != ControlLeave {
+			next.ServeHTTP(w, r)
+			return
+		}
+		switch {
+		case r.Method != http.MethodPost:
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, "POST it", http.StatusMethodNotAllowed)
+		case r.Header.Get("Origin") != "":
+			http.Error(w, "not from a browser", http.StatusForbidden)
+		case subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), []byte("Bearer "+d.control)) != 1:
+			http.Error(w, "the control secret is in the endpoint file", http.StatusUnauthorized)
+		case r.URL.Path == ControlShow && !app:
+			http.Error(w, "this mcptray runs headless: it has no window to show", http.StatusNotFound)
+		case r.URL.Path == ControlShow:
+			show := d.onShow.Load()
+			if show == nil {
+				http.Error(w, "the window is not ready yet", http.StatusServiceUnavailable)
+				return
+			}
+			(*show)()
+			w.WriteHeader(http.StatusNoContent)
+		case app:
+			http.Error(w, "the desktop app is quit from its tray menu", http.StatusConflict)
+		default:
+			d.leaving.Do(func() { close(d.leave) })
+			w.WriteHeader(http.StatusAccepted)
+		}
+	})
+}
+
+// SetOnShow sets what a second launch's show request runs; nil answers
+// that the window is not ready.
+func (d *Daemon) SetOnShow(f func()) {
+	if f == nil {
+		d.onShow.Store(nil)
+		return
+	}
+	d.onShow.Store(&f)
+}
+
+// HandOver deals with an mcptray already serving the database the app is
+// about to serve (cfg.DB, published in cfg.EndpointFile): the desktop app
+// is asked to show its window, and this launch is done (handled); a
+// headless mcptray serve (started by the stdio shim, say) is asked to stop,
+// and HandOver returns once it has let go of the database, so that the app
+// takes over. Anything else — nothing running, a stale endpoint file,
+// another database, an mcptray too old to ask — is left to Start, which
+// says what holds the database if anything does.
+func HandOver(ctx context.Context, cfg Config, stderr io.Writer) (handled bool, err error) {
+	db, err := resolveDB(cfg.DB)
+	if err != nil {
+		return false, nil
+	}
+	path := cfg.EndpointFile
+	if path == "" {
+		if path, err = paths.EndpointFile(); err != nil {
+			return false, nil
+		}
+	}
+	ep, err := paths.ReadEndpoint(path)
+	if err != nil || ep.DB != db || ep.Control == "" || !process.Alive(ep.PID) {
+		return false, nil
+	}
+	if ep.App {
+		err := control(ctx, ep, ControlShow, http.StatusNoContent)
+		if connRefused(err) {
+			return false, nil // a stale file: its process id was reused
+		}
+		if err != nil {
+			return true, fmt.Errorf("mcptray is already running (pid %d), and asking it to show its window failed: %w", ep.PID, err)
+		}
+		fmt.Fprintf(stderr, "mcptray: already running (pid %d); its window is shown\n", ep.PID)
+		return true, nil
+	}
+	if err := control(ctx, ep, ControlLeave, http.StatusAccepted); connRefused(err) {
+		return false, nil
+	} else if err != nil {
+		return true, fmt.Errorf("a headless mcptray (pid %d) serves %s, and asking it to stop failed: %w", ep.PID, ep.DB, err)
+	}
+	fmt.Fprintf(stderr, "mcptray: a headless mcptray (pid %d) served %s; it stops so the app takes over\n", ep.PID, ep.DB)
+	// It answers its last calls, then releases the database (≤ ~10 s).
+	wctx, cancel := context.WithTimeout(ctx, handOverTimeout)
+	defer cancel()
+	if err := waitUnlocked(wctx, db); err != nil {
+		if ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		return true, fmt.Errorf("the headless mcptray (pid %d) did not stop within %v: %w", ep.PID, handOverTimeout, err)
+	}
+	return false, nil
+}
+
+// control posts to the control endpoint path of the mcptray behind ep and
+// expects want. The app answers 503 while its window is not ready: that is
+// asked again for a few seconds.
+func control(ctx context.Context, ep paths.Endpoint, path string, want int) error {
+	u, err := neturl.Parse(ep.URL)
+	if err != nil {
+		return fmt.Errorf("its endpoint %q: %w", ep.URL, err)
+	}
+	u.Path = path
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), nil)
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", "Bearer "+ep.Control)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case want:
+			return nil
+		case http.StatusServiceUnavailable:
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%s: %s", resp.Status, strings.TrimSpace(string(body)))
+			case <-time.After(200 * time.Millisecond):
+			}
+		default:
+			return errors.New(resp.Status + ": " + strings.TrimSpace(string(body)))
+		}
+	}
+}

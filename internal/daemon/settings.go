@@ -1,0 +1,39 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// SaveSettings stores set, which the running server applies at once. With
+// movePort, and a port other than the one served now, the server moves to
+// set's port first: a taken port is a *mcpcore.ValidationError about the
+// field "port" and nothing is stored; when storing then fails, the server
+// moves back. It reports whether the server moved.
+func (d *Daemon) SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error) {
+	old, err := d.port()
+	if err != nil {
+		return false, err
+	}
+	if movePort && set.ListenPort() != old {
+		if err := set.Validate(); err != nil {
+			return false, fmt.Errorf("invalid settings: %w", err)
+		}
+		if err := d.SetPort(set.ListenPort()); err != nil {
+			return false, &mcpcore.ValidationError{Problems: []mcpcore.Problem{{Field: "port", Message: err.Error()}}}
+		}
+		moved = true
+	}
+	if err := d.st.PutSettings(ctx, set); err != nil {
+		if moved {
+			// The stored port is still the old one: serve there again.
+			if berr := d.SetPort(old); berr != nil {
+				return false, fmt.Errorf("%w; and moving back to port %d failed: %v", err, old, berr)
+			}
+		}
+		return false, err
+	}
+	return moved, nil
+}
