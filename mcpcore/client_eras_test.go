@@ -1,5 +1,7 @@
 package mcpcore_test
 
+//lint:file-ignore SA1019 the 2025-11-25 clients under test use logging, sampling and roots, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 // The official go-sdk client against the real engine, in both eras.
 
 import (

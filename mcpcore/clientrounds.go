@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 2025-11-25 sessions answer sampling and roots steps; go-sdk marks both deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 the logging capability is still served to 2025-11-25 clients; go-sdk marks it deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"encoding/json"

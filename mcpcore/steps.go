@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 sampling and roots steps are still asked of clients that declare them; go-sdk marks both deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"encoding/json"
 	"fmt"

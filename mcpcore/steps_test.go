@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 tests of sampling steps, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 a task decodes sampling and roots answers given through tasks/update; go-sdk marks both deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"encoding/json"

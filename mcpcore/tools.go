@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 log messages still go to clients that set a log level; go-sdk marks logging deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"bytes"
 	"context"
