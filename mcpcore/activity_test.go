@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testcatalog"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,7 +62,7 @@ func (m *memActivity) find(t *testing.T, what string, ok func(mcpcore.Activity) 
 			}
 		}
 	})
-	waitUntil(t, "an activity record of "+what, func() bool {
+	testutil.Eventually(t, "an activity record of "+what, func() bool {
 		for _, a := range m.all() {
 			if ok(a) {
 				found = a
@@ -78,10 +80,6 @@ const (
 	apiRedacted = "[secret:api]"
 )
 
-func commandTool(name string, argv ...actions.Template) mcpcore.Tool {
-	return mcpcore.Tool{Name: name, Description: "Runs a command.", Action: actions.Spec{Command: &actions.Command{Argv: argv}}}
-}
-
 // resultText returns the text of a tools/call result's blocks, joined.
 func resultText(res *mcp.CallToolResult) string {
 	var parts []string
@@ -95,11 +93,11 @@ func resultText(res *mcp.CallToolResult) string {
 
 func TestSecretRedacted(t *testing.T) {
 	sink := &memActivity{}
-	echo := commandTool("echo_secret", "printf", `token=%s`, `{{secret "api"}}`)
-	fails := commandTool("fail_secret", "sh", "-c", `echo "refused $0" >&2; exit 2`, `{{secret "api"}}`)
-	structured := commandTool("json_secret", "printf", `{"token":"%s"}`, `{{secret "api"}}`)
+	echo := testcatalog.CommandTool("echo_secret", "printf", `token=%s`, `{{secret "api"}}`)
+	fails := testcatalog.CommandTool("fail_secret", "sh", "-c", `echo "refused $0" >&2; exit 2`, `{{secret "api"}}`)
+	structured := testcatalog.CommandTool("json_secret", "printf", `{"token":"%s"}`, `{{secret "api"}}`)
 	structured.OutputSchema = json.RawMessage(`{"type":"object","properties":{"token":{"type":"string"}},"required":["token"]}`)
-	missing := commandTool("missing_secret", "printf", `{{secret "nope"}}`)
+	missing := testcatalog.CommandTool("missing_secret", "printf", `{{secret "nope"}}`)
 	// Nothing listens on port 1: the error names the URL, secret and all.
 	unreachable := `http://127.0.0.1:1/api?key={{secret "api"}}`
 	e := newEnv(t, envOptions{
@@ -175,7 +173,7 @@ func TestSecretRedacted(t *testing.T) {
 }
 
 func TestSecretWithoutStore(t *testing.T) {
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{commandTool("echo_secret", "printf", `{{secret "api"}}`)}}})
+	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{testcatalog.CommandTool("echo_secret", "printf", `{{secret "api"}}`)}}})
 	res, err := e.connect(t, modern, nil, "").CallTool(testCtx(t), &mcp.CallToolParams{Name: "echo_secret"})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +295,7 @@ func TestActivityRecords(t *testing.T) {
 func TestCommandStructuredOutput(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"name":{"type":"string"}},"required":["n","name"]}`)
 	tool := func(name, out string) mcpcore.Tool {
-		tl := commandTool(name, "printf", "%s", actions.Template(out))
+		tl := testcatalog.CommandTool(name, "printf", "%s", actions.Template(out))
 		tl.OutputSchema = schema
 		return tl
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -121,7 +122,7 @@ func TestClientBothEras(t *testing.T) {
 				// The go-sdk client may return from CallTool before running its
 				// last notification handler (a client-side race); the order on
 				// the wire is checked in TestWireNotificationsPrecedeResult.
-				waitUntil(t, "3 progress notifications", func() bool { p, _ := n.snapshot(); return len(p) >= 3 })
+				testutil.Eventually(t, "3 progress notifications", func() bool { p, _ := n.snapshot(); return len(p) >= 3 })
 				got, _ := n.snapshot()
 				var values []float64
 				for _, p := range got {
@@ -155,7 +156,7 @@ func TestClientBothEras(t *testing.T) {
 				} else {
 					call("asked", mcp.Meta{metaLogLevel: "info"})
 				}
-				waitUntil(t, "3 log messages", func() bool { _, l := n.snapshot(); return len(l) >= 3 })
+				testutil.Eventually(t, "3 log messages", func() bool { _, l := n.snapshot(); return len(l) >= 3 })
 				_, logs := n.snapshot()
 				if want := []string{"asked 1", "asked 2", "asked 3"}; !slices.Equal(logs, want) {
 					t.Errorf("log messages %q, want %q (none for the call that asked no level)", logs, want)

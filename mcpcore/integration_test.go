@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -212,19 +213,7 @@ func (e *env) origin() string { return e.srv.URL }
 // (they reach it asynchronously, through Changes and Sync).
 func (e *env) waitSettings(t *testing.T, ok func(mcpcore.Settings) bool) {
 	t.Helper()
-	waitUntil(t, "the settings change to reach the engine", func() bool { return ok(e.eng.Settings()) })
-}
-
-// waitUntil polls cond until it holds, failing the test after patience.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.Eventually(t, "the settings change to reach the engine", func() bool { return ok(e.eng.Settings()) })
 }
 
 // ---- the official go-sdk client ----

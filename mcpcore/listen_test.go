@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,14 +23,6 @@ const helperDBEnv = "MCPTRAY_TEST_HELPER_DB"
 
 // childTool is what the other process adds.
 const childTool = "added_by_another_process"
-
-func respondTool(name string) mcpcore.Tool {
-	return mcpcore.Tool{
-		Name:        name,
-		Description: "Added while the server runs.",
-		Action:      actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "hi"}}}},
-	}
-}
 
 // TestHelperProcess is not a test: TestListenSeesCatalogEdits runs it in a
 // child process to edit the database from another process.
@@ -45,7 +36,7 @@ func TestHelperProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if err := st.PutTool(testCtx(t), respondTool(childTool)); err != nil {
+	if err := st.PutTool(testCtx(t), testcatalog.RespondTool(childTool, "hi")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -85,7 +76,7 @@ func TestListenSeesCatalogEdits(t *testing.T) {
 	s, id := e.listen(t)
 
 	t.Run("this process", func(t *testing.T) {
-		if err := e.st.PutTool(ctx, respondTool("added_in_process")); err != nil {
+		if err := e.st.PutTool(ctx, testcatalog.RespondTool("added_in_process", "hi")); err != nil {
 			t.Fatal(err)
 		}
 		wantListChanged(t, s, id)
@@ -119,7 +110,7 @@ func TestClientToldOfEdits(t *testing.T) {
 			}), "")
 			ctx := testCtx(t)
 			name := "edited_in_" + era
-			if err := e.st.PutTool(ctx, respondTool(name)); err != nil {
+			if err := e.st.PutTool(ctx, testcatalog.RespondTool(name, "hi")); err != nil {
 				t.Fatal(err)
 			}
 			select {

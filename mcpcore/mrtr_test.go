@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
@@ -365,7 +366,7 @@ func TestRequiredStepCannotBeSkipped(t *testing.T) {
 // i.e. the engine serves that version of it.
 func (e *env) waitDescription(t *testing.T, tool, description string) {
 	t.Helper()
-	waitUntil(t, tool+" to be served as "+description, func() bool {
+	testutil.Eventually(t, tool+" to be served as "+description, func() bool {
 		return slices.Contains(e.listTools(t, "").Tools, listedTool{Name: tool, Description: description})
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,7 +125,7 @@ func (e *env) getTask(t *testing.T, id, token string) taskView {
 func (e *env) waitTask(t *testing.T, id, token, what string, ok func(taskView) bool) taskView {
 	t.Helper()
 	var v taskView
-	waitUntil(t, "task "+what, func() bool {
+	testutil.Eventually(t, "task "+what, func() bool {
 		v = e.getTask(t, id, token)
 		return ok(v)
 	})
@@ -503,7 +504,7 @@ func TestTaskApprovalRememberedAndRecorded(t *testing.T) {
 		return a.Method == "tools/call" && a.Target == "t_wipe_task" && a.Outcome == mcpcore.OutcomeTask
 	})
 	var seen []string
-	waitUntil(t, "the task's changes on the observer channel", func() bool {
+	testutil.Eventually(t, "the task's changes on the observer channel", func() bool {
 		for {
 			select {
 			case ev := <-events:

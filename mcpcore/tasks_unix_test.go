@@ -7,30 +7,14 @@ package mcpcore_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
-
-// waitPID waits for the pid a t_sleeper wrote.
-func waitPID(t *testing.T, path string) int {
-	t.Helper()
-	var pid int
-	waitUntil(t, "the command's pid file", func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	})
-	return pid
-}
 
 func processGone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
@@ -46,7 +30,7 @@ func TestTaskCompletesAndSurvivesRestart(t *testing.T) {
 
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	sleeper := startTask(t, a, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	waitPID(t, pidfile)
+	testutil.WaitPID(t, pidfile)
 	if v := a.getTask(t, sleeper.TaskID, ""); v.Status != mcpcore.TaskWorking || v.Result != nil || v.Error != nil {
 		t.Fatalf("running task: %+v", v)
 	}
@@ -71,7 +55,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	e := newEnv(t, envOptions{extra: taskTools})
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	v := startTask(t, e, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	pid := waitPID(t, pidfile)
+	pid := testutil.WaitPID(t, pidfile)
 	if processGone(pid) {
 		t.Fatal("the command is not running")
 	}
@@ -88,8 +72,8 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 			t.Errorf("status after cancel: %+v", got)
 		}
 	}
-	waitUntil(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
-	waitUntil(t, "no running task", func() bool { return len(e.eng.RunningTasks()) == 0 })
+	testutil.Eventually(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
+	testutil.Eventually(t, "no running task", func() bool { return len(e.eng.RunningTasks()) == 0 })
 
 	// Cancelled on the desktop (the observer API).
 	if err := e.eng.CancelTask("no-such-task"); !errors.Is(err, mcpcore.ErrUnknownTask) {
@@ -97,12 +81,12 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	}
 	pidfile = filepath.Join(t.TempDir(), "pid2")
 	v = startTask(t, e, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
-	pid = waitPID(t, pidfile)
+	pid = testutil.WaitPID(t, pidfile)
 	if err := e.eng.CancelTask(v.TaskID); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled || got.StatusMessage != "cancelled on the desktop" {
 		t.Errorf("after CancelTask: %+v", got)
 	}
-	waitUntil(t, "the process to end", func() bool { return processGone(pid) })
+	testutil.Eventually(t, "the process to end", func() bool { return processGone(pid) })
 }

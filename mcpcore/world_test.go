@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
@@ -180,7 +181,7 @@ func TestFileWatcherLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the watcher to run", watching)
+	testutil.Eventually(t, "the watcher to run", watching)
 
 	if err := st.DeleteResource(ctx, res.URI); err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestFileWatcherLifecycle(t *testing.T) {
 	if err := eng.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the watcher to end with no file left to watch", func() bool { return !watching() })
+	testutil.Eventually(t, "the watcher to end with no file left to watch", func() bool { return !watching() })
 
 	if err := st.PutResource(ctx, res); err != nil {
 		t.Fatal(err)
@@ -196,7 +197,7 @@ func TestFileWatcherLifecycle(t *testing.T) {
 	if err := eng.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "the watcher to run again", watching)
+	testutil.Eventually(t, "the watcher to run again", watching)
 
 	eng.Shutdown()
 	if watching() {

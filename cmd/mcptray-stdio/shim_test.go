@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/process"
+	"github.com/mcptray/mcptray/internal/testutil"
 )
 
 // The tests run the real programs: mcptray (built once, with cgo and
@@ -178,34 +179,17 @@ type shim struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan map[string]any
-	stderr *syncBuffer
+	stderr *testutil.SyncBuffer
 	exited chan struct{}
 	// skipped are messages answer read past, kept for a later answer.
 	skipped []map[string]any
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func startShim(t *testing.T, h home, extraEnv ...string) *shim {
 	t.Helper()
 	cmd := exec.Command(shimBin)
 	cmd.Env = append(h.env(), extraEnv...)
-	s := &shim{t: t, cmd: cmd, lines: make(chan map[string]any, 100), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	s := &shim{t: t, cmd: cmd, lines: make(chan map[string]any, 100), stderr: &testutil.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	var err error
 	if s.stdin, err = cmd.StdinPipe(); err != nil {

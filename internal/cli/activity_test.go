@@ -5,31 +5,13 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestActivityCmd(t *testing.T) {
 	ctx := context.Background()
@@ -69,7 +51,7 @@ func TestActivityCmd(t *testing.T) {
 
 	// --follow prints what another process writes afterwards.
 	followCtx, stop := context.WithCancel(ctx)
-	var followed syncBuffer
+	var followed testutil.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(followCtx, []string{"activity", "--db", db, "--follow", "--tool", "deploy", "--limit", "0"}, Env{Stdout: &followed})
@@ -86,10 +68,7 @@ func TestActivityCmd(t *testing.T) {
 	if err := ow.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(followed.String(), "deploy") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Eventually(t, "--follow to print the deploy call", func() bool { return strings.Contains(followed.String(), "deploy") })
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)

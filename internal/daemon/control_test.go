@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -93,7 +94,7 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	var ep paths.Endpoint
-	waitUntil(t, "the headless server's endpoint file", func() bool {
+	testutil.Eventually(t, "the headless server's endpoint file", func() bool {
 		ep, err = paths.ReadEndpoint(epFile)
 		return err == nil
 	})
@@ -132,17 +133,6 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "it stops so the app takes over") {
 		t.Errorf("said %q", out.String())
-	}
-}
-
-func waitUntil(t *testing.T, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 15 s for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcptray/mcptray/internal/testutil"
 )
 
 // recorder is a Reporter that keeps what it was sent.
@@ -60,17 +62,12 @@ func TestRespondRendersStepsThenContent(t *testing.T) {
 		t.Errorf("image = %+v", img)
 	}
 	want := map[string]any{"greeting": "hi Ada", "n": 3.0, "list": []any{"ADA"}}
-	if got, _ := json.Marshal(res.StructuredContent); string(got) != mustJSON(want) {
+	if got, _ := json.Marshal(res.StructuredContent); string(got) != testutil.MustJSON(t, want) {
 		t.Errorf("structured = %s", got)
 	}
 	if strings.Join(rec.events, ";") != "progress half of Ada;log info done" {
 		t.Errorf("events = %v", rec.events)
 	}
-}
-
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 func TestRespondStopsOnCancel(t *testing.T) {
