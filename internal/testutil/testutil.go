@@ -7,6 +7,7 @@ package testutil
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -23,9 +24,23 @@ const Patience = 15 * time.Second
 // "waited … for what".
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
+	EventuallyShows(t, what, func() (bool, string) { return cond(), "" })
+}
+
+// EventuallyShows polls check until it reports success, failing t after
+// Patience with what and the last thing check saw.
+func EventuallyShows(t testing.TB, what string, check func() (ok bool, saw string)) {
+	t.Helper()
 	deadline := time.Now().Add(Patience)
-	for !cond() {
+	for {
+		ok, saw := check()
+		if ok {
+			return
+		}
 		if time.Now().After(deadline) {
+			if saw != "" {
+				t.Fatalf("waited %v for %s; last saw %s", Patience, what, saw)
+			}
 			t.Fatalf("waited %v for %s", Patience, what)
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -67,6 +82,17 @@ func WaitPID(t testing.TB, path string) int {
 		return err == nil && pid > 0
 	})
 	return pid
+}
+
+// FreePort is a loopback port nobody listens on at the time of asking.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // MustJSON encodes v for comparisons that ignore Go-level differences,
