@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -72,8 +73,8 @@ func TestImportReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mustJSON(t, again) != mustJSON(t, got) {
-		t.Errorf("round trip differs:\n%s\n%s", mustJSON(t, again), mustJSON(t, got))
+	if testutil.MustJSON(t, again) != testutil.MustJSON(t, got) {
+		t.Errorf("round trip differs:\n%s\n%s", testutil.MustJSON(t, again), testutil.MustJSON(t, got))
 	}
 }
 
@@ -150,7 +151,7 @@ func TestImportInvalidChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if mustJSON(t, exportAfter) != mustJSON(t, exportBefore) {
+		if testutil.MustJSON(t, exportAfter) != testutil.MustJSON(t, exportBefore) {
 			t.Errorf("replace=%v: export changed", replace)
 		}
 		if after := dump(t, s); after != before {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mcptray/mcptray/mcpcore"
 )
@@ -14,9 +15,13 @@ import (
 // column, and how to reach its key, validation, Disabled flag and list in a
 // catalog. One generic implementation serves all four kinds.
 type kind[T any] struct {
-	noun     string // for messages: "tool", "resource"…
-	table    string
-	keyCol   string
+	noun   string // for messages: "tool", "resource"…
+	table  string
+	keyCol string
+	// keyField is the problem field of the key, e.g. "uri".
+	keyField string
+	// taken words the refusal of a key another entry has already.
+	taken    func(key string) string
 	key      func(*T) string
 	validate func(T) []mcpcore.Problem
 	disabled func(*T) *bool
@@ -26,28 +31,32 @@ type kind[T any] struct {
 // The four kinds, in catalog order. They are read-only descriptors.
 var (
 	toolKind = &kind[mcpcore.Tool]{
-		noun: "tool", table: "tools", keyCol: "name",
+		noun: "tool", table: "tools", keyCol: "name", keyField: "name",
+		taken:    func(name string) string { return fmt.Sprintf("a tool named %q exists already", name) },
 		key:      func(t *mcpcore.Tool) string { return t.Name },
 		validate: mcpcore.ValidateTool,
 		disabled: func(t *mcpcore.Tool) *bool { return &t.Disabled },
 		list:     func(c *mcpcore.Catalog) *[]mcpcore.Tool { return &c.Tools },
 	}
 	resourceKind = &kind[mcpcore.Resource]{
-		noun: "resource", table: "resources", keyCol: "uri",
+		noun: "resource", table: "resources", keyCol: "uri", keyField: "uri",
+		taken:    func(string) string { return "a resource with this URI exists already" },
 		key:      func(r *mcpcore.Resource) string { return r.URI },
 		validate: mcpcore.ValidateResource,
 		disabled: func(r *mcpcore.Resource) *bool { return &r.Disabled },
 		list:     func(c *mcpcore.Catalog) *[]mcpcore.Resource { return &c.Resources },
 	}
 	resourceTemplateKind = &kind[mcpcore.ResourceTemplate]{
-		noun: "resource template", table: "resource_templates", keyCol: "uri_template",
+		noun: "resource template", table: "resource_templates", keyCol: "uri_template", keyField: "uriTemplate",
+		taken:    func(string) string { return "a resource template with this URI template exists already" },
 		key:      func(t *mcpcore.ResourceTemplate) string { return t.URITemplate },
 		validate: mcpcore.ValidateResourceTemplate,
 		disabled: func(t *mcpcore.ResourceTemplate) *bool { return &t.Disabled },
 		list:     func(c *mcpcore.Catalog) *[]mcpcore.ResourceTemplate { return &c.ResourceTemplates },
 	}
 	promptKind = &kind[mcpcore.Prompt]{
-		noun: "prompt", table: "prompts", keyCol: "name",
+		noun: "prompt", table: "prompts", keyCol: "name", keyField: "name",
+		taken:    func(name string) string { return fmt.Sprintf("a prompt named %q exists already", name) },
 		key:      func(p *mcpcore.Prompt) string { return p.Name },
 		validate: mcpcore.ValidatePrompt,
 		disabled: func(p *mcpcore.Prompt) *bool { return &p.Disabled },
@@ -64,9 +73,48 @@ func (s *Store) Tool(ctx context.Context, name string) (mcpcore.Tool, error) {
 	return get(ctx, s.db, toolKind, name)
 }
 
-// DeleteTool removes the named tool, or returns an error wrapping ErrNotFound.
+// ToolAccess says which restricted client tokens see a tool, by token
+// name: true puts the tool in the token's allowlist, false takes it out.
+// A restricted token it does not name keeps seeing the tool or not (under
+// its new name when it is renamed); a token without an allowlist sees
+// every tool whatever it says.
+type ToolAccess map[string]bool
+
+// SaveTool stores t in place of the tool stored as oldName ("" for a new
+// tool), in one transaction: an invalid tool, or a name another tool has
+// already, is refused with a *mcpcore.ValidationError (the latter with its
+// problem on the "name" field); the stored tool's Disabled flag is kept;
+// on a rename the tool under oldName goes; and every restricted token's
+// allowlist follows, oldName becoming t's name and access applied. It
+// returns the tool as stored.
+func (s *Store) SaveTool(ctx context.Context, oldName string, t mcpcore.Tool, access ToolAccess) (mcpcore.Tool, error) {
+	return save(ctx, s, toolKind, oldName, t, func(tx *sql.Tx) error {
+		return editAllowlists(ctx, tx, func(token string, tools []string) []string {
+			want, named := access[token]
+			if !named {
+				want = slices.Contains(tools, t.Name) || (oldName != "" && slices.Contains(tools, oldName))
+			}
+			tools = slices.DeleteFunc(tools, func(x string) bool { return x == t.Name || x == oldName })
+			if want {
+				tools = append(tools, t.Name)
+			}
+			return tools
+		})
+	})
+}
+
+// DeleteTool removes the named tool, and drops it from every token's
+// allowlist in the same transaction (a tool made later under that name is
+// another tool), or returns an error wrapping ErrNotFound.
 func (s *Store) DeleteTool(ctx context.Context, name string) error {
-	return remove(ctx, s, toolKind, name)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if err := toolKind.delete(ctx, tx, name); err != nil {
+			return err
+		}
+		return editAllowlists(ctx, tx, func(_ string, tools []string) []string {
+			return slices.DeleteFunc(tools, func(x string) bool { return x == name })
+		})
+	})
 }
 
 // SetToolDisabled keeps the named tool but stops (or resumes) serving it.
@@ -90,6 +138,16 @@ func (s *Store) PutResource(ctx context.Context, r mcpcore.Resource) error {
 // ErrNotFound.
 func (s *Store) Resource(ctx context.Context, uri string) (mcpcore.Resource, error) {
 	return get(ctx, s.db, resourceKind, uri)
+}
+
+// SaveResource stores r in place of the resource stored at oldURI ("" for
+// a new resource), in one transaction: an invalid resource, or a URI
+// another resource has already, is refused with a
+// *mcpcore.ValidationError (the latter with its problem on the "uri"
+// field); the stored resource's Disabled flag is kept; on a URI change the
+// resource at oldURI goes. It returns the resource as stored.
+func (s *Store) SaveResource(ctx context.Context, oldURI string, r mcpcore.Resource) (mcpcore.Resource, error) {
+	return save(ctx, s, resourceKind, oldURI, r, nil)
 }
 
 // DeleteResource removes the resource with the given URI, or returns an
@@ -116,6 +174,14 @@ func (s *Store) ResourceTemplate(ctx context.Context, uriTemplate string) (mcpco
 	return get(ctx, s.db, resourceTemplateKind, uriTemplate)
 }
 
+// SaveResourceTemplate stores t in place of the resource template stored
+// as oldURITemplate ("" for a new one), as SaveResource does; a taken URI
+// template is a problem on the "uriTemplate" field. It returns the
+// template as stored.
+func (s *Store) SaveResourceTemplate(ctx context.Context, oldURITemplate string, t mcpcore.ResourceTemplate) (mcpcore.ResourceTemplate, error) {
+	return save(ctx, s, resourceTemplateKind, oldURITemplate, t, nil)
+}
+
 // DeleteResourceTemplate removes the resource template with the given URI
 // template, or returns an error wrapping ErrNotFound.
 func (s *Store) DeleteResourceTemplate(ctx context.Context, uriTemplate string) error {
@@ -137,6 +203,13 @@ func (s *Store) PutPrompt(ctx context.Context, p mcpcore.Prompt) error {
 // Prompt returns the named prompt, or an error wrapping ErrNotFound.
 func (s *Store) Prompt(ctx context.Context, name string) (mcpcore.Prompt, error) {
 	return get(ctx, s.db, promptKind, name)
+}
+
+// SavePrompt stores p in place of the prompt stored as oldName ("" for a
+// new prompt), as SaveResource does; a taken name is a problem on the
+// "name" field. It returns the prompt as stored.
+func (s *Store) SavePrompt(ctx context.Context, oldName string, p mcpcore.Prompt) (mcpcore.Prompt, error) {
+	return save(ctx, s, promptKind, oldName, p, nil)
 }
 
 // DeletePrompt removes the named prompt, or returns an error wrapping
@@ -181,18 +254,80 @@ func get[T any](ctx context.Context, q queryer, k *kind[T], key string) (T, erro
 	return v, nil
 }
 
-// remove deletes one entry by key.
-func remove[T any](ctx context.Context, s *Store, k *kind[T], key string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, k.table, k.keyCol), key)
-		if err != nil {
-			return fmt.Errorf("delete %s %q: %w", k.noun, key, err)
+// save validates v and stores it in place of the entry stored under oldKey
+// ("" for a new entry), all in one transaction with also (nil for
+// nothing more): it refuses a key another entry has already, keeps the
+// stored Disabled flag — the list's enable toggle may have changed it
+// since an editor read the entry — and on a key change deletes the entry
+// under oldKey. It returns v as stored.
+func save[T any](ctx context.Context, s *Store, k *kind[T], oldKey string, v T, also func(tx *sql.Tx) error) (T, error) {
+	if ps := k.validate(v); len(ps) > 0 {
+		return v, &mcpcore.ValidationError{Problems: ps}
+	}
+	key := k.key(&v)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if key != oldKey {
+			taken, err := k.has(ctx, tx, key)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return &mcpcore.ValidationError{Problems: []mcpcore.Problem{
+					{Entry: fmt.Sprintf("%s %q", k.noun, key), Field: k.keyField, Message: k.taken(key)}}}
+			}
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("delete %s %q: %w", k.noun, key, errors.Join(ErrNotFound, err))
+		if oldKey != "" {
+			switch cur, err := get(ctx, tx, k, oldKey); {
+			case err == nil:
+				*k.disabled(&v) = *k.disabled(&cur)
+			case !errors.Is(err, ErrNotFound):
+				return err
+			}
+		}
+		if err := k.upsert(ctx, tx, &v, now()); err != nil {
+			return err
+		}
+		if oldKey != "" && oldKey != key {
+			if err := k.delete(ctx, tx, oldKey); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		if also != nil {
+			return also(tx)
 		}
 		return nil
 	})
+	if ve := (*mcpcore.ValidationError)(nil); err != nil && !errors.As(err, &ve) {
+		err = fmt.Errorf("save %s %q: %w", k.noun, key, err)
+	}
+	return v, err
+}
+
+// remove deletes one entry by key.
+func remove[T any](ctx context.Context, s *Store, k *kind[T], key string) error {
+	return s.write(ctx, func(tx *sql.Tx) error { return k.delete(ctx, tx, key) })
+}
+
+// has says whether an entry is stored under key.
+func (k *kind[T]) has(ctx context.Context, q queryer, key string) (bool, error) {
+	var found bool
+	err := q.QueryRowContext(ctx, fmt.Sprintf(`SELECT EXISTS (SELECT 1 FROM %s WHERE %s = ?)`, k.table, k.keyCol), key).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("look for %s %q: %w", k.noun, key, err)
+	}
+	return found, nil
+}
+
+// delete deletes the entry under key, or fails wrapping ErrNotFound.
+func (k *kind[T]) delete(ctx context.Context, tx *sql.Tx, key string) error {
+	res, err := tx.ExecContext(ctx, fmt.Sprintf(`DELETE FROM %s WHERE %s = ?`, k.table, k.keyCol), key)
+	if err != nil {
+		return fmt.Errorf("delete %s %q: %w", k.noun, key, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("delete %s %q: %w", k.noun, key, errors.Join(ErrNotFound, err))
+	}
+	return nil
 }
 
 // setDisabled rewrites one entry with its Disabled flag set as asked.

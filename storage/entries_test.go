@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -105,7 +106,7 @@ func TestCRUDRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: get: %v", step, err)
 				}
-				if g, w := mustJSON(t, got), mustJSON(t, tc.want(changed, disabled)); g != w {
+				if g, w := testutil.MustJSON(t, got), testutil.MustJSON(t, tc.want(changed, disabled)); g != w {
 					t.Errorf("%s:\n got %s\nwant %s", step, g, w)
 				}
 			}

@@ -95,17 +95,6 @@ func reviewPrompt(name string) mcpcore.Prompt {
 	}
 }
 
-// mustJSON encodes v for comparisons that ignore Go-level differences such
-// as int versus float64 in decoded any values.
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	return string(b)
-}
-
 // dump renders every row of every table, timestamps included, to check
 // that a failed operation changed nothing.
 func dump(t *testing.T, s *Store) string {

@@ -166,6 +166,50 @@ func (s *Store) SetTokenTools(ctx context.Context, name string, tools []string) 
 	return s.updateToken(ctx, "set tools of", name, `UPDATE tokens SET tools = ? WHERE name = ?`, toolsJSON, name)
 }
 
+// editAllowlists sets, in tx, each restricted token's allowlist to what
+// edit makes of it (edit gets the token's name and its list, to change).
+// Tokens without an allowlist see every tool and are left alone; a list
+// edit empties stays an empty list, which means no tools.
+func editAllowlists(ctx context.Context, tx *sql.Tx, edit func(token string, tools []string) []string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name, tools FROM tokens WHERE tools IS NOT NULL`)
+	if err != nil {
+		return fmt.Errorf("read token allowlists: %w", err)
+	}
+	stored := map[string]sql.NullString{}
+	for rows.Next() {
+		var (
+			token string
+			tools sql.NullString
+		)
+		if err := rows.Scan(&token, &tools); err != nil {
+			rows.Close()
+			return fmt.Errorf("read token allowlists: %w", err)
+		}
+		stored[token] = tools
+	}
+	// Closed before the updates, which use the transaction's connection.
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("read token allowlists: %w", err)
+	}
+	for token, was := range stored {
+		tools, err := decodeTools(was)
+		if err != nil {
+			return fmt.Errorf("the allowlist of token %q: %w", token, err)
+		}
+		next, err := encodeTools(append([]string{}, edit(token, tools)...))
+		if err != nil {
+			return fmt.Errorf("the allowlist of token %q: %w", token, err)
+		}
+		if next == was {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tokens SET tools = ? WHERE name = ?`, next, token); err != nil {
+			return fmt.Errorf("set tools of token %q: %w", token, err)
+		}
+	}
+	return nil
+}
+
 // updateToken runs one statement that must touch the named token's row.
 func (s *Store) updateToken(ctx context.Context, what, name, query string, args ...any) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
