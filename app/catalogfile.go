@@ -39,16 +39,6 @@ func (m *Manager) mainMenu() *fyne.MainMenu {
 	))
 }
 
-// inBackground runs work off the GUI thread, then done on it.
-func (m *Manager) inBackground(work, done func()) {
-	m.background.Add(1)
-	go func() {
-		defer m.background.Done()
-		work()
-		fyne.Do(done)
-	}()
-}
-
 // ImportCatalog imports the catalog file at path, all or nothing: merged
 // over the stored catalog (an entry with the same name or URI replaces the
 // stored one), or with replace instead of it. On problems the error wraps a
@@ -104,7 +94,7 @@ func (m *Manager) chooseImport() {
 		path := rc.URI().Path()
 		rc.Close()
 		var c *mcpcore.Catalog
-		m.inBackground(func() { c, err = storage.ReadCatalogFile(path) }, func() {
+		m.background.run(func() { c, err = storage.ReadCatalogFile(path) }, func() {
 			if err != nil {
 				m.showImportError(path, err)
 				return
@@ -133,7 +123,7 @@ func (m *Manager) askImport(path string, c *mcpcore.Catalog) {
 		return func() {
 			d.Hide()
 			var err error
-			m.inBackground(func() { err = m.importParsed(c, replace) }, func() { m.importDone(path, c, err) })
+			m.background.run(func() { err = m.importParsed(c, replace) }, func() { m.importDone(path, c, err) })
 		}
 	}
 	merge := widget.NewButton("Merge", answer(false))
@@ -203,7 +193,7 @@ func (m *Manager) chooseExport() {
 		// opens it for writing); the export then replaces it atomically.
 		path := wc.URI().Path()
 		wc.Close()
-		m.inBackground(func() { err = m.ExportCatalog(path) }, func() {
+		m.background.run(func() { err = m.ExportCatalog(path) }, func() {
 			if err != nil {
 				dialog.ShowError(err, m.win)
 				return

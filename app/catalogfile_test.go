@@ -166,7 +166,7 @@ func TestImportDialogMergesAndReloadsTheLists(t *testing.T) {
 		t.Fatalf("the question does not warn about Replace:\n%s", all)
 	}
 	test.Tap(overlayButton(t, m.win, "Merge"))
-	m.background.Wait()
+	m.background.wait()
 	if all := strings.Join(texts(m.win), "\n"); !strings.Contains(all, "Imported 0 tools, 1 resource, 0 resource templates and 0 prompts from catalog.json.") {
 		t.Fatalf("no import report:\n%s", all)
 	}

@@ -115,21 +115,29 @@ func withoutField(ps []mcpcore.Problem, field string) []mcpcore.Problem {
 // entryKind is what an editor needs to store one kind of catalog entry.
 type entryKind[T any] struct {
 	noun     string // "resource", for messages
-	keyField string // the problem field of the key, e.g. "uri"
-	// exists words the refusal of a key that another entry has already.
-	exists   func(key string) string
 	key      func(T) string
-	disabled func(*T) *bool
 	validate func(T) []mcpcore.Problem
-	get      func(*storage.Store, context.Context, string) (T, error)
-	put      func(*storage.Store, context.Context, T) error
-	del      func(*storage.Store, context.Context, string) error
+	// save stores an entry in place of the one stored under oldKey ("" for
+	// a new one), in one storage transaction that also refuses a key
+	// another entry has and keeps the stored Disabled flag; it returns the
+	// entry as stored.
+	save func(st *storage.Store, ctx context.Context, oldKey string, v T) (T, error)
+	del  func(*storage.Store, context.Context, string) error
 }
 
-// editorCore is the part every resource, template and prompt editor shares:
-// the Save and Delete buttons, the status line, the error lines, and the
-// save flow — validate, refuse a taken key, store, and on a key change
-// delete the entry under the old key once the new one is stored.
+// alongside is a part of an editor's form that is no part of its entry
+// but is stored with it (the tool editor's "Visible to tokens").
+type alongside interface {
+	// dirty says whether it differs from what is stored.
+	dirty() bool
+	// load shows what is stored for the entry stored under key.
+	load(key string)
+}
+
+// editorCore is the part every catalog editor shares: the Save and Delete
+// buttons, the status line, the error lines, the unsaved-changes check,
+// and the save flow — check the form, then store the entry through its
+// kind in one storage transaction.
 type editorCore[T any] struct {
 	st      *storage.Store
 	kind    *entryKind[T]
@@ -149,10 +157,17 @@ type editorCore[T any] struct {
 	// cards, when set, shows the problems about a list's items on their
 	// cards and returns the others.
 	cards func([]mcpcore.Problem) []mcpcore.Problem
+	// extra, when set, is stored with the entry: Unsaved counts its
+	// changes, and a save shows it anew.
+	extra alongside
+	// changed, when set, follows a save: the form matches what is stored
+	// again.
+	changed func()
 
 	errs      fieldErrors
 	save, del *widget.Button
 	status    *widget.Label
+	scroll    *container.Scroll
 	// baseline is the form's reading when it was filled in or last saved:
 	// Unsaved compares with it.
 	baseline []byte
@@ -178,11 +193,13 @@ func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew b
 }
 
 // layout frames the form: scrollable, with the status and the buttons
-// always visible below it.
-func (c *editorCore[T]) layout(form fyne.CanvasObject) fyne.CanvasObject {
+// (an editor's own first, then Delete and Save) always visible below it.
+func (c *editorCore[T]) layout(form fyne.CanvasObject, buttons ...fyne.CanvasObject) fyne.CanvasObject {
+	c.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(c.errs[""], form)))
+	buttons = append(buttons, c.del, c.save)
 	return container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, container.NewHBox(c.del, c.save), c.status)), nil, nil,
-		container.NewVScroll(container.NewPadded(container.NewVBox(c.errs[""], form))))
+		container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), c.status)), nil, nil,
+		c.scroll)
 }
 
 // origKey is the key the entry is stored under, "" for a new one.
@@ -219,13 +236,18 @@ func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
 	return false
 }
 
+// checkName shows what is wrong with a tool or prompt name as it is typed.
+func (c *editorCore[T]) checkName(s string) { checkNameAsTyped(c.errs["name"], s, c.isNew) }
+
 // settle takes what the form shows now as its unchanged state; editors
 // call it once their fields are filled in.
 func (c *editorCore[T]) settle() { c.baseline = formReading(c.read()) }
 
 // Unsaved says whether the form was changed since it was filled in or
-// saved.
-func (c *editorCore[T]) Unsaved() bool { return !bytes.Equal(formReading(c.read()), c.baseline) }
+// saved (a new entry nobody typed in has no changes to lose).
+func (c *editorCore[T]) Unsaved() bool {
+	return c.extra != nil && c.extra.dirty() || !bytes.Equal(formReading(c.read()), c.baseline)
+}
 
 // formReading is a form's reading, entry and unreadable fields, as JSON to
 // compare.
@@ -239,50 +261,32 @@ func formReading[T any](v T, local []mcpcore.Problem) []byte {
 
 // Save validates the entry and stores it; it reports whether it did.
 func (c *editorCore[T]) Save() bool {
-	ctx := context.Background()
 	v, local := c.read()
-	ps := append(local, c.validate(v)...)
-	key, old := c.kind.key(v), c.origKey()
-	if len(ps) == 0 && key != old {
-		_, err := c.kind.get(c.st, ctx, key)
-		switch {
-		case err == nil:
-			ps = append(ps, mcpcore.Problem{Field: c.kind.keyField, Message: c.kind.exists(key)})
-		case !errors.Is(err, storage.ErrNotFound):
-			c.showProblems(nil)
-			c.status.SetText(fmt.Sprintf("Not saved: checking for another %s at %q: %v", c.kind.noun, key, err))
-			return false
-		}
-	}
-	if len(ps) > 0 {
+	if ps := append(local, c.validate(v)...); len(ps) > 0 {
 		return c.refuse(ps)
 	}
-	// The list's enable toggle may have changed the stored flag since the
-	// editor opened; the stored one wins.
-	if old != "" {
-		if cur, err := c.kind.get(c.st, ctx, old); err == nil {
-			*c.kind.disabled(&v) = *c.kind.disabled(&cur)
-		}
-	}
-	if err := c.kind.put(c.st, ctx, v); err != nil {
-		var ve *mcpcore.ValidationError
-		if errors.As(err, &ve) {
-			return c.refuse(ve.Problems)
-		}
+	stored, err := c.kind.save(c.st, context.Background(), c.origKey(), v)
+	var ve *mcpcore.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		return c.refuse(ve.Problems)
+	case err != nil:
 		c.showProblems(nil)
 		c.status.SetText("Not saved: " + err.Error())
 		return false
 	}
+	key := c.kind.key(stored)
 	c.showProblems(nil)
 	c.status.SetText(fmt.Sprintf("Saved %q; clients see it now.", key))
-	if old != "" && old != key {
-		if err := c.kind.del(c.st, ctx, old); err != nil && !errors.Is(err, storage.ErrNotFound) {
-			c.status.SetText(fmt.Sprintf("Saved as %q, but the old %q stays: %v", key, old, err))
-		}
+	c.orig, c.isNew = stored, false
+	if c.extra != nil {
+		c.extra.load(key)
 	}
-	c.orig, c.isNew = v, false
 	c.settle()
 	c.del.Show()
+	if c.changed != nil {
+		c.changed()
+	}
 	if c.onSaved != nil {
 		c.onSaved(key)
 	}
@@ -316,33 +320,38 @@ func (c *editorCore[T]) reportDialogError(err error, key string) {
 // Kinds of catalog entries the editors store.
 var (
 	resourceKind = &entryKind[mcpcore.Resource]{
-		noun: "resource", keyField: "uri",
-		exists:   func(string) string { return "a resource with this URI exists already" },
+		noun:     "resource",
 		key:      func(r mcpcore.Resource) string { return r.URI },
-		disabled: func(r *mcpcore.Resource) *bool { return &r.Disabled },
 		validate: mcpcore.ValidateResource,
-		get:      (*storage.Store).Resource,
-		put:      (*storage.Store).PutResource,
+		save:     (*storage.Store).SaveResource,
 		del:      (*storage.Store).DeleteResource,
 	}
 	templateKind = &entryKind[mcpcore.ResourceTemplate]{
-		noun: "resource template", keyField: "uriTemplate",
-		exists:   func(string) string { return "a resource template with this URI template exists already" },
+		noun:     "resource template",
 		key:      func(t mcpcore.ResourceTemplate) string { return t.URITemplate },
-		disabled: func(t *mcpcore.ResourceTemplate) *bool { return &t.Disabled },
 		validate: mcpcore.ValidateResourceTemplate,
-		get:      (*storage.Store).ResourceTemplate,
-		put:      (*storage.Store).PutResourceTemplate,
+		save:     (*storage.Store).SaveResourceTemplate,
 		del:      (*storage.Store).DeleteResourceTemplate,
 	}
 	promptKind = &entryKind[mcpcore.Prompt]{
-		noun: "prompt", keyField: "name",
-		exists:   func(name string) string { return fmt.Sprintf("a prompt named %q exists already", name) },
+		noun:     "prompt",
 		key:      func(p mcpcore.Prompt) string { return p.Name },
-		disabled: func(p *mcpcore.Prompt) *bool { return &p.Disabled },
 		validate: mcpcore.ValidatePrompt,
-		get:      (*storage.Store).Prompt,
-		put:      (*storage.Store).PutPrompt,
+		save:     (*storage.Store).SavePrompt,
 		del:      (*storage.Store).DeletePrompt,
 	}
 )
+
+// toolKind is how the tool editor stores a tool: with it, which client
+// tokens see it, as access says at the time of saving.
+func toolKind(access func() storage.ToolAccess) *entryKind[mcpcore.Tool] {
+	return &entryKind[mcpcore.Tool]{
+		noun:     "tool",
+		key:      func(t mcpcore.Tool) string { return t.Name },
+		validate: mcpcore.ValidateTool,
+		save: func(st *storage.Store, ctx context.Context, oldName string, t mcpcore.Tool) (mcpcore.Tool, error) {
+			return st.SaveTool(ctx, oldName, t, access())
+		},
+		del: (*storage.Store).DeleteTool,
+	}
+}

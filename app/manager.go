@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -44,9 +43,8 @@ type Manager struct {
 
 	// onClose is what closing the window does (see SetCloseIntercept).
 	onClose func()
-	// background counts the file imports and exports under way. Tests wait
-	// for it: the test driver runs fyne.Do inline, on the worker goroutine.
-	background sync.WaitGroup
+	// background runs the file imports and exports.
+	background background
 }
 
 // NewManager builds the manager window (not shown).
@@ -376,13 +374,16 @@ func (m *Manager) openPromptEntry(e catalogEntry) {
 
 // confirmDelete asks before an editor deletes its entry.
 func (m *Manager) confirmDelete(title string) func(string, func()) {
-	return func(q string, yes func()) {
-		dialog.ShowConfirm(title, q, func(ok bool) {
-			if ok {
-				yes()
-			}
-		}, m.win)
-	}
+	return func(q string, yes func()) { confirmThen(m.win, title, q, yes) }
+}
+
+// confirmThen asks question in win, and runs yes if the answer is yes.
+func confirmThen(win fyne.Window, title, question string, yes func()) {
+	dialog.ShowConfirm(title, question, func(ok bool) {
+		if ok {
+			yes()
+		}
+	}, win)
 }
 
 // savedIn is an editor's onSaved: it reloads the lists, and after a delete

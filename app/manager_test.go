@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/internal/daemon"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -180,7 +181,7 @@ func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
 	m.NewTool()
 	e := m.Editor()
 	test.Type(e.name, "runner")
-	e.kind.SetSelected(kindCommand) // no argv, no description
+	e.actionKind.SetSelected(kindCommand) // no argv, no description
 	e.addParam(mcpcore.Param{Type: "integer"})
 	test.Type(e.params[0].name, "n")
 	test.Type(e.params[0].def, "abc")
@@ -291,7 +292,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"alpha", "beta"} {
-		if err := s.st.PutTool(ctx, respondTool(name, "x")); err != nil {
+		if err := s.st.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -449,7 +450,7 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"first", "second"} {
-		if err := s.st.PutTool(ctx, respondTool(name, "x")); err != nil {
+		if err := s.st.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -472,5 +473,5 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the Try it call of the tool left behind still runs")
 	}
-	first.try.calls.Wait()
+	first.try.calls.wait()
 }

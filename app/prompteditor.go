@@ -107,9 +107,6 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 // Content is the editor's widget tree.
 func (e *PromptEditor) Content() fyne.CanvasObject { return e.content }
 
-// checkName validates the name as it is typed.
-func (e *PromptEditor) checkName(s string) { checkNameAsTyped(e.errs["name"], s, e.isNew) }
-
 // argColumns lays out a row of the arguments table; the trailing cell
 // holds the row's remove button, so the header reserves its width.
 func argColumns(cells []fyne.CanvasObject, trailing fyne.CanvasObject) fyne.CanvasObject {

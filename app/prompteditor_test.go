@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
@@ -65,7 +66,7 @@ func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
 		strings.Join(got.Arguments[0].Completions, "|") != "Ada|Grace" {
 		t.Fatalf("stored arguments %+v", got.Arguments)
 	}
-	eventually(t, "prompts/get over HTTP", func() (bool, string) {
+	testutil.EventuallyShows(t, "prompts/get over HTTP", func() (bool, string) {
 		txt, err := s.getPrompt(t, "greet", map[string]string{"who": "Ada"})
 		if err != nil {
 			return false, err.Error()
@@ -202,7 +203,7 @@ func TestPromptEditorImageMessage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var res *mcp.GetPromptResult
-	waitFor(t, "the prompt to be served", func() bool {
+	testutil.Eventually(t, "the prompt to be served", func() bool {
 		cs := s.connect(ctx, t)
 		defer cs.Close()
 		var err error

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -26,23 +27,6 @@ func newTestManager(t *testing.T) (*Manager, *served) {
 	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
 	t.Cleanup(m.win.Close)
 	return m, s
-}
-
-// eventually retries check until it reports success or 10 s pass; the
-// engine follows the store asynchronously.
-func eventually(t *testing.T, what string, check func() (bool, string)) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ok, got := check()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: last saw %s", what, got)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // readResource reads a resource over MCP; it returns the error text on failure.
@@ -88,7 +72,7 @@ func TestResourceEditorCreatesAServedResource(t *testing.T) {
 	if got.Name != "todo" || got.Title != "My to-do list" || got.Text != "- buy milk" || got.MimeType != "text/markdown" {
 		t.Fatalf("stored %+v", got)
 	}
-	eventually(t, "resources/read over HTTP", func() (bool, string) {
+	testutil.EventuallyShows(t, "resources/read over HTTP", func() (bool, string) {
 		res, err := s.readResource(t, "notes://todo")
 		if err != nil {
 			return false, err.Error()
@@ -230,7 +214,7 @@ func TestResourceEditorLoadsABlob(t *testing.T) {
 	if !e.Save() {
 		t.Fatalf("save: %v", shownErrors(e.errs))
 	}
-	eventually(t, "resources/read of the blob", func() (bool, string) {
+	testutil.EventuallyShows(t, "resources/read of the blob", func() (bool, string) {
 		res, err := s.readResource(t, "img://logo")
 		if err != nil {
 			return false, err.Error()
@@ -309,7 +293,7 @@ func TestTemplateEditorCreatesAServedTemplate(t *testing.T) {
 	if err != nil || !slices.Equal(got.Completions["day"], []string{"monday", "tuesday"}) {
 		t.Fatalf("stored %+v, %v", got, err)
 	}
-	eventually(t, "resources/read through the template", func() (bool, string) {
+	testutil.EventuallyShows(t, "resources/read through the template", func() (bool, string) {
 		res, err := s.readResource(t, "notes://days/friday")
 		if err != nil {
 			return false, err.Error()

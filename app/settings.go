@@ -1,61 +1,22 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/emersion/go-autostart"
 
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
-
-// autostartApp is mcptray's login item: this program, with no arguments.
-func autostartApp() *autostart.App {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	return &autostart.App{Name: "mcptray", DisplayName: "mcptray", Exec: []string{exe}}
-}
-
-// startAtLogin is the "Start at login" switch, or nil when this program
-// cannot name itself.
-func startAtLogin() fyne.CanvasObject {
-	a := autostartApp()
-	if a == nil {
-		return nil
-	}
-	c := widget.NewCheck("Start mcptray at login", nil)
-	c.SetChecked(a.IsEnabled())
-	c.OnChanged = func(on bool) {
-		var err error
-		if on {
-			err = a.Enable()
-		} else {
-			err = a.Disable()
-		}
-		if err != nil {
-			slog.Error("start at login", "err", err)
-			c.SetChecked(a.IsEnabled())
-		}
-	}
-	return c
-}
 
 // inspectorOrigins are the origins the MCP Inspector runs its page on.
 var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"}
@@ -79,7 +40,8 @@ type numField struct {
 
 // SettingsTab is the Settings tab: the server's settings (saved together
 // through storage, so the running server applies them at once; problems
-// show next to their fields), client tokens and secrets (changed at once).
+// show next to their fields), client tokens (tokens.go) and secrets
+// (secrets.go), both changed at once, and start at login (autostart.go).
 type SettingsTab struct {
 	app fyne.App
 	win fyne.Window
@@ -103,13 +65,12 @@ type SettingsTab struct {
 	errs   map[string]*widget.Label
 	status *widget.Label
 
-	tokens     []storage.TokenInfo
-	tokenList  *widget.List
-	tokenSel   int
-	secrets    []storage.SecretInfo
-	secretList *widget.List
-	secretSel  int
+	tokens     *pickList[storage.TokenInfo]
+	secrets    *pickList[storage.SecretInfo]
 	secretNote *widget.Label
+	// background counts the secret store calls under way (see
+	// secretsSection).
+	background background
 
 	content fyne.CanvasObject
 }
@@ -119,16 +80,9 @@ func (s *SettingsTab) ctx() context.Context { return context.Background() }
 // newSettingsTabFor builds the Settings tab for win; a keeps the GUI
 // preferences.
 func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
-	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, errs: map[string]*widget.Label{}, tokenSel: -1, secretSel: -1}
+	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
-	s.secretNote = widget.NewLabel("")
-	s.secretNote.Wrapping = fyne.TextWrapWord
-	if s.sec = cfg.Secrets; s.sec == nil {
-		s.secretNote.SetText("Secrets are unavailable: mcptray could not open its secret store (see its log).")
-	} else {
-		s.secretNote.SetText(s.sec.Warning())
-	}
 	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.serverSection(), widget.NewSeparator(),
 		s.securitySection(), widget.NewSeparator(),
@@ -145,10 +99,12 @@ func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 // Content is the tab's content.
 func (s *SettingsTab) Content() fyne.CanvasObject { return s.content }
 
+// heading is a section's title.
 func heading(t string) *widget.Label {
 	return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
 
+// hint is a line of small print under a field or section.
 func hint(t string) *widget.Label {
 	l := widget.NewLabel(t)
 	l.Wrapping = fyne.TextWrapWord
@@ -196,108 +152,18 @@ func (s *SettingsTab) showEndpoint() {
 	s.endpoint.SetText(s.cfg.Server.URL())
 }
 
+// securitySection holds the allowed browser origins (saved with the
+// settings) and the client tokens.
 func (s *SettingsTab) securitySection() fyne.CanvasObject {
 	s.originBox = container.NewVBox()
 	add := widget.NewButtonWithIcon("Add origin", theme.ContentAddIcon(), func() { s.addOrigin("") })
 	inspector := widget.NewButton("Allow MCP Inspector", s.AllowInspector)
-	s.tokenList = widget.NewList(
-		func() int { return len(s.tokens) },
-		func() fyne.CanvasObject { return widget.NewLabel("token") },
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(tokenLine(s.tokens[id])) },
-	)
-	s.tokenList.OnSelected = func(id widget.ListItemID) { s.tokenSel = id }
-	s.tokenList.OnUnselected = func(widget.ListItemID) { s.tokenSel = -1 }
-	create := widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), s.showCreateToken)
-	edit := widget.NewButtonWithIcon("Tools…", theme.DocumentCreateIcon(), func() {
-		if t, ok := s.selectedToken(); ok {
-			s.showTokenTools(t)
-		}
-	})
-	revoke := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
-		if t, ok := s.selectedToken(); ok {
-			dialog.ShowConfirm("Revoke token", fmt.Sprintf("Revoke %q? Clients using it are refused from now on.", t.Name),
-				func(yes bool) {
-					if yes {
-						s.RevokeToken(t.Name)
-					}
-				}, s.win)
-		}
-	})
 	return container.NewVBox(heading("Security"),
 		widget.NewLabel("Allowed browser origins (beyond the server's own):"),
 		s.withErr("allowedOrigins", s.originBox),
 		container.NewHBox(add, inspector),
-		widget.NewLabel("Client tokens:"),
-		hint("Every AI client connecting over HTTP sends a token of its own; revoke one to cut that client off. The stdio shim keeps its own token."),
-		container.NewGridWrap(fyne.NewSize(720, 160), s.tokenList),
-		container.NewHBox(create, edit, revoke),
+		s.tokensSection(),
 	)
-}
-
-func tokenLine(t storage.TokenInfo) string {
-	tools := "all tools"
-	if t.Tools != nil {
-		tools = "tools: " + cmp.Or(strings.Join(t.Tools, ", "), "none")
-	}
-	used := "never used"
-	if t.LastUsedAt != nil {
-		used = "last used " + t.LastUsedAt.Local().Format(time.DateTime)
-	}
-	return fmt.Sprintf("%s  ·  %s  ·  created %s  ·  %s", t.Name, tools, t.CreatedAt.Local().Format(time.DateTime), used)
-}
-
-func (s *SettingsTab) selectedToken() (storage.TokenInfo, bool) {
-	if s.tokenSel < 0 || s.tokenSel >= len(s.tokens) {
-		return storage.TokenInfo{}, false
-	}
-	return s.tokens[s.tokenSel], true
-}
-
-func (s *SettingsTab) secretsSection() fyne.CanvasObject {
-	s.secretList = widget.NewList(
-		func() int { return len(s.secrets) },
-		func() fyne.CanvasObject { return widget.NewLabel("secret") },
-		func(id widget.ListItemID, o fyne.CanvasObject) {
-			x := s.secrets[id]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime)))
-		},
-	)
-	s.secretList.OnSelected = func(id widget.ListItemID) { s.secretSel = id }
-	s.secretList.OnUnselected = func(widget.ListItemID) { s.secretSel = -1 }
-	add := widget.NewButtonWithIcon("Add / replace", theme.ContentAddIcon(), func() { s.ShowSetSecret("") })
-	rename := widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), func() {
-		if x, ok := s.selectedSecret(); ok {
-			s.showRenameSecret(x.Name)
-		}
-	})
-	del := widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
-		if x, ok := s.selectedSecret(); ok {
-			dialog.ShowConfirm("Delete secret", fmt.Sprintf("Delete the secret %q? Tools using it fail until it is set again.", x.Name),
-				func(yes bool) {
-					if yes {
-						s.DeleteSecret(x.Name)
-					}
-				}, s.win)
-		}
-	})
-	if s.sec == nil {
-		add.Disable()
-		rename.Disable()
-		del.Disable()
-	}
-	return container.NewVBox(heading("Secrets"),
-		hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again.`),
-		s.secretNote,
-		container.NewGridWrap(fyne.NewSize(720, 120), s.secretList),
-		container.NewHBox(add, rename, del),
-	)
-}
-
-func (s *SettingsTab) selectedSecret() (storage.SecretInfo, bool) {
-	if s.secretSel < 0 || s.secretSel >= len(s.secrets) {
-		return storage.SecretInfo{}, false
-	}
-	return s.secrets[s.secretSel], true
 }
 
 func (s *SettingsTab) limitsSection() fyne.CanvasObject {
@@ -619,198 +485,4 @@ func (s *SettingsTab) servedPort() (int, bool) {
 	}
 	p, err := strconv.Atoi(u.Port())
 	return p, err == nil
-}
-
-// ------------------------------------------------------------ tokens
-
-func (s *SettingsTab) reloadTokens() {
-	ts, err := s.st.ListTokens(s.ctx())
-	if err != nil {
-		slog.Error("listing tokens", "err", err)
-		return
-	}
-	s.tokens = ts
-	s.tokenSel = -1
-	s.tokenList.UnselectAll()
-	s.tokenList.Refresh()
-}
-
-// toolNames are the catalog's tool names.
-func (s *SettingsTab) toolNames() []string {
-	cat, err := s.st.Catalog(s.ctx())
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, t := range cat.Tools {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
-// toolPicker is an "all tools" switch over a tool checklist; get reads
-// the choice (nil: all).
-func (s *SettingsTab) toolPicker(tools []string) (fyne.CanvasObject, func() []string) {
-	group := widget.NewCheckGroup(s.toolNames(), nil)
-	all := widget.NewCheck("All tools (including future ones)", func(on bool) {
-		if on {
-			group.Disable()
-		} else {
-			group.Enable()
-		}
-	})
-	if tools == nil {
-		all.SetChecked(true)
-	} else {
-		group.SetSelected(tools)
-	}
-	get := func() []string {
-		if all.Checked {
-			return nil
-		}
-		return append([]string{}, group.Selected...)
-	}
-	return container.NewVBox(all, container.NewGridWrap(fyne.NewSize(360, 180), container.NewVScroll(group))), get
-}
-
-func (s *SettingsTab) showCreateToken() {
-	name := widget.NewEntry()
-	name.SetPlaceHolder("e.g. claude-desktop")
-	picker, get := s.toolPicker(nil)
-	dialog.ShowForm("Create client token", "Create", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Name", name),
-		widget.NewFormItem("Tools it sees", picker),
-	}, func(ok bool) {
-		if ok {
-			s.CreateToken(name.Text, get())
-		}
-	}, s.win)
-}
-
-// CreateToken creates a token and shows its secret, once.
-func (s *SettingsTab) CreateToken(name string, tools []string) bool {
-	secret, err := s.st.CreateToken(s.ctx(), strings.TrimSpace(name), tools)
-	if err != nil {
-		dialog.ShowError(err, s.win)
-		return false
-	}
-	s.reloadTokens()
-	shown := widget.NewLabel(secret)
-	shown.Selectable = true
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-		fyne.CurrentApp().Clipboard().SetContent(secret)
-	})
-	note := widget.NewLabel("Copy it now: this is the only time mcptray shows it. Clients send it as\nAuthorization: Bearer <token>.")
-	d := dialog.NewCustom(fmt.Sprintf("Token %q created", name), "Done",
-		container.NewVBox(note, container.NewBorder(nil, nil, nil, copyBtn, shown)), s.win)
-	d.SetOnClosed(func() { shown.SetText("") })
-	d.Resize(fyne.NewSize(620, 200))
-	d.Show()
-	return true
-}
-
-// RevokeToken revokes a token; clients using it are refused at once.
-func (s *SettingsTab) RevokeToken(name string) {
-	if err := s.st.RevokeToken(s.ctx(), name); err != nil {
-		dialog.ShowError(err, s.win)
-	}
-	s.reloadTokens()
-}
-
-func (s *SettingsTab) showTokenTools(t storage.TokenInfo) {
-	picker, get := s.toolPicker(t.Tools)
-	dialog.ShowCustomConfirm(fmt.Sprintf("Tools token %q sees", t.Name), "Save", "Cancel", picker, func(ok bool) {
-		if !ok {
-			return
-		}
-		if err := s.st.SetTokenTools(s.ctx(), t.Name, get()); err != nil {
-			dialog.ShowError(err, s.win)
-		}
-		s.reloadTokens()
-	}, s.win)
-}
-
-// ------------------------------------------------------------ secrets
-
-func (s *SettingsTab) reloadSecrets() {
-	s.secrets = nil
-	if s.sec != nil {
-		xs, err := s.sec.ListSecrets(s.ctx())
-		if err != nil {
-			slog.Error("listing secrets", "err", err)
-		}
-		s.secrets = xs
-	}
-	s.secretSel = -1
-	s.secretList.UnselectAll()
-	s.secretList.Refresh()
-}
-
-// ShowSetSecret asks for a secret's name and value (a password entry) and
-// stores it; the value is cleared from the entry once the dialog closes.
-func (s *SettingsTab) ShowSetSecret(name string) {
-	ne := widget.NewEntry()
-	ne.SetText(name)
-	ne.SetPlaceHolder("e.g. github-token")
-	ve := widget.NewPasswordEntry()
-	ve.SetPlaceHolder("value (never shown again)")
-	d := dialog.NewForm("Set secret", "Save", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Name", ne),
-		widget.NewFormItem("Value", ve),
-	}, func(ok bool) {
-		value := ve.Text
-		ve.SetText("")
-		if ok {
-			s.SetSecret(ne.Text, value)
-		}
-	}, s.win)
-	d.Resize(fyne.NewSize(480, 200))
-	d.Show()
-}
-
-// SetSecret stores a secret's value.
-func (s *SettingsTab) SetSecret(name, value string) bool {
-	if s.sec == nil {
-		return false
-	}
-	if err := s.sec.SetSecret(s.ctx(), strings.TrimSpace(name), value); err != nil {
-		dialog.ShowError(err, s.win)
-		return false
-	}
-	s.reloadSecrets()
-	return true
-}
-
-func (s *SettingsTab) showRenameSecret(old string) {
-	ne := widget.NewEntry()
-	ne.SetText(old)
-	dialog.ShowForm(fmt.Sprintf("Rename secret %q", old), "Rename", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("New name", ne),
-	}, func(ok bool) {
-		if ok {
-			s.RenameSecret(old, ne.Text)
-		}
-	}, s.win)
-}
-
-// RenameSecret renames a secret, keeping its value.
-func (s *SettingsTab) RenameSecret(old, name string) {
-	if s.sec == nil {
-		return
-	}
-	if err := s.sec.RenameSecret(s.ctx(), old, strings.TrimSpace(name)); err != nil {
-		dialog.ShowError(err, s.win)
-	}
-	s.reloadSecrets()
-}
-
-// DeleteSecret deletes a secret.
-func (s *SettingsTab) DeleteSecret(name string) {
-	if s.sec == nil {
-		return
-	}
-	if err := s.sec.DeleteSecret(s.ctx(), name); err != nil {
-		dialog.ShowError(err, s.win)
-	}
-	s.reloadSecrets()
 }

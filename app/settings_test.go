@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // newSettingsFixture is a Settings tab on a real running server (its
 // store, secret store and listener; started on a free port, not the
-// stored one), in a test window.
+// stored one), in a test window, its secrets listed.
 func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
 	t.Helper()
 	a := test.NewTempApp(t)
@@ -40,6 +41,7 @@ func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
 	s := newSettingsTabFor(a, w, Config{Store: d.Store(), Secrets: d.Secrets(), Server: d})
+	s.background.wait()
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 800))
 	return s, d.Store(), w
@@ -53,17 +55,6 @@ func servedPort(t *testing.T, s *SettingsTab) int {
 		t.Fatal("not serving")
 	}
 	return p
-}
-
-// freePort is a loopback port nobody listens on (at the time of asking).
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // texts are the texts every label, entry and rich text in the window
@@ -207,11 +198,11 @@ func TestSettingsTokens(t *testing.T) {
 			t.Fatalf("the secret is still shown after the dialog closed: %q", x)
 		}
 	}
-	if len(s.tokens) != 1 || s.tokens[0].Name != "ci" {
-		t.Fatalf("token list = %+v", s.tokens)
+	if len(s.tokens.items) != 1 || s.tokens.items[0].Name != "ci" {
+		t.Fatalf("token list = %+v", s.tokens.items)
 	}
 	s.RevokeToken("ci")
-	if ts, _ := st.ListTokens(ctx); len(ts) != 0 || len(s.tokens) != 0 {
+	if ts, _ := st.ListTokens(ctx); len(ts) != 0 || len(s.tokens.items) != 0 {
 		t.Fatalf("tokens after revoke: %+v", ts)
 	}
 	if _, err := st.VerifyToken(ctx, secret); err == nil {
@@ -240,12 +231,14 @@ func TestSettingsSecret(t *testing.T) {
 	test.Type(name, "gh")
 	test.Type(pass, value)
 	test.Tap(overlayButton(t, w, "Save"))
+	// The keyring is called off the GUI thread.
+	s.background.wait()
 	sec := s.sec
 	if got, err := sec.Secret(ctx, "gh"); err != nil || got != value {
 		t.Fatalf("stored secret = %q, %v", got, err)
 	}
-	if len(s.secrets) != 1 || s.secrets[0].Name != "gh" {
-		t.Fatalf("secret list = %+v", s.secrets)
+	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "gh" {
+		t.Fatalf("secret list = %+v", s.secrets.items)
 	}
 	if n := len(w.Canvas().Overlays().List()); n != 0 {
 		t.Fatalf("%d overlay(s) still open after Save", n)
@@ -259,12 +252,27 @@ func TestSettingsSecret(t *testing.T) {
 		}
 	}
 	s.RenameSecret("gh", "github")
+	s.background.wait()
 	if got, err := sec.Secret(ctx, "github"); err != nil || got != value {
 		t.Fatalf("renamed secret = %q, %v", got, err)
 	}
+	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "github" {
+		t.Fatalf("secret list after the rename = %+v", s.secrets.items)
+	}
+	// A change the store refuses is said in a dialog; the list stays.
+	s.SetSecret("no spaces allowed", value)
+	s.background.wait()
+	if top := w.Canvas().Overlays().Top(); top == nil || !slices.ContainsFunc(texts(w), func(x string) bool { return strings.Contains(x, "no spaces allowed") }) {
+		t.Fatalf("no error dialog for a refused name; texts %q", texts(w))
+	}
+	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "github" {
+		t.Fatalf("secret list after a refused change = %+v", s.secrets.items)
+	}
+	w.Canvas().Overlays().Top().Hide()
 	s.DeleteSecret("github")
-	if len(s.secrets) != 0 {
-		t.Fatalf("secrets after delete: %+v", s.secrets)
+	s.background.wait()
+	if len(s.secrets.items) != 0 {
+		t.Fatalf("secrets after delete: %+v", s.secrets.items)
 	}
 }
 
@@ -313,7 +321,7 @@ func TestSettingsPortTakenKeepsStoredPort(t *testing.T) {
 	}
 	// A free port: the server moves, the port is stored, the note says
 	// what to reinstall.
-	free := freePort(t)
+	free := testutil.FreePort(t)
 	s.port.SetText(strconv.Itoa(free))
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)
@@ -373,7 +381,7 @@ func TestSettingsPortComparedWithTheServedOne(t *testing.T) {
 	if !s.Save() || servedPort(t, s) != served {
 		t.Fatalf("saving untouched settings: %q, serving on %d (was %d)", s.status.Text, servedPort(t, s), served)
 	}
-	free := freePort(t)
+	free := testutil.FreePort(t)
 	s.port.SetText(strconv.Itoa(free))
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)

@@ -15,8 +15,8 @@ import (
 
 // tokenAccess is the editor's "Visible to tokens" section: which client
 // tokens list and call the tool. A token without an allowlist sees every
-// tool, so it is shown ticked and fixed; a restricted token gets a box
-// whose change Save writes into its allowlist.
+// tool, so it is shown ticked and fixed; a restricted token gets a box,
+// which the tool's save writes into its allowlist.
 type tokenAccess struct {
 	st   *storage.Store
 	box  *fyne.Container
@@ -92,43 +92,16 @@ func (a *tokenAccess) dirty() bool {
 	return false
 }
 
-// save writes the boxes into the allowlists for the tool now named name,
-// which was named oldName ("" for a new tool): a renamed tool stays in
-// every allowlist it was in. Each allowlist is read afresh, so only this
-// tool's entry changes.
-func (a *tokenAccess) save(oldName, name string) error {
-	ctx := context.Background()
-	toks, err := a.st.ListTokens(ctx)
-	if err != nil {
-		return fmt.Errorf("reading the client tokens: %w", err)
-	}
-	for _, t := range toks {
-		if t.Tools == nil {
-			continue // all tools, this one included
-		}
-		c, shown := a.checks[t.Name]
-		had := slices.Contains(t.Tools, name) || (oldName != "" && slices.Contains(t.Tools, oldName))
-		want := had
-		if shown {
-			want = c.Checked
-		}
-		if want == slices.Contains(t.Tools, name) && (oldName == "" || oldName == name || !slices.Contains(t.Tools, oldName)) {
-			continue
-		}
-		// Never nil: an empty allowlist means no tools, nil all of them.
-		tools := []string{}
-		for _, x := range t.Tools {
-			if x != name && x != oldName {
-				tools = append(tools, x)
-			}
-		}
-		if want {
-			tools = append(tools, name)
-		}
-		if err := a.st.SetTokenTools(ctx, t.Name, tools); err != nil {
-			return fmt.Errorf("updating the token %q: %w", t.Name, err)
+// access is what the person changed: the restricted tokens whose box
+// differs from what was loaded. A box left alone says nothing, so an
+// allowlist changed in Settings while the editor was open keeps that
+// change when the tool is saved.
+func (a *tokenAccess) access() storage.ToolAccess {
+	out := storage.ToolAccess{}
+	for name, c := range a.checks {
+		if c.Checked != a.initial[name] {
+			out[name] = c.Checked
 		}
 	}
-	a.load(name)
-	return nil
+	return out
 }

@@ -1,11 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -65,15 +62,11 @@ var approvalChoices = []struct{ label, value string }{
 
 // ToolEditor is the form that creates and edits a tool. Save validates the
 // whole tool (the same checks the server makes) and stores it through
-// storage, so the running server serves it at once; problems show next to
-// the fields they are about and nothing is stored.
+// storage, with which client tokens see it, so the running server serves
+// it at once; problems show next to the fields they are about and nothing
+// is stored.
 type ToolEditor struct {
-	st      *storage.Store
-	orig    mcpcore.Tool
-	isNew   bool
-	onSaved func(name string)
-	// confirm asks before deleting; nil deletes at once.
-	confirm func(question string, yes func())
+	*editorCore[mcpcore.Tool]
 
 	titledFields
 	params   []*paramRow
@@ -81,7 +74,7 @@ type ToolEditor struct {
 	// paramSection is the table with its header and Add button, hidden
 	// while the input schema is hand-written.
 	paramSection, paramHeader fyne.CanvasObject
-	kind                      *widget.Select
+	actionKind                *widget.Select
 	blocks                    *contentEditor
 	isError                   *widget.Check
 	structured                *widget.Entry
@@ -100,37 +93,34 @@ type ToolEditor struct {
 	try                       *tryPanel
 	// tryBox holds the Try it panel; it shows once SetTrier gives the
 	// editor a way to call tools.
-	tryBox            *widget.Accordion
-	save, del, tryBtn *widget.Button
-	status            *widget.Label
-	scroll            *container.Scroll
+	tryBox *widget.Accordion
+	tryBtn *widget.Button
 	// built is set once every widget exists: change callbacks fired while
 	// the form is filled in are no edits.
 	built bool
-	// baseline is the form's reading when it was filled in or last saved:
-	// Unsaved compares with it.
-	baseline []byte
-
-	// errs holds the error line of each field, by the problem field path
-	// it shows ("name", "params", "action.command.argv", …; "" = general).
-	errs fieldErrors
 
 	content fyne.CanvasObject
 }
 
-// NewToolEditor edits t; isNew says it is not stored yet.
+// NewToolEditor edits t; isNew says it is not stored yet. onSaved gets the
+// name after a save, "" after a delete.
 func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
-	e := &ToolEditor{st: st, orig: t, isNew: isNew, onSaved: onSaved, errs: newFieldErrors("name", "title", "description", "params",
+	errs := newFieldErrors("name", "title", "description", "params",
 		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
 		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.headers",
-		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")}
+		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")
+	e := &ToolEditor{}
+	e.editorCore = newEditorCore(st, toolKind(func() storage.ToolAccess { return e.tokens.access() }), t, isNew, onSaved, errs)
+	e.read = e.Tool
+	e.word = e.wordProblem
+	e.changed = e.followChange
 	e.titledFields = newTitledFields(t.Name, t.Title, t.Description, [3]string{
 		"e.g. search_notes (letters, digits, _ - .)",
 		"Shown to people, e.g. Search my notes",
 		"What it does and when to use it: the model reads this to decide"}, 3)
 	e.name.OnChanged = func(s string) {
 		e.checkName(s)
-		e.changed()
+		e.followChange()
 	}
 
 	e.paramBox = container.NewVBox()
@@ -144,6 +134,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.paramSection = container.NewVBox(e.paramHeader, e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
+	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.blocks.showProblems(e.steps.showProblems(ps)) }
 
 	h := t.Hints
 	if h == nil {
@@ -168,14 +159,11 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	}
 	approvalNote := widget.NewLabel("Asked on this computer before the tool runs; an approval step replaces it.")
 	approvalNote.Wrapping = fyne.TextWrapWord
-	e.steps = newStepsEditor(t.Steps, false, e.changed)
-	stored := t.Name // the name allowlists know the tool by
-	if isNew {
-		stored = ""
-	}
-	e.tokens = newTokenAccess(st, stored, e.changed)
-	e.errs["tokens"] = e.tokens.err
-	e.schema = newSchemaEditor(t, e.errs["inputSchema"], e.errs["outputSchema"], e.readParams, e.setParams, e.showParams, e.changed)
+	e.steps = newStepsEditor(t.Steps, false, e.followChange)
+	e.tokens = newTokenAccess(st, e.origKey(), e.followChange)
+	e.extra = e.tokens
+	errs["tokens"] = e.tokens.err
+	e.schema = newSchemaEditor(t, errs["inputSchema"], errs["outputSchema"], e.readParams, e.setParams, e.showParams, e.followChange)
 	e.showParams(len(t.InputSchema) > 0)
 	e.try = newTryPanel(e)
 	e.tryBox = widget.NewAccordion(widget.NewAccordionItem("Try it", e.try.content()))
@@ -186,67 +174,44 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	})
 	e.tryBtn.Hide()
 
-	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() { e.Save() })
-	e.save.Importance = widget.HighImportance
-	e.del = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
-		if e.confirm == nil {
-			e.Delete()
-			return
-		}
-		e.confirm(fmt.Sprintf("Delete the tool %q? Clients stop seeing it at once.", e.orig.Name), e.Delete)
-	})
-	if isNew {
-		e.del.Hide()
-	}
-	e.status = widget.NewLabel("")
-	e.status.Wrapping = fyne.TextWrapWord
-
-	field := func(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
-		l := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		return container.NewVBox(l, obj, e.errs[key])
-	}
 	form := container.NewVBox(
-		e.errs[""],
-		field("Name", e.name, "name"),
-		field("Title", e.title, "title"),
-		field("Description", e.description, "description"),
+		errs.field("Name", e.name, "name"),
+		errs.field("Title", e.title, "title"),
+		errs.field("Description", e.description, "description"),
 		widget.NewSeparator(),
-		field("Parameters", e.paramSection, "params"),
+		errs.field("Parameters", e.paramSection, "params"),
 		widget.NewSeparator(),
-		field("Action", container.NewVBox(e.kind, e.respondBox, e.commandBox, e.httpBox), "action"),
+		errs.field("Action", container.NewVBox(e.actionKind, e.respondBox, e.commandBox, e.httpBox), "action"),
 		widget.NewSeparator(),
-		field("Input steps", e.steps.content(), "steps"),
-		field("Approval", container.NewVBox(e.approval, approvalNote), "approval"),
+		errs.field("Input steps", e.steps.content(), "steps"),
+		errs.field("Approval", container.NewVBox(e.approval, approvalNote), "approval"),
 		widget.NewSeparator(),
-		field("Hints", container.NewGridWithColumns(2, e.readOnly, e.destructive, e.idempotent, e.openWorld), "hints"),
-		field("Task mode", e.taskMode, "taskMode"),
+		errs.field("Hints", container.NewGridWithColumns(2, e.readOnly, e.destructive, e.idempotent, e.openWorld), "hints"),
+		errs.field("Task mode", e.taskMode, "taskMode"),
 		widget.NewSeparator(),
-		field("Visible to tokens", e.tokens.content(), "tokens"),
+		errs.field("Visible to tokens", e.tokens.content(), "tokens"),
 		widget.NewAccordion(widget.NewAccordionItem("Advanced: raw schemas", e.schema.content())),
 		e.tryBox,
 	)
-	e.scroll = container.NewVScroll(container.NewPadded(form))
-	e.content = container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, container.NewHBox(e.tryBtn, e.del, e.save), e.status)), nil, nil,
-		e.scroll)
+	e.content = e.layout(form, e.tryBtn)
 	e.checkName(t.Name)
 	for _, en := range []*widget.Entry{e.title, e.description, e.structured, e.command.argv, e.command.dir, e.command.env,
 		e.command.timeout, e.http.url, e.http.headers, e.body} {
-		en.OnChanged = func(string) { e.changed() }
+		en.OnChanged = func(string) { e.followChange() }
 	}
 	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld, e.isError} {
-		c.OnChanged = func(bool) { e.changed() }
+		c.OnChanged = func(bool) { e.followChange() }
 	}
 	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.http.method} {
-		sel.OnChanged = func(string) { e.changed() }
+		sel.OnChanged = func(string) { e.followChange() }
 	}
-	onKind := e.kind.OnChanged
-	e.kind.OnChanged = func(k string) {
+	onKind := e.actionKind.OnChanged
+	e.actionKind.OnChanged = func(k string) {
 		onKind(k)
-		e.changed()
+		e.followChange()
 	}
 	e.built = true
-	e.baseline = formReading(e.Tool())
+	e.settle()
 	return e
 }
 
@@ -261,21 +226,16 @@ func (e *ToolEditor) SetTrier(t ToolTrier) {
 	}
 	e.tryBox.Show()
 	e.tryBtn.Show()
-	e.changed()
+	e.followChange()
 }
 
-// changed follows an edit: Try it's Run says whether it saves first.
-func (e *ToolEditor) changed() {
+// followChange follows an edit or a save: Try it's Run says whether it
+// saves first.
+func (e *ToolEditor) followChange() {
 	if !e.built {
 		return
 	}
 	e.try.setDirty(e.dirty())
-}
-
-// Unsaved says whether the form was changed since it was filled in or
-// saved (a new tool nobody typed in has no changes to lose).
-func (e *ToolEditor) Unsaved() bool {
-	return e.tokens.dirty() || !bytes.Equal(formReading(e.Tool()), e.baseline)
 }
 
 // dirty says whether the form differs from what is stored.
@@ -352,14 +312,11 @@ func (e *ToolEditor) paramsChanged() {
 		return
 	}
 	e.schema.showGenerated()
-	e.changed()
+	e.followChange()
 }
 
 // Content is the editor's widget tree.
 func (e *ToolEditor) Content() fyne.CanvasObject { return e.content }
-
-// checkName validates the name as it is typed.
-func (e *ToolEditor) checkName(s string) { checkNameAsTyped(e.errs["name"], s, e.isNew) }
 
 func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r := &paramRow{orig: p}
@@ -459,7 +416,7 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 		// (structured content only, an error) stays without.
 		r.Content = []actions.Content{{Type: "text"}}
 	}
-	e.blocks = newContentEditor(r.Content, e.changed)
+	e.blocks = newContentEditor(r.Content, e.followChange)
 	e.isError = widget.NewCheck("Answer as an error (isError): the model sees the tool failed", nil)
 	e.isError.SetChecked(r.IsError)
 	e.structured = jsonArea(`optional, e.g. {"city": "{{.args.city}}", "temperature": 21}`, 3)
@@ -479,7 +436,7 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 		e.errs.sub("Structured content (JSON)", container.NewVBox(structuredHint, e.structured), "action.respond.structured"))
 	e.commandBox = e.command.box
 	e.httpBox = container.NewVBox(e.http.box, e.errs.sub("Body", e.body, "action.http.body"))
-	e.kind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
+	e.actionKind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
 		e.respondBox.Hide()
 		e.commandBox.Hide()
 		e.httpBox.Hide()
@@ -494,11 +451,11 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 	})
 	switch a.Kind() {
 	case "command":
-		e.kind.SetSelected(kindCommand)
+		e.actionKind.SetSelected(kindCommand)
 	case "http":
-		e.kind.SetSelected(kindHTTP)
+		e.actionKind.SetSelected(kindHTTP)
 	default:
-		e.kind.SetSelected(kindRespond)
+		e.actionKind.SetSelected(kindRespond)
 	}
 }
 
@@ -589,7 +546,7 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 			t.Approval = c.value
 		}
 	}
-	switch e.kind.Selected {
+	switch e.actionKind.Selected {
 	case kindCommand:
 		c := e.command.spec(t.Action.Command, "action.command", bad)
 		t.Action = actions.Spec{Command: c}
@@ -666,17 +623,12 @@ func (e *ToolEditor) readParams() []mcpcore.Param {
 	return out
 }
 
-// showProblems puts every problem next to its field and clears the others.
-func (e *ToolEditor) showProblems(ps []mcpcore.Problem) {
-	e.errs.show(e.blocks.showProblems(e.steps.showProblems(ps)), func(k string, p mcpcore.Problem) string {
-		switch {
-		case k == "params":
-			return e.paramLabel(p.Field) + p.Message
-		case k == "" && p.Field != "":
-			return p.Field + ": " + p.Message
-		}
-		return p.Message
-	})
+// wordProblem names the parameter a problem is about.
+func (e *ToolEditor) wordProblem(key string, p mcpcore.Problem) string {
+	if key == "params" {
+		return e.paramLabel(p.Field) + p.Message
+	}
+	return plainWord(key, p)
 }
 
 // paramLabel names the parameter a params[i].x problem is about.
@@ -691,78 +643,4 @@ func (e *ToolEditor) paramLabel(field string) string {
 		return fmt.Sprintf("parameter %s%s: ", name, rest)
 	}
 	return ""
-}
-
-// Save validates the tool and stores it; it reports whether it did.
-func (e *ToolEditor) Save() bool {
-	t, local := e.Tool()
-	ps := append(local, mcpcore.ValidateTool(t)...)
-	if len(ps) == 0 && (t.Name != e.orig.Name || e.isNew) {
-		if _, err := e.st.Tool(context.Background(), t.Name); err == nil {
-			ps = append(ps, mcpcore.Problem{Field: "name", Message: fmt.Sprintf("a tool named %q exists already", t.Name)})
-		}
-	}
-	if len(ps) > 0 {
-		e.showProblems(ps)
-		e.status.SetText(fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps)))
-		return false
-	}
-	ctx := context.Background()
-	// The list's enable toggle may have changed the stored flag since the
-	// editor opened; the stored one wins.
-	if !e.isNew {
-		if cur, err := e.st.Tool(ctx, e.orig.Name); err == nil {
-			t.Disabled = cur.Disabled
-		}
-	}
-	if err := e.st.PutTool(ctx, t); err != nil {
-		var ve *mcpcore.ValidationError
-		if errors.As(err, &ve) {
-			e.showProblems(ve.Problems)
-			e.status.SetText(fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ve.Problems)))
-		} else {
-			e.showProblems(nil)
-			e.status.SetText("Not saved: " + err.Error())
-		}
-		return false
-	}
-	oldName := ""
-	if !e.isNew {
-		oldName = e.orig.Name
-	}
-	e.showProblems(nil)
-	status := fmt.Sprintf("Saved %q; clients see it now.", t.Name)
-	if oldName != "" && oldName != t.Name {
-		if err := e.st.DeleteTool(ctx, oldName); err != nil {
-			status = fmt.Sprintf("Saved as %q, but the old %q stays: %v", t.Name, oldName, err)
-		}
-	}
-	if err := e.tokens.save(oldName, t.Name); err != nil {
-		setFieldError(e.errs["tokens"], []string{err.Error()})
-		status = fmt.Sprintf("Saved %q, but which tokens see it did not change: %v", t.Name, err)
-	}
-	e.orig, e.isNew = t, false
-	e.baseline = formReading(e.Tool())
-	e.del.Show()
-	e.status.SetText(status)
-	e.changed()
-	if e.onSaved != nil {
-		e.onSaved(t.Name)
-	}
-	return true
-}
-
-// Delete removes the tool from the catalog.
-func (e *ToolEditor) Delete() {
-	if e.isNew {
-		return
-	}
-	if err := e.st.DeleteTool(context.Background(), e.orig.Name); err != nil {
-		e.status.SetText("Not deleted: " + err.Error())
-		return
-	}
-	e.status.SetText(fmt.Sprintf("Deleted %q.", e.orig.Name))
-	if e.onSaved != nil {
-		e.onSaved("")
-	}
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
@@ -36,12 +38,6 @@ func fillBasics(e *ToolEditor, name string) {
 	test.Type(e.name, name)
 	test.Type(e.description, "A tool made in a test.")
 	test.Type(e.blocks.items[0].text, "done")
-}
-
-// respondTool is a stored-ready tool answering text.
-func respondTool(name, text string) mcpcore.Tool {
-	return mcpcore.Tool{Name: name, Description: "A test tool.",
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(text)}}}}}
 }
 
 func TestEditorStoresAnInputStep(t *testing.T) {
@@ -192,7 +188,7 @@ func TestEditorRefusesAnInvalidRawInputSchema(t *testing.T) {
 func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	tool := respondTool("search", "ok")
+	tool := testcatalog.RespondTool("search", "ok")
 	tool.Params = []mcpcore.Param{{Name: "q", Type: "string", Required: true, Description: "what"},
 		{Name: "tags", Type: "array", Items: "integer"}}
 	e := newEditor(t, s.st, tool, true)
@@ -224,7 +220,7 @@ func TestEditorTokenVisibility(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
 	ctx := context.Background()
-	if err := s.st.PutTool(ctx, respondTool("lookup", "ok")); err != nil {
+	if err := s.st.PutTool(ctx, testcatalog.RespondTool("lookup", "ok")); err != nil {
 		t.Fatal(err)
 	}
 	for name, tools := range map[string][]string{"everything": nil, "narrow": {"lookup", "other"}, "none": {}} {
@@ -288,6 +284,54 @@ func TestEditorTokenVisibility(t *testing.T) {
 	}
 	if got = tokens(); got["none"] == nil || len(got["none"]) != 0 {
 		t.Fatalf("the emptied allowlist is %#v", got["none"])
+	}
+
+	// An allowlist changed elsewhere (Settings) while the editor is open
+	// keeps that change when the tool is saved with its box untouched.
+	if err := s.st.SetTokenTools(ctx, "narrow", []string{"other", "find"}); err != nil {
+		t.Fatal(err)
+	}
+	e.description.SetText("Finds things.")
+	if !e.Save() {
+		t.Fatal(visibleErrors(e))
+	}
+	if got = tokens(); len(got["narrow"]) != 2 || !slices.Contains(got["narrow"], "find") {
+		t.Fatalf("saving the tool undid the allowlist changed in Settings: %v", got["narrow"])
+	}
+}
+
+func TestEditorRefusesATakenName(t *testing.T) {
+	test.NewTempApp(t)
+	s := newServed(t)
+	ctx := context.Background()
+	for _, name := range []string{"alpha", "beta"} {
+		if err := s.st.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.st.CreateToken(ctx, "narrow", []string{"beta"}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.st.Tool(ctx, "beta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEditor(t, s.st, stored, false)
+	e.name.SetText("alpha")
+	test.Tap(e.tokens.checks["narrow"])
+	if e.Save() {
+		t.Fatal("renamed onto another tool's name")
+	}
+	if got := e.errs["name"].Text; got != `a tool named "alpha" exists already` || !strings.HasPrefix(e.status.Text, "Not saved") {
+		t.Fatalf("name error %q, status %q", got, e.status.Text)
+	}
+	// Nothing of the save happened: the tool, its name, its tokens.
+	if _, err := s.st.Tool(ctx, "beta"); err != nil {
+		t.Fatalf("beta is gone: %v", err)
+	}
+	toks, err := s.st.ListTokens(ctx)
+	if err != nil || len(toks) != 1 || !slices.Equal(toks[0].Tools, []string{"beta"}) {
+		t.Fatalf("tokens %+v, %v", toks, err)
 	}
 }
 
@@ -354,7 +398,7 @@ func TestEditorTryIt(t *testing.T) {
 
 	p.args.SetText(`{"who": "Ada"}`)
 	test.Tap(p.run)
-	p.calls.Wait()
+	p.calls.wait()
 	if p.result.Text != "Hello, Ada!" {
 		t.Fatalf("result %q; status %q", p.result.Text, e.status.Text)
 	}
@@ -498,7 +542,7 @@ func TestEditorContentBlocks(t *testing.T) {
 	// Served as defined: the blocks in order, as an error.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	waitFor(t, "the tool to be served", func() bool { return slices.Contains(s.toolNames(t), "pictures") })
+	testutil.Eventually(t, "the tool to be served", func() bool { return slices.Contains(s.toolNames(t), "pictures") })
 	cs := s.connect(ctx, t)
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pictures", Arguments: map[string]any{}})
@@ -547,7 +591,7 @@ func TestTryItKeepsLargeNumbers(t *testing.T) {
 func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	tool := respondTool("odd", "x")
+	tool := testcatalog.RespondTool("odd", "x")
 	tool.Action.Respond.Content = append(tool.Action.Respond.Content, actions.Content{Type: "video"})
 	tool.Steps = []mcpcore.InputStep{{Key: "k", Kind: "telepathy"}}
 	e := newEditor(t, s.st, tool, false)
@@ -563,7 +607,7 @@ func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
 func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	tool := respondTool("ordered", "x")
+	tool := testcatalog.RespondTool("ordered", "x")
 	tool.Params = []mcpcore.Param{{Name: "zeta", Type: "string"}, {Name: "alpha", Type: "integer"}}
 	e := newEditor(t, s.st, tool, false)
 	test.Tap(e.schema.raw) // hand-written

@@ -15,6 +15,7 @@ import (
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -38,7 +39,7 @@ func newLoggedServer(t *testing.T) *loggedServer {
 // itself as client.
 func (s *loggedServer) listToolsAs(t *testing.T, client string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	ctx, cancel := context.WithTimeout(t.Context(), testutil.Patience)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
@@ -53,7 +54,7 @@ func (s *loggedServer) listToolsAs(t *testing.T, client string) {
 
 func (s *loggedServer) flush(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	ctx, cancel := context.WithTimeout(t.Context(), testutil.Patience)
 	defer cancel()
 	if err := s.w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -130,7 +131,7 @@ func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
 	if u.tasks != nil {
 		t.Fatal("the task window opened with the preference off")
 	}
-	waitFor(t, "the task in the Tasks submenu", func() bool {
+	testutil.Eventually(t, "the task in the Tasks submenu", func() bool {
 		var items []string
 		fyne.DoAndWait(func() { u.menu.update(); items = menuLabels(u.menu.tasks.ChildMenu) })
 		return len(items) == 3 && items[0] == "sync.run — 30%" && items[2] == "Open the task window"
@@ -146,7 +147,7 @@ func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
 	if u.tasks == nil || u.tasks.win == nil || !slices.Contains(app.Driver().AllWindows(), u.tasks.win) {
 		t.Fatal("a task started with the preference on, and no task window opened")
 	}
-	waitFor(t, "the new task in the window", func() bool {
+	testutil.Eventually(t, "the new task in the window", func() bool {
 		return onUI(u.tasks, func() bool { return u.tasks.row(id) != nil })
 	})
 
@@ -158,7 +159,7 @@ func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
 	if u.tasks != tw || tw.win == nil {
 		t.Fatal("the task window did not open again")
 	}
-	waitFor(t, "the next task in the reopened window", func() bool {
+	testutil.Eventually(t, "the next task in the reopened window", func() bool {
 		return onUI(tw, func() bool { return tw.row(next) != nil })
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -59,9 +58,8 @@ type tryPanel struct {
 	// cancel ends the call running now; nil when none runs.
 	cancel context.CancelFunc
 	box    *fyne.Container
-	// calls counts the calls under way, results shown included. Tests wait
-	// for it: the test driver runs fyne.Do inline, on the call's goroutine.
-	calls sync.WaitGroup
+	// calls runs the calls, and counts them until their results show.
+	calls background
 }
 
 func newTryPanel(e *ToolEditor) *tryPanel {
@@ -222,21 +220,22 @@ func (p *tryPanel) Run() {
 	p.request.SetText("")
 	p.response.SetText("")
 	name, trier := p.e.orig.Name, p.trier
-	p.calls.Add(1)
-	go func() {
-		defer p.calls.Done()
-		res, err := trier.TryTool(ctx, name, args)
-		if ctx.Err() != nil && err != nil {
-			err = errors.New("cancelled")
+	var (
+		res     TryResult
+		callErr error
+	)
+	p.calls.run(func() {
+		res, callErr = trier.TryTool(ctx, name, args)
+		if ctx.Err() != nil && callErr != nil {
+			callErr = errors.New("cancelled")
 		}
-		fyne.Do(func() {
-			cancel()
-			p.cancel = nil
-			p.run.Enable()
-			p.stop.Hide()
-			p.show(res, err)
-		})
-	}()
+	}, func() {
+		cancel()
+		p.cancel = nil
+		p.run.Enable()
+		p.stop.Hide()
+		p.show(res, callErr)
+	})
 }
 
 // abandon cancels the call running, if any: its editor is going away.
