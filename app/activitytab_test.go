@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -43,7 +44,7 @@ func (l *activityLog) write(t *testing.T, as ...mcpcore.Activity) {
 	for _, a := range as {
 		l.w.Record(a)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	ctx, cancel := context.WithTimeout(context.Background(), testutil.Patience)
 	defer cancel()
 	if err := l.w.Flush(ctx); err != nil {
 		t.Fatal(err)
@@ -89,7 +90,7 @@ func rowTargets(tab *ActivityTab) []string {
 
 func waitRows(t *testing.T, tab *ActivityTab, what string, want ...string) {
 	t.Helper()
-	waitFor(t, what, func() bool { return strings.Join(rowTargets(tab), ",") == strings.Join(want, ",") })
+	testutil.Eventually(t, what, func() bool { return strings.Join(rowTargets(tab), ",") == strings.Join(want, ",") })
 }
 
 // clickRow taps the row at index i, as a person's click would.
@@ -181,7 +182,7 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 func TestActivityTabEmptyState(t *testing.T) {
 	test.NewTempApp(t)
 	tab := shownActivityTab(t, newActivityLog(t))
-	waitFor(t, "the empty log's line", func() bool {
+	testutil.Eventually(t, "the empty log's line", func() bool {
 		return inTab(tab, func() bool { return tab.empty.Visible() && tab.empty.Text == activityEmpty })
 	})
 }
@@ -226,7 +227,7 @@ func TestActivityTabIsLive(t *testing.T) {
 
 	// The tab left, it stops reading the log.
 	inTab(tab, func() bool { tab.content.Hide(); return true })
-	waitFor(t, "the follower to stop", func() bool { return inTab(tab, func() bool { return tab.stop == nil }) })
+	testutil.Eventually(t, "the follower to stop", func() bool { return inTab(tab, func() bool { return tab.stop == nil }) })
 }
 
 func TestRenderActivityTab(t *testing.T) {
@@ -247,13 +248,38 @@ func TestRenderActivityTab(t *testing.T) {
 	w.Resize(fyne.NewSize(1000, 640))
 	t.Cleanup(tab.stopAndWait)
 	tab.locked(tab.Reload)
-	waitFor(t, "the records", func() bool { return len(rowTargets(tab)) == 5 })
+	testutil.Eventually(t, "the records", func() bool { return len(rowTargets(tab)) == 5 })
 	inTab(tab, func() bool { clickRow(tab, 0); return true })
 	inTab(tab, func() bool {
 		if got := tab.detail.values["Task"].Text; got != "7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4" {
 			t.Errorf("task id %q", got)
 		}
 		capture(t, w, "activity.png")
+		// A row's time is today's time of day (the date too, should the
+		// day change meanwhile).
+		const when = `re:label: (\d\d:\d\d:\d\d|\d\d \w{3} \d\d:\d\d)`
+		// The filters and the count; the rows newest first, each with its
+		// time, coloured outcome, what was asked, and who asked; the
+		// details of the clicked row, the task's id in full.
+		got := seenIn(w.Canvas())
+		sees(t, "the activity tab", got,
+			"label: Client", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
+			"label: Search", "entry: (Search method, target, client, detail…)",
+			"label: Live · 5 requests {low}", "check: [ ] Pause live",
+			when, "label: task {high}", "label: tools/call backup.run", "label: Claude Code {low}",
+			when, "label: needs input {high}", "label: tools/call weather.today", "label: Cursor {low}",
+			when, "label: rejected {danger}", "label: HTTP POST /mcp", "label: laptop {low}",
+			when, "label: tool error {warning}", "label: tools/call files.wipe", "label: Cursor {low}",
+			when, "label: ok {success}", "label: tools/call notes.add", "label: Claude Code {low}",
+			"label: Time", `re:label: \w{3} \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d\.\d{3} \S+`,
+			"label: Client", "label: Claude Code 1.2", "label: Token", "label: laptop", "label: Era", "label: 2026-07-28",
+			"label: Method", "label: tools/call", "label: Target", "label: backup.run", "label: Outcome", "label: task {high}",
+			"label: Error code", "label: —", "label: Duration", "label: 2.3 ms",
+			"label: Task", "label: 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "label: Approvals", "label: —",
+			"label: Detail", "label: task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "button: Copy")
+		seesNone(t, "the activity tab", got, "No request", "Select a request", "Reading the activity log")
+		fits(t, w)
+		inView(t, w, "Copy")
 		return true
 	})
 }
@@ -267,13 +293,13 @@ func TestActivityTabKeepsTheRowsInView(t *testing.T) {
 	}
 	l.write(t, old...)
 	tab := shownActivityTab(t, l)
-	waitFor(t, "the records", func() bool { return len(rowTargets(tab)) == 40 })
+	testutil.Eventually(t, "the records", func() bool { return len(rowTargets(tab)) == 40 })
 	// The person scrolled down to read.
 	const offset = 200
 	inTab(tab, func() bool { tab.list.ScrollToOffset(offset); return true })
 
 	l.write(t, callRecord("Zed", "new-1", mcpcore.OutcomeOK, ""), callRecord("Zed", "new-2", mcpcore.OutcomeOK, ""))
-	waitFor(t, "the new records", func() bool { return len(rowTargets(tab)) == 42 })
+	testutil.Eventually(t, "the new records", func() bool { return len(rowTargets(tab)) == 42 })
 	inTab(tab, func() bool {
 		if got, want := tab.list.GetScrollOffset(), offset+2*tab.rowHeight; got != want {
 			t.Errorf("scroll offset %v after two new rows, want %v: the rows being read moved", got, want)

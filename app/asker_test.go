@@ -18,11 +18,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
-
-// patience bounds every wait for something asynchronous.
-const patience = 10 * time.Second
 
 // recordingApp is the test app, recording notifications and opened URLs.
 type recordingApp struct {
@@ -56,17 +54,6 @@ func newRecordingApp(t *testing.T) *recordingApp {
 	return &recordingApp{App: test.NewTempApp(t)}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // asked is an Ask call running in the background.
 type asked struct {
 	ans  mcpcore.Answer
@@ -88,7 +75,7 @@ func (r *asked) wait(t *testing.T) (mcpcore.Answer, error) {
 	select {
 	case <-r.done:
 		return r.ans, r.err
-	case <-time.After(patience):
+	case <-time.After(testutil.Patience):
 		t.Fatal("Ask did not return")
 		return mcpcore.Answer{}, nil
 	}
@@ -98,7 +85,7 @@ func (r *asked) wait(t *testing.T) (mcpcore.Answer, error) {
 func shownQuestion(t *testing.T, a *Asker, tool string) *pending {
 	t.Helper()
 	var p *pending
-	waitFor(t, "the question about "+tool, func() bool {
+	testutil.Eventually(t, "the question about "+tool, func() bool {
 		p = a.shown()
 		return p != nil && p.q.Tool == tool
 	})
@@ -235,8 +222,8 @@ func TestQuestionsQueueAndWithdraw(t *testing.T) {
 	pa := shownQuestion(t, a, "a")
 	callB := ask(ctxB, a, qb)
 	callC := ask(t.Context(), a, qc)
-	waitFor(t, "three pending questions", func() bool { return a.Pending() == 3 })
-	waitFor(t, "the queue line", func() bool {
+	testutil.Eventually(t, "three pending questions", func() bool { return a.Pending() == 3 })
+	testutil.Eventually(t, "the queue line", func() bool {
 		return shows(a, pa, "2 more questions are waiting after this one.")
 	})
 	if n := questionWindows(app); n != 1 {
@@ -393,11 +380,42 @@ func TestRenderApprovalWindow(t *testing.T) {
 	call := ask(ctx, a, wipeQuestion())
 	p := shownQuestion(t, a, "files.wipe")
 	call2 := ask(ctx, a, second)
-	waitFor(t, "the queue line", func() bool { return shows(a, p, "1 more question") })
-	inUI(a, func() { capture(t, p.win, "approval.png") }) // at the size the Asker gave it
+	testutil.Eventually(t, "the queue line", func() bool { return shows(a, p, "1 more question") })
+	inUI(a, func() {
+		capture(t, p.win, "approval.png") // at the size the Asker gave it
+		if got := p.win.Title(); got != "mcptray — approval needed" {
+			t.Errorf("title %q", got)
+		}
+		// Who asks, what for, how dangerous, with which arguments; the
+		// time left, the buttons (Deny the prominent one for a
+		// destructive tool) and the queue under them.
+		sees(t, "the approval window", seenIn(p.win.Canvas()),
+			`label: claude-desktop (token laptop) wants to run "files.wipe"`,
+			`label: Allow the AI assistant to run "files.wipe"? It is marked destructive.`,
+			"label: Client", "label: claude-desktop (token laptop)",
+			"label: Tool", "label: files.wipe",
+			"label: This tool may delete or change things. {danger}",
+			"label: Arguments", "label: "+wipeQuestion().Arguments,
+			"label: Allow for this client: claude-desktop (token laptop) may run files.wipe again without asking, until mcptray restarts.",
+			`re:label: Answer within 1:[0-3]\d — after that the request is refused\. \{warning\}`,
+			"button: Deny {high}", "button: Allow for this client", "button: Allow once {danger}",
+			"label: 1 more question is waiting after this one. {low}")
+		fits(t, p.win)
+		for _, b := range []string{"Deny", "Allow for this client", "Allow once"} {
+			inView(t, p.win, b)
+		}
+		if got := p.win.Canvas().Focused(); got != p.approval.deny {
+			t.Errorf("focus on %v, want Deny", got)
+		}
+	})
 	test.Tap(p.approval.deny)
 	_, _ = call.wait(t)
 	p = shownQuestion(t, a, "files.list")
+	inUI(a, func() {
+		got := seenIn(p.win.Canvas())
+		sees(t, "the next approval window", got, `label: claude-desktop (token laptop) wants to run "files.list"`)
+		seesNone(t, "the last approval window", got, "more question")
+	})
 	test.Tap(p.approval.deny)
 	_, _ = call2.wait(t)
 }
@@ -410,7 +428,31 @@ func TestRenderURLWindow(t *testing.T) {
 		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD-1234"}
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "github.login")
-	inUI(a, func() { capture(t, p.win, "url.png") })
+	inUI(a, func() {
+		capture(t, p.win, "url.png")
+		if got := p.win.Title(); got != "mcptray — open a web page?" {
+			t.Errorf("title %q", got)
+		}
+		got := seenIn(p.win.Canvas())
+		sees(t, "the URL window", got,
+			"label: cursor asks you to open a web page",
+			"label: Sign in to GitHub so the tool can read your issues.",
+			"label: Client", "label: cursor", "label: Tool", "label: github.login",
+			"label: Page", "label: https://github.com/login/device?code=ABCD-1234",
+			"label: It opens in your browser, on the site github.com. Opening it tells cursor you agreed.",
+			"button: Cancel", "button: Open {high}")
+		// No deadline, nothing queued: neither line shows.
+		seesNone(t, "the URL window", got, "Answer within", "more question")
+		fits(t, p.win)
+		inView(t, p.win, "Cancel")
+		inView(t, p.win, "Open")
+		if got := p.win.Canvas().Focused(); got != p.url[1] {
+			t.Errorf("focus on %v, want Cancel", got)
+		}
+		// Nothing above varies from run to run: the whole drawing can be
+		// compared.
+		test.AssertRendersToMarkup(t, "url.xml", p.win.Canvas())
+	})
 	test.Tap(p.url[1])
 	_, _ = call.wait(t)
 }

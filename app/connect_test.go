@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -227,10 +228,62 @@ func TestRenderConnectWindow(t *testing.T) {
 	}
 	v.win.Resize(fyne.NewSize(680, 760))
 	capture(t, v.win, "connect-preview.png")
+	// The port and the paths change from run to run: the lines that hold
+	// them are matched, quoted.
+	url, q := v.cfg.Server.URL(), regexp.QuoteMeta
+	form := []string{
+		"text: Connect by", "radio: ( ) " + formStdio, "radio: (•) " + formHTTP,
+		`re:label: mcptray creates a token named "claude-code" .* stores the token in plain text in the config file \(made readable only by you\)\. \{low\}`,
+		"text: Config file", "select: " + path,
+	}
+	// The form, the entry with the placeholder for the token, Install
+	// greyed out while the preview below it (the change as a diff, Write it)
+	// waits; no result and no error yet.
+	got := seenIn(v.win.Canvas())
+	sees(t, "the preview", got, slices.Concat(form, []string{
+		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer ` + q(clientconfig.TokenPlaceholder) + `".*`,
+		"button: Copy", "button: Create token", "button: Install… {high, disabled}",
+		"label: mcptray will change the config file above (the current one is kept as .claude.json.bak):\nThe placeholder becomes a new token when you press Write it.",
+		`re:(?s)textgrid: .*\n-     "other": \{"command": "/bin/other"\}\n\+     "other": \{"command": "/bin/other"\},\n\+     "mcptray": \{\n.*"url": "` + q(url) + `".*`,
+		"button: Write it {high}", "button: Cancel",
+		"label: Then: " + v.c.Restart + " {low}", "button: Close",
+	})...)
+	seesNone(t, "the preview", got, "Wrote ", "{danger}")
+	// Scrolled to the bottom, as Preview leaves it: Write it shows.
+	inView(t, v.win, "Write it")
+	// Removed lines red, added ones green, the others plain.
+	for i := range v.diff.Rows {
+		line, style := v.diff.RowText(i), v.diff.Rows[i].Style
+		var want fyne.ThemeColorName
+		switch {
+		case strings.HasPrefix(line, "- "):
+			want = theme.ColorNameError
+		case strings.HasPrefix(line, "+ "):
+			want = theme.ColorNameSuccess
+		}
+		switch {
+		case want == "" && style != nil:
+			t.Errorf("diff line %q is coloured", line)
+		case want != "" && (style == nil || style.TextColor() != theme.Color(want)):
+			t.Errorf("diff line %q is not in the %s colour", line, want)
+		}
+	}
+
 	if !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
 	capture(t, v.win, "connect-installed.png")
+	// Written: the entry holds the real token, Install is back, the result
+	// names the file and its backup (and may add that Claude Code runs on
+	// its old config, when it runs here).
+	got = seenIn(v.win.Canvas())
+	sees(t, "the installed window", got, slices.Concat(form, []string{
+		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer mcpt_[A-Za-z0-9_-]+".*`,
+		"button: Copy", "button: Create token", "button: Install… {high}",
+		`re:(?s)label: Wrote ` + q(path) + ` \(the previous version is in ` + q(path) + `\.bak\)\.\nCreated the client token "claude-code"\..*`,
+		"label: Then: " + v.c.Restart + " {low}", "button: Close",
+	})...)
+	seesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
 }
 
 func TestTrayConnectMenuCopiesTheEntry(t *testing.T) {

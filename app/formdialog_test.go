@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -216,13 +217,61 @@ func TestRenderFormWindow(t *testing.T) {
 	test.Type(p.form.field(t, "name").entry, "J")
 	test.Type(p.form.field(t, "email").entry, "jo@example")
 	p.form.field(t, "extras").group.SetSelected([]string{"parking"})
+	// The header, then every field in the schema's order with its caption
+	// (required ones marked), description, default and a message under
+	// each touched field that is wrong, then the buttons.
+	header := []string{
+		"label: claude-code needs some information", "label: A few details for the booking.",
+		"label: Client", "label: claude-code", "label: Tool", "label: hotel.book",
+	}
+	fields := []string{
+		"label: Your name *", "label: As it appears on the booking.", "entry: J",
+		"label: Must be at least 2 characters. {danger}",
+		"label: Email", "entry: jo@example", "label: Must be an email address, like name@example.com. {danger}",
+		"label: Nights *", "entry: 2",
+		"label: Budget (EUR)", "entry: (a number)",
+		"check: [x] Breakfast included",
+		"label: Room *", "select: ((choose one))",
+		"label: View", "select: ((choose one))",
+		"label: Extras", "check: [x] parking", "check: [ ] late-checkout", "check: [ ] pet",
+		"label: Arrival", "entry: (YYYY-MM-DD)",
+	}
+	buttons := []string{"button: Cancel", "button: Submit {high}"}
 	inUI(a, func() {
-		capture(t, p.win, "form-window.png")  // at the size the Asker gave it
+		capture(t, p.win, "form-window.png") // at the size the Asker gave it
+		if got := p.win.Title(); got != "mcptray — information needed" {
+			t.Errorf("title %q", got)
+		}
+		got := seenIn(p.win.Canvas())
+		sees(t, "the form", got, slices.Concat(header, fields, buttons)...)
+		// Fields not touched yet say nothing.
+		seesNone(t, "the form before Submit", got, "Required", "need fixing")
+		fits(t, p.win)
+		inView(t, p.win, "Submit")
+		inView(t, p.win, "Cancel")
+
 		p.win.Resize(fyne.NewSize(520, 1180)) // tall enough to show every field
 		capture(t, p.win, "form.png")
 	})
 	test.Tap(p.form.submit)
-	inUI(a, func() { capture(t, p.win, "form-refused.png") })
+	inUI(a, func() {
+		capture(t, p.win, "form-refused.png")
+		if a.shown() != p {
+			t.Fatal("the refused form closed")
+		}
+		// Refused: the required room says so under its select, and a
+		// summary above the buttons counts the problems.
+		room := slices.Index(fields, "select: ((choose one))")
+		refused := slices.Concat(fields[:room+1], []string{"label: Required: choose one. {danger}"}, fields[room+1:],
+			[]string{"label: 3 fields need fixing before the form can be sent. {danger}"}, buttons)
+		sees(t, "the refused form", seenIn(p.win.Canvas()), slices.Concat(header, refused)...)
+		fits(t, p.win)
+		// Nothing above varies from run to run: the whole drawing can be
+		// compared.
+		test.AssertRendersToMarkup(t, "form-refused.xml", p.win.Canvas())
+	})
 	test.Tap(p.form.cancel)
-	_, _ = call.wait(t)
+	if ans, err := call.wait(t); err != nil || ans.Action != "cancel" {
+		t.Errorf("cancel: %+v, %v", ans, err)
+	}
 }

@@ -3,21 +3,19 @@ package app
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
@@ -99,22 +97,6 @@ func (e *taskEnv) startTask(t *testing.T, tool string, args map[string]any) stri
 	return msg.Result.TaskID
 }
 
-func waitPID(t *testing.T, path string) int {
-	t.Helper()
-	var pid int
-	waitFor(t, "the command's pid file", func() bool {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil && pid > 0
-	})
-	return pid
-}
-
-func processGone(pid int) bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) }
-
 // onUI runs f the way the app would, through fyne.DoAndWait (and the
 // window's lock, since the test driver runs it inline).
 func onUI[T any](tw *TaskWindow, f func() T) T {
@@ -138,7 +120,7 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 
 	// A task with a total: a determinate bar and its message.
 	syncID := env.startTask(t, "sync.run", nil)
-	waitFor(t, "the sync task's progress", func() bool {
+	testutil.Eventually(t, "the sync task's progress", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(syncID)
 			return r != nil && r.bar.Visible() && r.bar.Max == 10 && r.bar.Value == 3
@@ -158,8 +140,8 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 	// A command without a total: an indeterminate bar, its line as status.
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	backupID := env.startTask(t, "backup.run", map[string]any{"pidfile": pidfile})
-	pid := waitPID(t, pidfile)
-	waitFor(t, "the backup task's status line", func() bool {
+	pid := testutil.WaitPID(t, pidfile)
+	testutil.Eventually(t, "the backup task's status line", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(backupID)
 			return r != nil && strings.Contains(r.status.Text, "copying photos")
@@ -175,20 +157,20 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 		}
 		return true
 	})
-	if processGone(pid) {
+	if !process.Alive(pid) {
 		t.Fatal("the command is not running")
 	}
 
 	// Cancel on the desktop: the task is cancelled and its process ends.
 	onUI(tw, func() bool { test.Tap(tw.row(backupID).cancel); return true })
-	waitFor(t, "the backup task to be cancelled", func() bool {
+	testutil.Eventually(t, "the backup task to be cancelled", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(backupID)
 			return r.task.Status == mcpcore.TaskCancelled && !r.cancel.Visible() && strings.Contains(r.status.Text, "Cancelled")
 		})
 	})
-	waitFor(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
-	waitFor(t, "the cancelled task to leave RunningTasks", func() bool {
+	testutil.Eventually(t, "the cancelled task's process to end", func() bool { return !process.Alive(pid) })
+	testutil.Eventually(t, "the cancelled task to leave RunningTasks", func() bool {
 		for _, rt := range env.eng.RunningTasks() {
 			if rt.ID == backupID {
 				return false
@@ -206,8 +188,8 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 	if err := env.eng.CancelTask(syncID); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "no running task", func() bool { return len(env.eng.RunningTasks()) == 0 })
-	waitFor(t, "the empty-state line", func() bool { return onUI(tw, func() bool { return tw.empty.Visible() }) })
+	testutil.Eventually(t, "no running task", func() bool { return len(env.eng.RunningTasks()) == 0 })
+	testutil.Eventually(t, "the empty-state line", func() bool { return onUI(tw, func() bool { return tw.empty.Visible() }) })
 }
 
 func TestRenderTaskWindow(t *testing.T) {
@@ -219,8 +201,8 @@ func TestRenderTaskWindow(t *testing.T) {
 	syncID := env.startTask(t, "sync.run", nil)
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	backupID := env.startTask(t, "backup.run", map[string]any{"pidfile": pidfile})
-	waitPID(t, pidfile)
-	waitFor(t, "both rows", func() bool {
+	testutil.WaitPID(t, pidfile)
+	testutil.Eventually(t, "both rows", func() bool {
 		return onUI(tw, func() bool {
 			a, b := tw.row(syncID), tw.row(backupID)
 			return a != nil && b != nil && a.bar.Value == 3 && strings.Contains(b.status.Text, "copying")
@@ -230,10 +212,36 @@ func TestRenderTaskWindow(t *testing.T) {
 	if err := env.eng.CancelTask(quick); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the cancelled row", func() bool {
+	testutil.Eventually(t, "the cancelled row", func() bool {
 		return onUI(tw, func() bool { r := tw.row(quick); return r != nil && r.task.Status == mcpcore.TaskCancelled })
 	})
 	capture(t, tw.win, "tasks.png")
+	onUI(tw, func() bool {
+		if got := tw.win.Title(); got != "mcptray — tasks" {
+			t.Errorf("title %q", got)
+		}
+		// The running tasks oldest first, each with its tool and short id,
+		// time so far, Cancel, progress (a bar with a total, a running one
+		// without) and status; then the ended one, without Cancel.
+		const ran = `re:label: \d+:\d\d \{low\}`
+		got := seenIn(tw.win.Canvas())
+		sees(t, "the task window", got,
+			"label: 2 tasks running",
+			"label: sync.run  ·  "+shortID(syncID), ran, "button: Cancel",
+			"progress: 3/10", "label: Working: synced 3 of 10 folders",
+			"label: backup.run  ·  "+shortID(backupID), ran, "button: Cancel",
+			"progress: running", "label: Working: copying photos",
+			"label: Ended recently",
+			"label: backup.run  ·  "+shortID(quick), `re:label: took \d+:\d\d \{low\}`,
+			"label: Cancelled: cancelled on the desktop")
+		if n := strings.Count(strings.Join(got, "\n"), "button: Cancel"); n != 2 {
+			t.Errorf("%d Cancel buttons, want one per running task", n)
+		}
+		seesNone(t, "the task window", got, "Tools that run as tasks")
+		fits(t, tw.win)
+		inView(t, tw.win, "Cancel")
+		return true
+	})
 	_ = env.eng.CancelTask(syncID)
 	_ = env.eng.CancelTask(backupID)
 }
