@@ -57,13 +57,10 @@ const (
 	codeLegacyNotFound     = -32002
 )
 
-// patience bounds every wait for something asynchronous.
-const patience = 10 * time.Second
-
-// testCtx is a context bounded by patience and by the test.
+// testCtx is a context bounded by testutil.Patience and by the test.
 func testCtx(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	ctx, cancel := context.WithTimeout(t.Context(), testutil.Patience)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -408,7 +405,7 @@ type reply struct {
 	msgs   []message
 }
 
-var httpClient = &http.Client{Timeout: patience}
+var httpClient = &http.Client{Timeout: testutil.Patience}
 
 // send performs r and reads the whole response.
 func (e *env) send(t *testing.T, r *http.Request) *reply {
@@ -610,14 +607,14 @@ func (e *env) open(t *testing.T, r *http.Request) *stream {
 }
 
 // next returns the next event, or false when the stream ended; it fails
-// the test when nothing comes within patience.
+// the test when nothing comes within testutil.Patience.
 func (s *stream) next(t *testing.T) (sseEvent, bool) {
 	t.Helper()
 	select {
 	case ev, ok := <-s.events:
 		return ev, ok
-	case <-time.After(patience):
-		t.Fatalf("no event on the stream within %v", patience)
+	case <-time.After(testutil.Patience):
+		t.Fatalf("no event on the stream within %v", testutil.Patience)
 		return sseEvent{}, false
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/testcatalog"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -116,7 +117,7 @@ func TestClientToldOfEdits(t *testing.T) {
 			select {
 			case <-changed:
 			case <-ctx.Done():
-				t.Fatalf("no tools/list_changed within %v", patience)
+				t.Fatalf("no tools/list_changed within %v", testutil.Patience)
 			}
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name})
 			if err != nil || res.IsError {

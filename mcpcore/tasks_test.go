@@ -283,7 +283,7 @@ func (f *fakeAsker) next(t *testing.T) *question {
 	select {
 	case q := <-f.asked:
 		return q
-	case <-time.After(patience):
+	case <-time.After(testutil.Patience):
 		t.Fatal("nothing was asked on the desktop")
 		return nil
 	}
@@ -353,7 +353,7 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 			cancel()
 			select {
 			case <-q.ctx.Done():
-			case <-time.After(patience):
+			case <-time.After(testutil.Patience):
 				t.Fatal("the question was not withdrawn when the client cancelled")
 			}
 			<-ch
@@ -390,7 +390,7 @@ func TestUnansweredApprovalIsDeclinedInTime(t *testing.T) {
 		if res == nil || !res.IsError || !strings.Contains(text(t, res), "nobody answered on the desktop within 1s") {
 			t.Fatalf("unanswered approval: %+v", res)
 		}
-	case <-time.After(patience):
+	case <-time.After(testutil.Patience):
 		t.Fatal("the call still waits for an answer nobody gives")
 	}
 }
@@ -410,7 +410,7 @@ func TestApprovalInsideATask(t *testing.T) {
 	e.taskCall(t, "tasks/cancel", v.TaskID, withTasks, "", nil).result(t, nil)
 	select {
 	case <-q.ctx.Done():
-	case <-time.After(patience):
+	case <-time.After(testutil.Patience):
 		t.Fatal("the question was not withdrawn when the task was cancelled")
 	}
 	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled {

@@ -9,16 +9,12 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
-
-func processGone(pid int) bool {
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
-}
 
 func TestTaskCompletesAndSurvivesRestart(t *testing.T) {
 	a := newEnv(t, envOptions{extra: taskTools})
@@ -56,7 +52,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	v := startTask(t, e, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
 	pid := testutil.WaitPID(t, pidfile)
-	if processGone(pid) {
+	if !process.Alive(pid) {
 		t.Fatal("the command is not running")
 	}
 	if len(e.eng.RunningTasks()) != 1 {
@@ -72,7 +68,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 			t.Errorf("status after cancel: %+v", got)
 		}
 	}
-	testutil.Eventually(t, "the cancelled task's process to end", func() bool { return processGone(pid) })
+	testutil.Eventually(t, "the cancelled task's process to end", func() bool { return !process.Alive(pid) })
 	testutil.Eventually(t, "no running task", func() bool { return len(e.eng.RunningTasks()) == 0 })
 
 	// Cancelled on the desktop (the observer API).
@@ -88,5 +84,5 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled || got.StatusMessage != "cancelled on the desktop" {
 		t.Errorf("after CancelTask: %+v", got)
 	}
-	testutil.Eventually(t, "the process to end", func() bool { return processGone(pid) })
+	testutil.Eventually(t, "the process to end", func() bool { return !process.Alive(pid) })
 }

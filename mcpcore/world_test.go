@@ -136,7 +136,7 @@ func TestFileResourceUpdatedLegacy(t *testing.T) {
 			t.Errorf("updated %q, want %q", got, uri)
 		}
 	case <-ctx.Done():
-		t.Fatalf("no notifications/resources/updated within %v", patience)
+		t.Fatalf("no notifications/resources/updated within %v", testutil.Patience)
 	}
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "v2, edited" {

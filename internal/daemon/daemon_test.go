@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -119,17 +120,6 @@ func listTools(t *testing.T, url, token string) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	return res.Tools, nil
-}
-
-// freePort is a loopback port nobody listens on (at the time of asking).
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func hostPort(t *testing.T, rawURL string) string {
@@ -284,7 +274,7 @@ func TestSetPortMovesTheEndpoint(t *testing.T) {
 	if tools, err := listTools(t, oldURL, token); err != nil || len(tools) == 0 {
 		t.Fatalf("before the move: %d tools, %v", len(tools), err)
 	}
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	if err := d.SetPort(port); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +335,7 @@ func TestSaveSettingsMovesBackWhenStoringFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set.Port = freePort(t)
+	set.Port = testutil.FreePort(t)
 
 	other, err := sql.Open("sqlite3", d.DB())
 	if err != nil {
@@ -429,7 +419,7 @@ func TestShimFollowsSetPort(t *testing.T) {
 		t.Fatalf("through the shim: %v", err)
 	}
 	oldURL := d.URL()
-	if err := d.SetPort(freePort(t)); err != nil {
+	if err := d.SetPort(testutil.FreePort(t)); err != nil {
 		t.Fatal(err)
 	}
 	waitRefused(t, oldURL)
