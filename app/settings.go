@@ -376,29 +376,6 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 	return set, ps
 }
 
-// settingsProblems splits a Settings.Validate error into problems: each
-// of its errors reads "field: message".
-func settingsProblems(err error) []mcpcore.Problem {
-	if err == nil {
-		return nil
-	}
-	var errs []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	var ps []mcpcore.Problem
-	for _, e := range errs {
-		field, msg, ok := strings.Cut(e.Error(), ": ")
-		if !ok || strings.ContainsAny(field, " \"") {
-			field, msg = "", e.Error()
-		}
-		ps = append(ps, mcpcore.Problem{Field: field, Message: msg})
-	}
-	return ps
-}
-
 // showProblems puts every problem next to its field (in the status line
 // when no field shows it) and clears the others.
 func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
@@ -423,7 +400,7 @@ func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
 // it saved.
 func (s *SettingsTab) Save() bool {
 	set, ps := s.Settings()
-	ps = append(ps, settingsProblems(set.Validate())...)
+	ps = append(ps, set.Problems()...)
 	// Only a port the person typed moves the server, from the port it
 	// serves on now (--addr, or a change made with the command line, may
 	// differ from the stored one).
@@ -439,15 +416,12 @@ func (s *SettingsTab) Save() bool {
 			err = s.st.PutSettings(s.ctx(), set)
 		}
 		var ve *mcpcore.ValidationError
-		var wrapped interface{ Unwrap() error }
 		switch {
 		case err == nil:
 		case errors.As(err, &ve):
 			ps = ve.Problems
-		case errors.As(err, &wrapped):
-			ps = settingsProblems(wrapped.Unwrap())
 		default:
-			ps = settingsProblems(err)
+			ps = []mcpcore.Problem{{Message: err.Error()}}
 		}
 	}
 	s.showEndpoint()

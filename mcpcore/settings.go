@@ -1,7 +1,6 @@
 package mcpcore
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -99,52 +98,59 @@ func (s Settings) AskTimeout() time.Duration {
 	return time.Duration(s.AskTimeoutSeconds) * time.Second
 }
 
-// Validate lists the problems of a settings value.
-func (s Settings) Validate() error {
-	var errs []error
+// Problems lists what is wrong with a settings value, each problem on
+// its field (the setting's JSON name), so a form can show it there.
+func (s Settings) Problems() []Problem {
+	var ps []Problem
+	bad := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Entry: "settings", Field: field, Message: fmt.Sprintf(format, args...)})
+	}
 	if s.ServerName == "" {
-		errs = append(errs, errors.New("serverName: required"))
+		bad("serverName", "required")
 	}
 	if s.CacheTTLMs < 0 {
-		errs = append(errs, errors.New("cacheTtlMs: must not be negative"))
+		bad("cacheTtlMs", "must not be negative")
 	}
 	if s.CacheScope != "public" && s.CacheScope != "private" {
-		errs = append(errs, errors.New(`cacheScope: must be "public" or "private"`))
+		bad("cacheScope", `must be "public" or "private"`)
 	}
 	if s.PageSize < 1 || s.PageSize > 10000 {
-		errs = append(errs, errors.New("pageSize: must be between 1 and 10000"))
+		bad("pageSize", "must be between 1 and 10000")
 	}
 	if s.RequestStateTTLSeconds < 1 {
-		errs = append(errs, errors.New("requestStateTtlSeconds: must be at least 1"))
+		bad("requestStateTtlSeconds", "must be at least 1")
 	}
 	if s.MaxBodyBytes < 1024 {
-		errs = append(errs, errors.New("maxBodyBytes: must be at least 1024"))
+		bad("maxBodyBytes", "must be at least 1024")
 	}
 	if s.ActivityMaxRows < 1 || s.ActivityMaxRows > 10_000_000 {
-		errs = append(errs, errors.New("activityMaxRows: must be between 1 and 10000000"))
+		bad("activityMaxRows", "must be between 1 and 10000000")
 	}
 	if s.ActivityMaxAgeDays < 1 || s.ActivityMaxAgeDays > 3650 {
-		errs = append(errs, errors.New("activityMaxAgeDays: must be between 1 and 3650"))
+		bad("activityMaxAgeDays", "must be between 1 and 3650")
 	}
 	if s.TaskTTLMs < 1000 || s.TaskTTLMs > maxTaskTTLMs {
-		errs = append(errs, fmt.Errorf("taskTtlMs: must be between 1000 and %d (30 days)", maxTaskTTLMs))
+		bad("taskTtlMs", "must be between 1000 and %d (30 days)", maxTaskTTLMs)
 	}
 	if s.TaskPollIntervalMs < 100 || s.TaskPollIntervalMs > 3_600_000 {
-		errs = append(errs, errors.New("taskPollIntervalMs: must be between 100 and 3600000"))
+		bad("taskPollIntervalMs", "must be between 100 and 3600000")
 	}
 	if s.Port < 0 || s.Port > 65535 {
-		errs = append(errs, fmt.Errorf("port: must be between 1 and 65535 (or 0 for the default, %d)", DefaultPort))
+		bad("port", "must be between 1 and 65535 (or 0 for the default, %d)", DefaultPort)
 	}
 	if s.AskTimeoutSeconds < 1 || s.AskTimeoutSeconds > maxAskTimeoutSeconds {
-		errs = append(errs, fmt.Errorf("askTimeoutSeconds: must be between 1 and %d (a day)", maxAskTimeoutSeconds))
+		bad("askTimeoutSeconds", "must be between 1 and %d (a day)", maxAskTimeoutSeconds)
 	}
 	if !slices.Contains(AskPolicies, s.AskPolicy) {
-		errs = append(errs, fmt.Errorf("askPolicy: must be one of %s", strings.Join(AskPolicies, ", ")))
+		bad("askPolicy", "must be one of %s", strings.Join(AskPolicies, ", "))
 	}
 	for _, o := range s.AllowedOrigins {
 		if _, err := normalizeOrigin(o); err != nil {
-			errs = append(errs, err)
+			bad("allowedOrigins", "%v", err)
 		}
 	}
-	return errors.Join(errs...)
+	return ps
 }
+
+// Validate returns a *ValidationError listing the Problems, or nil.
+func (s Settings) Validate() error { return asError(s.Problems()) }

@@ -1,7 +1,9 @@
 package mcpcore_test
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcptray/mcptray/mcpcore"
@@ -95,5 +97,29 @@ func TestTokenAllowedNoTools(t *testing.T) {
 	}
 	if l := e.listTools(t, none); len(l.Tools) != 0 || l.CacheScope != "private" {
 		t.Errorf("a token allowed no tools lists %v (cacheScope %q)", l.names(), l.CacheScope)
+	}
+}
+
+// TestSettingsProblemsAreOnTheirFields: every rule names the setting it is
+// about, so the app shows it beside that field; Validate words them all.
+func TestSettingsProblemsAreOnTheirFields(t *testing.T) {
+	if ps := mcpcore.DefaultSettings().Problems(); len(ps) != 0 {
+		t.Fatalf("the defaults have problems: %v", ps)
+	}
+	set := mcpcore.DefaultSettings()
+	set.ServerName, set.PageSize, set.Port, set.AskPolicy = "", 0, 70000, "maybe"
+	set.AllowedOrigins = []string{"ftp://nope"}
+	var fields []string
+	for _, p := range set.Problems() {
+		fields = append(fields, p.Field)
+	}
+	if want := []string{"serverName", "pageSize", "port", "askPolicy", "allowedOrigins"}; !slices.Equal(fields, want) {
+		t.Fatalf("problems on %v, want %v", fields, want)
+	}
+	err := set.Validate()
+	var ve *mcpcore.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 5 || !strings.HasPrefix(err.Error(), "invalid settings (5 problems)") ||
+		!strings.Contains(err.Error(), `allowedOrigins: "ftp://nope" is not an origin`) {
+		t.Fatalf("Validate: %v", err)
 	}
 }

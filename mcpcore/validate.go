@@ -41,10 +41,18 @@ type ValidationError struct {
 // Error lists the problems, one per line.
 func (e *ValidationError) Error() string {
 	lines := make([]string, len(e.Problems))
+	what := "settings"
 	for i, p := range e.Problems {
 		lines[i] = "  - " + p.String()
+		if p.Entry != "settings" {
+			what = "catalog"
+		}
 	}
-	return fmt.Sprintf("invalid catalog (%d problem(s)):\n%s", len(e.Problems), strings.Join(lines, "\n"))
+	count := "1 problem"
+	if len(e.Problems) != 1 {
+		count = fmt.Sprintf("%d problems", len(e.Problems))
+	}
+	return fmt.Sprintf("invalid %s (%s):\n%s", what, count, strings.Join(lines, "\n"))
 }
 
 // asError returns nil for no problems, else a *ValidationError.

@@ -47,11 +47,12 @@ func (s *Store) Settings(ctx context.Context) (mcpcore.Settings, error) {
 	return set, nil
 }
 
-// PutSettings validates and stores every field of set. Stored keys this
+// PutSettings validates and stores every field of set; invalid settings
+// are a *mcpcore.ValidationError. Stored keys this
 // binary does not know are left alone.
 func (s *Store) PutSettings(ctx context.Context, set mcpcore.Settings) error {
 	if err := set.Validate(); err != nil {
-		return fmt.Errorf("invalid settings: %w", err)
+		return err
 	}
 	fields, err := settingsFields(set)
 	if err != nil {

@@ -7,7 +7,8 @@ import (
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// SaveSettings stores set, which the running server applies at once. With
+// SaveSettings stores set, which the running server applies at once.
+// Invalid settings are a *mcpcore.ValidationError and change nothing. With
 // movePort, and a port other than the one served now, the server moves to
 // set's port first: a taken port is a *mcpcore.ValidationError about the
 // field "port" and nothing is stored; when storing then fails, the server
@@ -19,7 +20,7 @@ func (d *Daemon) SaveSettings(ctx context.Context, set mcpcore.Settings, movePor
 	}
 	if movePort && set.ListenPort() != old {
 		if err := set.Validate(); err != nil {
-			return false, fmt.Errorf("invalid settings: %w", err)
+			return false, err
 		}
 		if err := d.SetPort(set.ListenPort()); err != nil {
 			return false, &mcpcore.ValidationError{Problems: []mcpcore.Problem{{Field: "port", Message: err.Error()}}}
