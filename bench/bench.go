@@ -19,12 +19,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/internal/daemon"
+	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
@@ -134,8 +134,9 @@ type Ours struct {
 // client token. logger nil means the product default, slog.Default().
 func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*Ours, error) {
 	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}}
-	d, err := daemon.Start(ctx, daemon.Config{DB: filepath.Join(dir, "mcptray.db"), Addr: "127.0.0.1:0",
-		EndpointFile: filepath.Join(dir, "endpoint.json"), Catalog: cat, NoAuth: !auth, Version: "bench", Logger: logger})
+	l := paths.Layout{Dir: dir}
+	d, err := daemon.Start(ctx, daemon.Config{DB: l.DB(), Addr: "127.0.0.1:0", EndpointFile: l.EndpointFile(),
+		Catalog: cat, NoAuth: !auth, Version: "bench", Logger: logger})
 	if err != nil {
 		return nil, err
 	}

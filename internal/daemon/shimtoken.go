@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/atomicfile"
+	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -21,7 +22,7 @@ const ShimTokenName = "stdio-shim"
 func EnsureShimToken(ctx context.Context, st *storage.Store, path string, renew bool) (bool, error) {
 	// Several shims may ask at once (clients start servers twice): one at a
 	// time, and whoever comes second finds the first one's token valid.
-	unlock, err := lockFile(ctx, path+".lock", 10*time.Second)
+	unlock, err := lockFile(ctx, paths.LockFile(path), 10*time.Second)
 	if err != nil {
 		return false, err
 	}

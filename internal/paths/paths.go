@@ -55,25 +55,43 @@ func configDir() (string, error) {
 	return "", errors.New("finding the config dir: neither a config dir nor a home dir is set (set HOME)")
 }
 
-// inDir joins name to Dir.
-func inDir(name string) (string, error) {
+// Layout is a config folder's files. The user's is Default(); tests and
+// benchmarks give a server a folder of its own.
+type Layout struct{ Dir string }
+
+// Default is the layout of the user's config folder, Dir.
+func Default() (Layout, error) {
 	d, err := Dir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, name), nil
+	return Layout{Dir: d}, err
 }
 
-// DefaultDB is the user's database, which every command opens without --db.
-func DefaultDB() (string, error) { return inDir(dbName) }
+// DB is the database every command opens without --db.
+func (l Layout) DB() string { return filepath.Join(l.Dir, dbName) }
 
 // EndpointFile is where the running server publishes its Endpoint for the
 // stdio shim and for a second launch of mcptray.
-func EndpointFile() (string, error) { return inDir(endpointName) }
+func (l Layout) EndpointFile() string { return filepath.Join(l.Dir, endpointName) }
 
 // ShimTokenFile is where the stdio shim (mcptray-stdio) reads its client
 // token, which `mcptray shim-token` and the server keep valid.
-func ShimTokenFile() (string, error) { return inDir(shimTokenName) }
+func (l Layout) ShimTokenFile() string { return filepath.Join(l.Dir, shimTokenName) }
+
+// DefaultDB is the user's database (Default().DB()).
+func DefaultDB() (string, error) { return fromDefault(Layout.DB) }
+
+// EndpointFile is the user's endpoint file (Default().EndpointFile()).
+func EndpointFile() (string, error) { return fromDefault(Layout.EndpointFile) }
+
+// ShimTokenFile is the user's shim token file (Default().ShimTokenFile()).
+func ShimTokenFile() (string, error) { return fromDefault(Layout.ShimTokenFile) }
+
+func fromDefault(file func(Layout) string) (string, error) {
+	l, err := Default()
+	if err != nil {
+		return "", err
+	}
+	return file(l), nil
+}
 
 // IsDefaultDB says whether db (an absolute path) is the user's default
 // database.
@@ -90,6 +108,10 @@ func SecretsFile(db string) string {
 	return filepath.Join(filepath.Dir(db), strings.TrimSuffix(base, filepath.Ext(base))+".secrets.json")
 }
 
+// LockFile is the file locked to change the file at path (the shim's
+// token, say) one process at a time.
+func LockFile(path string) string { return path + ".lock" }
+
 // InstanceLock is the file a server locks, for as long as it runs, to own
 // the database db: one server per database.
-func InstanceLock(db string) string { return db + ".lock" }
+func InstanceLock(db string) string { return LockFile(db) }

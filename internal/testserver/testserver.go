@@ -1,20 +1,19 @@
 // Package testserver runs mcptray's real server for the tests of other
 // packages: the server `mcptray serve` runs, assembled by internal/daemon,
-// on a SQLite file in a temporary folder, listening on a free port of
-// 127.0.0.1 and publishing its endpoint file in that folder (never the
-// user's). Its secret store is go-keyring's in-memory mock. Everything
+// on a config folder of its own (a temporary one, never the user's),
+// listening on a free port of 127.0.0.1. Its secret store is go-keyring's in-memory mock. Everything
 // stops when the test ends.
 package testserver
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/zalando/go-keyring"
 
 	"github.com/mcptray/mcptray/internal/daemon"
+	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -52,10 +51,10 @@ type Server struct {
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	mockKeyring.Do(keyring.MockInit)
-	dir := t.TempDir()
-	ep := filepath.Join(dir, "endpoint.json")
+	l := paths.Layout{Dir: t.TempDir()}
+	ep := l.EndpointFile()
 	d, err := daemon.Start(context.Background(), daemon.Config{
-		DB: filepath.Join(dir, "mcptray.db"), Addr: "127.0.0.1:0", EndpointFile: ep,
+		DB: l.DB(), Addr: "127.0.0.1:0", EndpointFile: ep,
 		Catalog: opts.Catalog, NoAuth: !opts.Auth, Asker: opts.Asker, Version: "test",
 	})
 	if err != nil {
