@@ -72,10 +72,10 @@ func (m *Manager) ExportCatalog(path string) error {
 // "2 tools, 1 resource, 0 resource templates and 3 prompts".
 func catalogSummary(c *mcpcore.Catalog) string {
 	n := func(k int, one, many string) string {
-		if k == 1 {
-			return "1 " + one
+		if k == 0 {
+			return "0 " + many // "0 prompts" reads better than "no prompts" in a list of counts
 		}
-		return fmt.Sprintf("%d %s", k, many)
+		return count(k, one, many)
 	}
 	return fmt.Sprintf("%s, %s, %s and %s", n(len(c.Tools), "tool", "tools"), n(len(c.Resources), "resource", "resources"),
 		n(len(c.ResourceTemplates), "resource template", "resource templates"), n(len(c.Prompts), "prompt", "prompts"))
@@ -172,7 +172,7 @@ func (m *Manager) showImportError(path string, err error) {
 		msg.Wrapping = fyne.TextWrapWord
 		list.Add(container.NewVBox(widget.NewLabelWithStyle(where, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), msg, widget.NewSeparator()))
 	}
-	head := widget.NewLabel(fmt.Sprintf("%s was not imported: %d problem(s). Nothing was changed.", filepath.Base(path), len(ve.Problems)))
+	head := widget.NewLabel(fmt.Sprintf("%s was not imported: %s. Nothing was changed.", filepath.Base(path), count(len(ve.Problems), "problem", "problems")))
 	head.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Import refused", "Close", container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)), m.win)
 	d.Resize(fyne.NewSize(640, 460))

@@ -82,7 +82,7 @@ func TestImportRefusesAnInvalidCatalogAndListsEveryProblem(t *testing.T) {
 	m.showImportError(path, err)
 	all := strings.Join(texts(m.win), "\n")
 	for _, want := range []string{
-		"catalog.json was not imported: 3 problem(s). Nothing was changed.",
+		"catalog.json was not imported: 3 problems. Nothing was changed.",
 		`tool "bad name" · name`, `tool "bad name" · description`, `resource "no-scheme" · uri`,
 		"needs a scheme, e.g. file:///… or notes://…",
 	} {
