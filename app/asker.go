@@ -306,6 +306,19 @@ func (a *Asker) show(p *pending) {
 	a.mu.Unlock()
 }
 
+// Raise brings the window of the question shown now to the front, for the
+// tray's and the window's "question waiting" items; it reports whether
+// there was one. Call it on the UI goroutine.
+func (a *Asker) Raise() bool {
+	p := a.shown()
+	if p == nil || p.win == nil {
+		return false
+	}
+	p.win.Show()
+	p.win.RequestFocus()
+	return true
+}
+
 // shown is the question whose window is up, if any.
 func (a *Asker) shown() *pending {
 	a.mu.Lock()

@@ -26,9 +26,11 @@ type Question struct {
 	// token's name (empty when auth is off).
 	Client string `json:"client,omitempty"`
 	Token  string `json:"token,omitempty"`
-	// Tool is the tool being called, Arguments its arguments as indented
-	// JSON, Hints its annotations.
+	// Tool is the tool being called and ToolTitle its title for people
+	// (empty when it has none); Arguments its arguments as indented JSON,
+	// Hints its annotations.
 	Tool      string `json:"tool"`
+	ToolTitle string `json:"toolTitle,omitempty"`
 	Arguments string `json:"arguments"`
 	Hints     *Hints `json:"hints,omitempty"`
 	// TaskID is set when the call runs as a task.
@@ -101,8 +103,10 @@ func (e *Engine) clientFallback() bool {
 // deskCall is what the desktop is told about the call a question is for.
 type deskCall struct {
 	client, token, tool, taskID string
-	hints                       *Hints
-	args                        map[string]any
+	// title is the tool's title for people ("" when it has none).
+	title string
+	hints *Hints
+	args  map[string]any
 	// approved records each approval given or refused, for the activity log.
 	approved func(string)
 }
@@ -171,7 +175,7 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 			if err != nil {
 				return fmt.Errorf("input step %q message: %w", s.Key, err)
 			}
-			q := Question{Client: c.client, Token: c.token, Tool: c.tool, Arguments: data.Redact(string(args)), Hints: c.hints,
+			q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(string(args)), Hints: c.hints,
 				TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
 			if s.Kind == StepURL {
 				u, err := s.URL.Render(data)

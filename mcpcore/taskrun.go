@@ -86,6 +86,7 @@ func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Co
 		ID:             newTaskID(),
 		Owner:          c.token,
 		Tool:           c.tool,
+		Title:          c.title,
 		Status:         TaskWorking,
 		CreatedAt:      now,
 		UpdatedAt:      now,

@@ -49,8 +49,11 @@ type Task struct {
 	ID string `json:"taskId"`
 	// Owner is the client token that created the task (empty when auth is
 	// off); only the same token can see or steer it.
-	Owner         string    `json:"owner,omitempty"`
-	Tool          string    `json:"tool"`
+	Owner string `json:"owner,omitempty"`
+	Tool  string `json:"tool"`
+	// Title is the tool's title for people, known to the process that runs
+	// the task (it is not stored).
+	Title         string    `json:"-"`
 	Status        string    `json:"status"`
 	StatusMessage string    `json:"statusMessage,omitempty"`
 	CreatedAt     time.Time `json:"createdAt"`

@@ -58,7 +58,7 @@ func (e *Engine) callTool(ctx context.Context, t Tool, output *jsonschema.Resolv
 	}
 	c := &toolCall{tool: t, output: output, req: req, plan: plan, data: e.data(ctx, args)}
 	principal := principalOf(req.Extra)
-	c.desk = deskCall{client: clientName(req), token: principal, tool: t.Name, hints: t.Hints, args: c.data.Args,
+	c.desk = deskCall{client: clientName(req), token: principal, tool: t.Name, title: t.Title, hints: t.Hints, args: c.data.Args,
 		approved: callRecordOf(ctx).addApproval}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
