@@ -44,7 +44,7 @@ step = @printf '\n==> %s\n' "$(1)"
 # of them.
 HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/' -e '/assets$$')
 
-.PHONY: help deps build run smoke test fmt-check vet staticcheck headless cross unit tsclient conformance bench bench-shim clean distclean
+.PHONY: help deps build run smoke smoke-golden test fmt-check vet staticcheck headless cross unit tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -120,11 +120,17 @@ SMOKE_DEPS := xvfb-run:xvfb xauth:xauth xdotool:xdotool /usr/bin/import:imagemag
 	dbus-run-session:dbus gdbus:libglib2.0-bin python3:python3
 SMOKE_OUT ?= smoke-shots
 
-smoke: ## the desktop app under Xvfb: real binary, manager + editor + tray menu, screenshots in SMOKE_OUT
+SNIWATCHER_BIN := bin/sniwatcher
+
+smoke: ## the desktop app under Xvfb at 1366x768, without and with a tray host; screenshots in SMOKE_OUT
 	$(call step,desktop smoke under Xvfb (scripts/smoke.sh $(SMOKE_OUT)))
 	@bash scripts/deps.sh $(SMOKE_DEPS)
 	@$(MAKE) build
-	@MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/smoke.sh $(SMOKE_OUT)
+	@$(GO) build -o $(SNIWATCHER_BIN) ./tests/sniwatcher
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) SNIWATCHER_BIN=$(CURDIR)/$(SNIWATCHER_BIN) bash scripts/smoke.sh $(SMOKE_OUT)
+
+smoke-golden: ## run the smoke and make its key screens the new golden images (tests/smoke-golden); look at them before committing
+	@SMOKE_UPDATE_GOLDEN=1 $(MAKE) smoke
 
 tsclient: ## the official TypeScript MCP client through bin/mcptray-stdio (both eras)
 	$(call step,TypeScript client via mcptray-stdio (scripts/tsclient.sh))

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/tryit"
@@ -28,14 +29,16 @@ const quitTimeout = 10 * time.Second
 func desktop() cli.Desktop { return runDesktop }
 
 // runDesktop runs the desktop app on the server of cfg: the tray, the
-// manager window and the desktop questions. Closing the window leaves the
-// server serving; Quit (or ctx ending) stops it cleanly.
+// manager window and the desktop questions. With a tray, closing the window
+// leaves the server serving; without one, closing it quits. Quit (or ctx
+// ending) stops the server cleanly.
 func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	if handled, err := daemon.HandOver(ctx, cfg.Daemon, cfg.Stderr); handled {
 		return err
 	}
 	a := fyneapp.NewWithID(appID)
 	asker := app.NewAsker(a)
+	asker.Screen = screenArea
 	cfg.Daemon.Asker = asker
 	d, err := daemon.Start(ctx, cfg.Daemon)
 	if err != nil {
@@ -48,7 +51,7 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 		}
 	}()
 	opts := app.Config{Store: d.Store(), Secrets: d.Secrets(), Engine: d.Engine(), Server: d, DB: d.DB(), Asker: asker,
-		Welcome: d.Seeded(), ShowManager: cfg.ShowManager, BeforeQuit: d.Stop}
+		Version: cfg.Daemon.Version, Welcome: d.Seeded(), ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
 	if opts.ShimPath, err = clientconfig.ShimPath(""); err != nil {
 		fmt.Fprintf(cfg.Stderr, "mcptray: %v\n", err)
 	}
@@ -84,4 +87,17 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 		fmt.Fprintf(cfg.Stderr, "mcptray: stopping the server took more than %v; exiting anyway\n", quitTimeout)
 	}
 	return nil
+}
+
+// screenArea is the usable area (without panels and docks) of the primary
+// screen, in pixels; zeros when GLFW cannot tell (Wayland gives no
+// positions). It must run on the UI goroutine, as GLFW requires, once the
+// app runs: the windows ask it when they are shown.
+func screenArea() (width, height int) {
+	m := glfw.GetPrimaryMonitor()
+	if m == nil {
+		return 0, 0
+	}
+	_, _, width, height = m.GetWorkarea()
+	return width, height
 }

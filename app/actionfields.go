@@ -75,7 +75,7 @@ func newCommandFields(errs fieldErrors, under string, c *actions.Command) *comma
 	f.env = widget.NewMultiLineEntry()
 	f.env.SetPlaceHolder("NAME=value, one per line (optional)")
 	f.timeout = widget.NewEntry()
-	f.timeout.SetPlaceHolder(fmt.Sprintf("milliseconds (optional; default %v)", actions.DefaultCommandTimeout))
+	f.timeout.SetPlaceHolder("optional")
 	if c != nil {
 		argv := make([]string, len(c.Argv))
 		for i, a := range c.Argv {
@@ -88,9 +88,12 @@ func newCommandFields(errs fieldErrors, under string, c *actions.Command) *comma
 			f.timeout.SetText(strconv.Itoa(c.TimeoutMs))
 		}
 	}
-	f.box = container.NewVBox(errs.sub("Command line — one argument per line, the program first", f.argv, under+".argv"),
-		errs.sub("Directory", f.dir, under+".dir"), errs.sub("Environment", f.env, under+".env"),
-		errs.sub("Timeout", f.timeout, under+".timeoutMs"), errs[under])
+	f.box = container.NewVBox(errs.sub("Command line", container.NewVBox(
+		hint("One argument per line, the program first. It runs as is, never through a shell, so a value can never become a second command."),
+		input(f.argv)), under+".argv"),
+		errs.sub("Working folder", f.dir, under+".dir"), errs.sub("Environment", f.env, under+".env"),
+		errs.sub("Time limit", container.NewHBox(fixedWidth(numberWidth, f.timeout),
+			widget.NewLabel(fmt.Sprintf("milliseconds (default %v)", actions.DefaultCommandTimeout))), under+".timeoutMs"), errs[under])
 	return f
 }
 

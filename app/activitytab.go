@@ -31,7 +31,7 @@ const (
 	// allOption is the filter option that filters nothing.
 	allOption = "All"
 	// activityEmpty is what the tab says before the first request.
-	activityEmpty = "No requests yet. Connect a client (tray ▸ Connect a client) and ask it to use a tool."
+	activityEmpty = "No requests yet. Connect an AI app (Server ▸ Connect a client) and ask it to use one of your tools."
 )
 
 // ActivityTab is the manager's Activity tab: the live activity log, newest
@@ -91,7 +91,6 @@ func newActivityTab(cfg Config) *ActivityTab {
 	t.search.OnChanged = func(string) { t.applySearch() }
 	t.pause = widget.NewCheck("Pause live", func(bool) { t.showStatus() })
 	t.status = widget.NewLabel("")
-	t.status.Importance = widget.LowImportance
 	t.problem = wrapLabel("")
 	t.problem.Importance = widget.DangerImportance
 	t.problem.Hide()
@@ -111,7 +110,7 @@ func newActivityTab(cfg Config) *ActivityTab {
 	}
 	t.empty = wrapLabel(activityEmpty)
 	t.empty.Alignment = fyne.TextAlignCenter
-	t.empty.Importance = widget.LowImportance
+	t.empty.TextStyle.Italic = true
 	t.detail = newActivityDetail()
 
 	filters := container.New(layout.NewFormLayout(),
@@ -121,7 +120,10 @@ func newActivityTab(cfg Config) *ActivityTab {
 		widget.NewLabel("Search"), t.search,
 	)
 	top := container.NewVBox(filters, container.NewBorder(nil, nil, nil, t.pause, t.status), t.problem)
-	rows := container.NewStack(t.list, container.NewCenter(t.empty))
+	// The empty-state line gets the list's width, between spacers: in a
+	// Center container a wrapping label is laid out at its minimum width,
+	// one character, and its height then grows the whole window.
+	rows := container.NewStack(t.list, container.NewVBox(layout.NewSpacer(), t.empty, layout.NewSpacer()))
 	split := container.NewHSplit(container.NewBorder(top, nil, nil, nil, rows), t.detail.content)
 	split.Offset = 0.55
 	t.content = split
@@ -433,6 +435,7 @@ var outcomeWords = map[string]string{
 	mcpcore.OutcomeInputRequired: "needs input",
 	mcpcore.OutcomeError:         "error",
 	mcpcore.OutcomeTask:          "task",
+	mcpcore.OutcomeCancelled:     "cancelled",
 	storage.OutcomeDropped:       "dropped",
 }
 
@@ -450,8 +453,9 @@ func outcomeNamed(word string) string {
 }
 
 // outcomeImportance colours an outcome: green when it worked, amber when
-// the tool said no or records were lost, red for errors, the primary colour
-// when it goes on (a task, a question).
+// the tool said no or records were lost, red for errors, plain when it was
+// cancelled (neither), the primary colour when it goes on (a task, a
+// question).
 func outcomeImportance(r storage.ActivityRecord) widget.Importance {
 	switch r.Outcome {
 	case mcpcore.OutcomeOK:
@@ -460,6 +464,8 @@ func outcomeImportance(r storage.ActivityRecord) widget.Importance {
 		return widget.WarningImportance
 	case mcpcore.OutcomeError:
 		return widget.DangerImportance
+	case mcpcore.OutcomeCancelled:
+		return widget.MediumImportance
 	}
 	return widget.HighImportance
 }
@@ -493,7 +499,7 @@ func newActivityRow() fyne.CanvasObject {
 	what.Truncation = fyne.TextTruncateEllipsis
 	who := widget.NewLabel("")
 	who.Truncation = fyne.TextTruncateEllipsis
-	who.Importance = widget.LowImportance
+	who.TextStyle.Italic = true // secondary, yet readable on either theme
 	return container.NewBorder(nil, nil,
 		container.NewHBox(column(when, "30 Dec 23:59"), column(outcome, "needs input")),
 		column(who, "Claude Desktop 0"), what)
@@ -558,7 +564,7 @@ func newActivityDetail() *activityDetail {
 	d.fields = container.NewVBox(form, widget.NewLabelWithStyle("Detail", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		d.text, container.NewHBox(layout.NewSpacer(), d.copy))
 	d.none = widget.NewLabel("Select a request to see its details.")
-	d.none.Importance = widget.LowImportance
+	d.none.TextStyle.Italic = true
 	d.content = container.NewStack(container.NewVScroll(d.fields), container.NewCenter(d.none))
 	d.show(nil)
 	return d

@@ -8,10 +8,12 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"runtime"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -59,6 +61,13 @@ type Config struct {
 	Server  Server
 	// DB is the database file, shown in the manager.
 	DB string
+	// Version is mcptray's version, for Help ▸ About and the diagnostics.
+	Version string
+	// Screen is the usable area of the screen, in pixels (zeros when it is
+	// not known), read on the UI goroutine. Fyne cannot tell it; without a
+	// window manager that keeps windows on screen, a window opened at its
+	// default or remembered size could reach past a small screen's edge.
+	Screen func() (width, height int)
 	// ShimPath is the stdio shim (mcptray-stdio) client configs launch.
 	ShimPath string
 	// Welcome opens the manager with a short welcome (first start).
@@ -77,28 +86,43 @@ type Config struct {
 
 // UI is the running desktop app: its tray and windows.
 type UI struct {
-	app     fyne.App
-	cfg     Config
-	tray    bool
+	app fyne.App
+	cfg Config
+	// host is the tray host found at start. Without one mcptray is its
+	// window: shown at start, and closing it quits.
+	host    TrayHost
 	manager *Manager
 	menu    *trayMenu
+	// winMenu is the manager window's menu bar, made with the window.
+	winMenu *windowMenu
 	// tasks is the task window, made on first use.
 	tasks *TaskWindow
 	// stopWatch ends the tray's following of the server (set by Run).
 	stopWatch context.CancelFunc
 }
 
-// New builds the UI of a (the tray, when the desktop has one); Run shows it.
+// New builds the UI of a: with a tray icon when the desktop has a tray host
+// (see DetectTrayHost), else as a window alone. Run shows it.
 func New(a fyne.App, cfg Config) *UI {
+	host := TrayHost{About: "not a desktop driver"}
+	if _, ok := a.(desktop.App); ok {
+		host = DetectTrayHost()
+	}
+	return newUI(a, cfg, host)
+}
+
+// newUI builds the UI for the tray host found (tests choose one).
+func newUI(a fyne.App, cfg Config, host TrayHost) *UI {
 	a.SetIcon(assets.Icon)
-	u := &UI{app: a, cfg: cfg}
+	u := &UI{app: a, cfg: cfg, host: host}
 	u.menu = newTrayMenu(u)
-	if desk, ok := a.(desktop.App); ok && TrayPossible() {
-		u.tray = true
-		desk.SetSystemTrayMenu(u.menu.menu)
-		desk.SetSystemTrayIcon(u.menu.icon())
-	} else if _, ok := a.(desktop.App); ok {
-		slog.Warn("no D-Bus session bus: running without a tray icon; closing the manager window hides it, and the server keeps serving until mcptray is stopped (Ctrl-C)")
+	if !host.Present {
+		slog.Info("no tray icon: mcptray runs as its window, shown at start; closing it quits", "tray", host.About)
+		return u
+	}
+	slog.Info("mcptray lives in the tray: closing its window keeps it serving", "tray", host.About)
+	if desk, ok := a.(desktop.App); ok {
+		u.menu.showInTray(desk)
 	}
 	return u
 }
@@ -114,15 +138,25 @@ func (u *UI) Run(ctx context.Context) {
 	watched := make(chan struct{})
 	go func() { defer close(watched); u.menu.watch(wctx) }()
 	defer func() { stopWatch(); <-watched }()
-	if u.cfg.ShowManager || u.cfg.Welcome || !u.tray {
-		u.app.Lifecycle().SetOnStarted(func() {
-			u.OpenManager()
-			if u.cfg.Welcome {
-				u.manager.showWelcome()
-			}
-		})
-	}
+	u.app.Lifecycle().SetOnStarted(u.started)
 	u.app.Run()
+}
+
+// started fills the tray and opens the window when it is due.
+func (u *UI) started() {
+	if _, ok := u.app.(desktop.App); ok && u.host.Present {
+		u.menu.fillTray()
+	}
+	if !u.cfg.ShowManager && !u.cfg.Welcome && u.host.Present {
+		return
+	}
+	u.OpenManager()
+	if !u.host.Present {
+		u.sayNoTray()
+	}
+	if u.cfg.Welcome {
+		u.manager.showWelcome()
+	}
 }
 
 // Quit stops the server (BeforeQuit) while the UI still runs, then quits.
@@ -154,17 +188,153 @@ func (u *UI) quit() {
 
 // OpenManager shows the manager window, creating it on first use.
 func (u *UI) OpenManager() {
-	if u.manager == nil {
+	first := u.manager == nil
+	if first {
 		u.manager = NewManager(u.app, u.cfg)
-		u.manager.SetCloseIntercept(func() {
-			u.manager.win.Hide()
-			u.manager.activity.Stop() // nobody sees the log: stop following it
-		})
+		u.winMenu = u.newWindowMenu(u.manager)
+		u.manager.SetCloseIntercept(u.closeManager)
 	}
 	u.manager.win.Show()
+	if first {
+		fitOnScreen(u.manager.win, u.cfg.Screen)
+	}
 	u.manager.win.RequestFocus()
 	if tab := u.manager.tabs.Selected(); tab != nil && tab.Content == u.manager.activity.Content() && !u.manager.activity.Following() {
 		u.manager.activity.Reload() // shown again on the Activity tab: follow the log again
+	}
+}
+
+// fitOnScreen shrinks win, once shown (its scale is known then), to the
+// usable area of the screen when it is larger, and centres it again;
+// screen nil, or a screen it cannot tell, leaves win as it is.
+func fitOnScreen(win fyne.Window, screen func() (int, int)) {
+	if screen == nil {
+		return
+	}
+	w, h := screen()
+	scale := win.Canvas().Scale()
+	if w <= 0 || h <= 0 || scale <= 0 {
+		return
+	}
+	// Room for the window's frame, which the window manager adds.
+	const frame = 48
+	room := fyne.NewSize(float32(w-frame)/scale, float32(h-frame)/scale)
+	size := win.Canvas().Size()
+	if size.Width <= room.Width && size.Height <= room.Height {
+		return
+	}
+	win.Resize(size.Min(room))
+	win.CenterOnScreen()
+}
+
+// closeManager is what closing the manager window does: with a tray it
+// hides the window and mcptray goes on serving; without one nothing would
+// be left to bring it back, so it quits, once the person agrees.
+func (u *UI) closeManager() {
+	if !u.host.Present {
+		u.confirmQuit()
+		return
+	}
+	u.manager.win.Hide()
+	u.manager.activity.Stop() // nobody sees the log: stop following it
+}
+
+// confirmQuit asks whether to quit, saying what quitting stops; Cancel is
+// the default (focused, and Escape or Return), so closing a window by
+// habit loses nothing.
+func (u *UI) confirmQuit() {
+	m := u.manager
+	text := "The server stops and AI apps lose their tools until you start mcptray again."
+	if m.unsavedEditor() {
+		text += "\n\nThe editor has changes that are not saved: they are lost."
+	}
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	var d *dialog.CustomDialog
+	hide := func() { d.Hide() }
+	// The driver gives keys to the focused Cancel, not to the window.
+	cancel := newEscButton("Cancel", nil, hide, hide)
+	cancel.Importance = widget.HighImportance
+	quit := widget.NewButton("Quit mcptray", func() { d.Hide(); u.quit() })
+	quit.Importance = widget.DangerImportance
+	d = dialog.NewCustomWithoutButtons("Quit mcptray?", msg, m.win)
+	d.SetButtons([]fyne.CanvasObject{quit, cancel})
+	d.Resize(fyne.NewSize(460, 0)) // as tall as its lines need
+	hideOnKeys(m.win, d)
+	d.Show()
+	m.win.Canvas().Focus(cancel)
+}
+
+// hideOnKeys makes Escape and Return close d while it is up, as a person
+// expects of a notice, or of a question whose default does nothing; the
+// window's own key handler is back once d closes.
+func hideOnKeys(win fyne.Window, d dialog.Dialog) {
+	c := win.Canvas()
+	before := c.OnTypedKey()
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			d.Hide()
+		default:
+			if before != nil {
+				before(k)
+			}
+		}
+	})
+	d.SetOnClosed(func() { c.SetOnTypedKey(before) })
+}
+
+// prefTrayHintShown remembers that mcptray said how to get a tray icon.
+const prefTrayHintShown = "trayHintShown"
+
+// sayNoTray says, once ever, that this desktop shows no tray icon, what
+// that changes, and how to get one.
+func (u *UI) sayNoTray() {
+	prefs := u.app.Preferences()
+	if prefs.Bool(prefTrayHintShown) {
+		return
+	}
+	prefs.SetBool(prefTrayHintShown, true)
+	msg := widget.NewLabel("mcptray keeps its icon in the system tray, and this desktop shows none, so mcptray runs as this window: " +
+		"closing it quits mcptray and stops the server.\n\n" + trayHowTo(os.Getenv("XDG_CURRENT_DESKTOP")) +
+		"\n\nmcptray looks for a tray when it starts.")
+	msg.Wrapping = fyne.TextWrapWord
+	msg.Selectable = true // the command, to copy
+	d := dialog.NewCustom("No tray icon on this desktop", "OK", msg, u.manager.win)
+	d.Resize(fyne.NewSize(540, 0)) // as tall as its lines need
+	hideOnKeys(u.manager.win, d)
+	d.Show()
+}
+
+// trayHowTo says how to get tray icons on the desktop named so (the
+// XDG_CURRENT_DESKTOP variable, e.g. "ubuntu:GNOME").
+func trayHowTo(name string) string {
+	d := strings.ToUpper(name)
+	switch {
+	case strings.Contains(d, "GNOME") || strings.Contains(d, "UNITY"):
+		return "GNOME shows tray icons with the extension “AppIndicator and KStatusNotifierItem Support”: " +
+			"on Debian and Ubuntu, install it with\n    sudo apt install gnome-shell-extension-appindicator\n" +
+			"then log out and in again, and turn it on in the Extensions app."
+	case strings.Contains(d, "KDE"):
+		return "KDE Plasma shows tray icons in its System Tray widget: add it to a panel."
+	}
+	return "To get a tray icon, run a panel or bar with a system tray that supports StatusNotifierItem " +
+		"(the tray of KDE Plasma, Xfce's panel with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension)."
+}
+
+// raiseQuestion brings the waiting question's window to the front.
+func (u *UI) raiseQuestion() {
+	if u.cfg.Asker != nil {
+		u.cfg.Asker.Raise()
+	}
+}
+
+// stateChanged brings the tray and the window's menu up to date with the
+// server, the tasks and the questions; call it on the UI goroutine.
+func (u *UI) stateChanged() {
+	u.menu.refresh()
+	if u.winMenu != nil {
+		u.winMenu.update()
 	}
 }
 
@@ -180,21 +350,4 @@ func (u *UI) ShowTaskWindow() *TaskWindow {
 	}
 	u.tasks.Show()
 	return u.tasks
-}
-
-// TrayPossible says whether a system tray can exist here: on Linux it
-// needs a D-Bus session bus (without one, fyne's systray panics on Quit).
-func TrayPossible() bool {
-	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
-		return true
-	}
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") != "" {
-		return true
-	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-		if _, err := os.Stat(d + "/bus"); err == nil {
-			return true
-		}
-	}
-	return false
 }

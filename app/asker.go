@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"image/color"
 	"net/url"
 	"slices"
 	"strings"
@@ -31,6 +33,10 @@ import (
 // or it leaves the queue unseen, and Ask returns ctx.Err().
 type Asker struct {
 	app fyne.App
+	// Screen, when set (before the first question), tells the usable
+	// screen area as Config.Screen does: a question window larger than the
+	// screen is shrunk to fit, and its question scrolls.
+	Screen func() (width, height int)
 
 	mu      sync.Mutex
 	queue   []*pending
@@ -61,17 +67,23 @@ type pending struct {
 	deadline time.Time // zero: none
 	answer   chan mcpcore.Answer
 	once     sync.Once
-	// set on the UI goroutine; closed once the window is closed
+	// set on the UI goroutine; closed once the window is closed; body is
+	// the question above the buttons, which scrolls; sized once fit gave
+	// the window its first size
 	win    fyne.Window
+	body   fyne.CanvasObject
+	sized  bool
 	closed bool
 	stop   chan struct{} // ends the countdown
 	// withdrawn is set (under Asker.mu) when ctx ended; ready when the
 	// window is up.
 	withdrawn, ready bool
+	// refuse answers as closing the window does: Escape runs it.
+	refuse func()
 	// the widgets tests reach
 	queued   *widget.Label
 	approval *approvalWidgets
-	url      [2]*widget.Button // open, cancel
+	url      [2]*escButton // open, cancel
 	form     *formDialog
 }
 
@@ -128,9 +140,9 @@ func (a *Asker) Pending() int {
 // notify sends the desktop notification of a new question.
 func (a *Asker) notify(q mcpcore.Question, waiting int) {
 	title := "mcptray: " + kindTitle(q)
-	body := fmt.Sprintf("%s wants to run %s.", clientName(q), q.Tool)
-	if waiting > 1 || a.Pending() > 1 {
-		body += fmt.Sprintf(" (%d questions waiting)", a.Pending())
+	body := fmt.Sprintf("%s wants to run %s.", appName(q), toolName(q))
+	if n := a.Pending(); waiting > 1 || n > 1 {
+		body += fmt.Sprintf(" (%s waiting)", count(n, "question", "questions"))
 	}
 	a.app.SendNotification(fyne.NewNotification(title, body))
 }
@@ -203,19 +215,37 @@ func (a *Asker) refreshQueued() {
 		a.mu.Unlock()
 		if cur != nil && cur.queued != nil {
 			setQueued(cur.queued, n)
-			if w := cur.win; w != nil && !cur.closed {
-				grow(w)
-			}
+			cur.fit()
 		}
 	})
 }
 
-// grow makes w tall enough for its content, which may have grown.
-func grow(w fyne.Window) {
-	min, size := w.Content().MinSize(), w.Canvas().Size()
-	if min.Height > size.Height || min.Width > size.Width {
-		w.Resize(size.Max(min))
+// fit lays p's window out again after lines came or went, and makes it
+// taller when the question no longer shows whole (up to
+// maxQuestionHeight of it; the rest scrolls). It never makes the window
+// smaller: the person may have made it taller. Before the window is
+// shown, its size is questionWidth wide and as tall as the question.
+func (p *pending) fit() {
+	if p.win == nil || p.closed {
+		return
 	}
+	size, content := p.win.Canvas().Size(), p.win.Content()
+	if !p.sized {
+		size = fyne.NewSize(questionWidth, 0)
+	}
+	var pad float32 // the canvas's, around the content
+	if p.win.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	// Laid out here at the window's width, not when the driver gets to
+	// it: wrapped labels only know their height once they know their
+	// width.
+	content.Resize(fyne.NewSize(size.Width-pad, max(size.Height-pad, content.MinSize().Height)))
+	want := pad + content.MinSize().Height - minQuestionHeight + min(p.body.MinSize().Height, maxQuestionHeight)
+	if want > size.Height {
+		p.win.Resize(fyne.NewSize(size.Width, want))
+	}
+	content.Refresh()
 }
 
 func setQueued(l *widget.Label, n int) {
@@ -242,30 +272,32 @@ func (a *Asker) show(p *pending) {
 	}
 	w := a.app.NewWindow("mcptray — " + kindTitle(p.q))
 	p.win = w
+	// Escape and closing the window refuse: a denial for an approval, a
+	// cancel for a form or a page.
+	refusal := mcpcore.Answer{Action: "cancel"}
+	if p.q.Kind != mcpcore.StepForm && p.q.Kind != mcpcore.StepURL {
+		refusal = mcpcore.Answer{Action: "decline"}
+	}
+	p.refuse = func() { a.answerWith(p, refusal) }
 	var body, buttons fyne.CanvasObject
 	var focus fyne.Focusable
-	var onClose mcpcore.Answer
 	switch p.q.Kind {
 	case mcpcore.StepForm:
 		f := newFormDialog(p.q, func(ans mcpcore.Answer) { a.answerWith(p, ans) })
 		p.form = f
-		f.grown = func() {
+		f.grown = p.fit
+		f.focus = func(o fyne.Focusable) {
 			if p.win != nil && !p.closed {
-				p.win.Content().Refresh()
-				grow(p.win)
+				p.win.Canvas().Focus(o)
 			}
 		}
 		body, buttons, focus = f.content, f.buttons, f.firstFocus()
-		onClose = mcpcore.Answer{Action: "cancel"}
 	case mcpcore.StepURL:
 		body, buttons, focus = a.urlContent(p)
-		onClose = mcpcore.Answer{Action: "cancel"}
 	default:
 		body, buttons, focus = a.approvalContent(p)
-		onClose = mcpcore.Answer{Action: "decline", Reason: "the person closed the approval window"}
 	}
 	queued := widget.NewLabel("")
-	queued.Importance = widget.LowImportance
 	queued.Hide()
 	p.queued = queued
 	a.mu.Lock()
@@ -278,25 +310,34 @@ func (a *Asker) show(p *pending) {
 		countdown.Show()
 		a.countdown(p, countdown)
 	}
-	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewVBox(countdown, buttons, queued), nil, nil, body)))
-	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape { // Escape refuses, like closing
-			a.answerWith(p, onClose)
-		}
-	})
+	// The question scrolls and the buttons stay: on a small or scaled
+	// screen the window manager may make the window smaller than its
+	// content. A gutter keeps the scroll bar off the text.
+	gutter := canvas.NewRectangle(color.Transparent)
+	gutter.SetMinSize(fyne.NewSize(theme.Padding()*3, 0))
+	scroll := container.NewVScroll(container.NewBorder(nil, nil, nil, gutter, body))
+	scroll.SetMinSize(fyne.NewSize(questionWidth/2, minQuestionHeight))
+	if p.form != nil {
+		p.form.scroll = scroll
+	}
+	bottom := container.NewVBox(countdown, buttons, queued)
+	w.SetContent(container.NewPadded(container.NewBorder(nil, bottom, nil, nil, scroll)))
+	// With no widget focused, keys reach the window: Escape refuses, and
+	// nothing else answers (Enter allows nothing).
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { escaped(k, p.refuse) })
 	w.SetOnClosed(func() {
 		// Closed by the person (not by closeQuestion): that answers too.
 		if !p.closed {
 			p.closed = true
-			a.answerWith(p, onClose)
+			p.refuse()
 		}
 	})
-	// Lay out at the final width first: wrapped labels only know their
-	// height once they know their width.
-	w.Resize(fyne.NewSize(520, 100))
-	w.Resize(fyne.NewSize(520, w.Content().MinSize().Height))
+	p.body = body
+	p.fit()
+	p.sized = true
 	w.CenterOnScreen()
 	w.Show()
+	fitOnScreen(w, a.Screen)
 	w.RequestFocus()
 	if focus != nil {
 		w.Canvas().Focus(focus)
@@ -305,6 +346,16 @@ func (a *Asker) show(p *pending) {
 	p.ready = true
 	a.mu.Unlock()
 }
+
+// A question window's size: wide enough for the approval window's
+// buttons, narrow enough to read the lines at a glance; as tall as the
+// question, up to maxQuestionHeight, and able to shrink to
+// minQuestionHeight of it (plus the buttons), which then scrolls.
+const (
+	questionWidth     = 560
+	maxQuestionHeight = 520
+	minQuestionHeight = 120
+)
 
 // Raise brings the window of the question shown now to the front, for the
 // tray's and the window's "question waiting" items; it reports whether
@@ -336,7 +387,7 @@ func (a *Asker) countdown(p *pending, l *widget.Label) {
 		if left < 0 {
 			left = 0
 		}
-		l.SetText(fmt.Sprintf("Answer within %s — after that the request is refused.", clock(left)))
+		l.SetText(fmt.Sprintf("Answer within %s; after that, the AI app is told nobody answered.", clock(left)))
 	}
 	set()
 	go func() {
@@ -373,16 +424,34 @@ func kindTitle(q mcpcore.Question) string {
 	return "approval needed"
 }
 
-// clientName names the AI client (and its token) for people.
-func clientName(q mcpcore.Question) string {
-	name := q.Client
-	if name == "" {
-		name = "An AI client"
+// appName names the AI app that asks, for people.
+func appName(q mcpcore.Question) string {
+	if q.Client == "" {
+		return "An AI app"
 	}
+	return q.Client
+}
+
+// clientName names the AI app and the token it connected with.
+func clientName(q mcpcore.Question) string {
+	name := appName(q)
 	if q.Token != "" && q.Token != q.Client {
 		name += " (token " + q.Token + ")"
 	}
 	return name
+}
+
+// toolName names the tool for people: its title, quoted, or its name.
+func toolName(q mcpcore.Question) string {
+	return fmt.Sprintf("%q", cmp.Or(q.ToolTitle, q.Tool))
+}
+
+// toolLine is the tool's title with its name after it, or its name alone.
+func toolLine(q mcpcore.Question) string {
+	if q.ToolTitle == "" || q.ToolTitle == q.Tool {
+		return q.Tool
+	}
+	return q.ToolTitle + " (" + q.Tool + ")"
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -424,10 +493,10 @@ func header(q mcpcore.Question, title string) fyne.CanvasObject {
 	key := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	info := container.New(layout.NewFormLayout(), key("Client"), wrapLabel(clientName(q)), key("Tool"), wrapLabel(q.Tool))
+	info := container.New(layout.NewFormLayout(), key("AI app"), wrapLabel(clientName(q)), key("Tool"), wrapLabel(toolLine(q)))
 	if q.TaskID != "" {
-		info.Add(key("Task"))
-		info.Add(wrapLabel(shortID(q.TaskID)))
+		info.Add(key("Runs"))
+		info.Add(wrapLabel("in the background, as task " + shortID(q.TaskID)))
 	}
 	rows = append(rows, info)
 	return container.NewVBox(rows...)
@@ -436,6 +505,15 @@ func header(q mcpcore.Question, title string) fyne.CanvasObject {
 func wrapLabel(s string) *widget.Label {
 	l := widget.NewLabel(s)
 	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// smallPrint is a line of explanation, smaller than the question itself
+// but in the text colour: grey small print is hard to read on either
+// theme.
+func smallPrint(s string) *widget.Label {
+	l := wrapLabel(s)
+	l.SizeName = theme.SizeNameCaptionText
 	return l
 }
 
@@ -449,13 +527,15 @@ func shortID(id string) string {
 
 // approvalWidgets are the parts of an approval window tests reach.
 type approvalWidgets struct {
-	allowOnce, allowClient, deny *widget.Button
+	deny, allowOnce, untilRestart, untilRevoked *escButton
 }
 
-// approvalContent builds the approval question.
+// approvalContent builds the approval question. Deny has the focus
+// whatever the tool: the window comes up while the person may be typing
+// elsewhere, and a stray Space must not allow anything.
 func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, focus fyne.Focusable) {
 	q := p.q
-	title := fmt.Sprintf("%s wants to run %q", clientName(q), q.Tool)
+	title := fmt.Sprintf("%s wants to run %s", appName(q), toolName(q))
 	parts := []fyne.CanvasObject{header(q, title)}
 	for _, h := range hintLines(q.Hints) {
 		icon := theme.InfoIcon()
@@ -478,55 +558,54 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 	scroll := container.NewScroll(argLabel)
 	lines := strings.Count(args, "\n") + 1
 	h := float32(min(max(lines, 2), 10)) * 20
-	scroll.SetMinSize(fyne.NewSize(460, h+16))
+	scroll.SetMinSize(fyne.NewSize(questionWidth-60, h+16))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()
-	parts = append(parts, widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), container.NewStack(bg, scroll))
+	parts = append(parts, widget.NewLabelWithStyle("What the AI app sends the tool", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewStack(bg, scroll))
 
-	deny := widget.NewButtonWithIcon("Deny", theme.CancelIcon(), func() {
-		a.answerWith(p, mcpcore.Answer{Action: "decline", Reason: "the person denied it on the desktop"})
-	})
-	allowClient := widget.NewButton("Allow for this client", func() {
-		a.answerWith(p, mcpcore.Answer{Action: "accept", Remember: true})
-	})
-	allowOnce := widget.NewButtonWithIcon("Allow once", theme.ConfirmIcon(), func() {
-		a.answerWith(p, mcpcore.Answer{Action: "accept"})
-	})
-	focus = allowOnce
-	allowOnce.Importance = widget.HighImportance
-	if destructive(q) {
-		allowOnce.Importance = widget.DangerImportance
-		deny.Importance = widget.HighImportance
-		focus = deny
+	answer := func(ans mcpcore.Answer) func() { return func() { a.answerWith(p, ans) } }
+	w := &approvalWidgets{
+		deny:      newEscButton("Deny", theme.CancelIcon(), p.refuse, answer(mcpcore.Answer{Action: "decline"})),
+		allowOnce: newEscButton("Allow once", theme.ConfirmIcon(), p.refuse, answer(mcpcore.Answer{Action: "accept"})),
+		untilRestart: newEscButton("Allow until mcptray restarts", nil, p.refuse,
+			answer(mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRestart})),
+		untilRevoked: newEscButton("Allow until I revoke it", nil, p.refuse,
+			answer(mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRevoked})),
 	}
-	remember := wrapLabel("Allow for this client: " + clientName(q) + " may run " + q.Tool + " again without asking, until mcptray restarts.")
-	remember.SizeName = theme.SizeNameCaptionText
-	parts = append(parts, remember)
-	p.approval = &approvalWidgets{allowOnce: allowOnce, allowClient: allowClient, deny: deny}
-	return container.NewVBox(parts...), container.NewHBox(deny, layout.NewSpacer(), allowClient, allowOnce), focus
+	w.allowOnce.Importance = widget.HighImportance
+	if destructive(q) {
+		w.allowOnce.Importance = widget.DangerImportance
+		w.deny.Importance = widget.HighImportance
+	}
+	p.approval = w
+	remember := smallPrint("Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):")
+	buttons = container.NewVBox(
+		container.NewHBox(w.deny, layout.NewSpacer(), w.allowOnce),
+		remember,
+		container.NewHBox(layout.NewSpacer(), w.untilRestart, w.untilRevoked))
+	return container.NewVBox(parts...), buttons, w.deny
 }
 
 // urlContent builds the URL question: open the page, or not.
 func (a *Asker) urlContent(p *pending) (body, buttons fyne.CanvasObject, focus fyne.Focusable) {
 	q := p.q
 	u, err := url.Parse(q.URL)
-	parts := []fyne.CanvasObject{header(q, clientName(q)+" asks you to open a web page")}
+	parts := []fyne.CanvasObject{header(q, fmt.Sprintf("%s asks you to open a web page for %s", appName(q), toolName(q)))}
 	link := widget.NewLabelWithStyle(q.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	link.Wrapping = fyne.TextWrapBreak
 	parts = append(parts, widget.NewLabelWithStyle("Page", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), link)
 	okURL := err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 	if okURL {
-		site := wrapLabel("It opens in your browser, on the site " + u.Hostname() + ". Opening it tells " + clientName(q) + " you agreed.")
+		site := wrapLabel("It opens in your browser, on the site " + u.Hostname() + ". Opening it tells " + appName(q) + " you agreed.")
 		parts = append(parts, site)
 	} else {
 		bad := wrapLabel("This is not a web address mcptray will open.")
 		bad.Importance = widget.DangerImportance
 		parts = append(parts, bad)
 	}
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		a.answerWith(p, mcpcore.Answer{Action: "cancel"})
-	})
-	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() {
+	cancel := newEscButton("Don't open", theme.CancelIcon(), p.refuse, p.refuse)
+	open := newEscButton("Open in browser", theme.ComputerIcon(), p.refuse, func() {
 		if err := a.app.OpenURL(u); err != nil {
 			fyne.LogError("opening "+q.URL, err)
 		}
@@ -536,6 +615,6 @@ func (a *Asker) urlContent(p *pending) (body, buttons fyne.CanvasObject, focus f
 	if !okURL {
 		open.Disable()
 	}
-	p.url = [2]*widget.Button{open, cancel}
+	p.url = [2]*escButton{open, cancel}
 	return container.NewVBox(parts...), container.NewHBox(layout.NewSpacer(), cancel, open), cancel
 }

@@ -129,37 +129,45 @@ func windowOpen(app fyne.App, w fyne.Window) bool {
 var yes = true
 
 func wipeQuestion() mcpcore.Question {
-	return mcpcore.Question{Client: "claude-desktop", Token: "laptop", Tool: "files.wipe",
+	return mcpcore.Question{Client: "claude-desktop", Token: "laptop", Tool: "files.wipe", ToolTitle: "Wipe old files",
 		Arguments: "{\n  \"path\": \"/home/me/old-projects\",\n  \"recursive\": true\n}",
 		Hints:     &mcpcore.Hints{Destructive: &yes}, Key: "approval", Kind: mcpcore.StepApproval,
 		Message: `Allow the AI assistant to run "files.wipe"? It is marked destructive.`}
 }
 
-func TestApprovalAllowForThisClient(t *testing.T) {
+func TestApprovalRememberChoices(t *testing.T) {
 	app := newRecordingApp(t)
 	a := NewAsker(app)
 	q := wipeQuestion()
-	q.Hints = nil // not destructive: Allow once has the focus
-	call := ask(t.Context(), a, q)
-	p := shownQuestion(t, a, "files.wipe")
-	if !windowOpen(app, p.win) {
-		t.Fatal("no window for the question")
-	}
-	if got := focused(a, p); got != p.approval.allowOnce {
-		t.Errorf("focus on %v, want Allow once for a tool that is not destructive", got)
+	q.Hints = nil // not destructive: Deny has the focus all the same
+	for _, tc := range []struct {
+		button func(*approvalWidgets) *escButton
+		want   string
+	}{
+		{func(w *approvalWidgets) *escButton { return w.untilRestart }, mcpcore.RememberUntilRestart},
+		{func(w *approvalWidgets) *escButton { return w.untilRevoked }, mcpcore.RememberUntilRevoked},
+	} {
+		call := ask(t.Context(), a, q)
+		p := shownQuestion(t, a, "files.wipe")
+		if !windowOpen(app, p.win) {
+			t.Fatal("no window for the question")
+		}
+		if got := focused(a, p); got != p.approval.deny {
+			t.Errorf("focus on %v, want Deny: a stray key must not allow", got)
+		}
+		w := p.win
+		test.Tap(tc.button(p.approval))
+		ans, err := call.wait(t)
+		if err != nil || ans.Action != "accept" || ans.Remember != tc.want {
+			t.Fatalf("answer %+v, %v; want accept, remembered %q", ans, err, tc.want)
+		}
+		if windowOpen(app, w) || a.Pending() != 0 {
+			t.Errorf("window still open after the answer (pending %d)", a.Pending())
+		}
 	}
 	notes := app.notifications()
-	if len(notes) != 1 || !strings.Contains(notes[0].Content, "claude-desktop") || !strings.Contains(notes[0].Content, "files.wipe") {
+	if len(notes) != 2 || notes[0].Title != "mcptray: approval needed" || notes[0].Content != `claude-desktop wants to run "Wipe old files".` {
 		t.Errorf("notifications: %+v", notes)
-	}
-	w := p.win
-	test.Tap(p.approval.allowClient)
-	ans, err := call.wait(t)
-	if err != nil || ans.Action != "accept" || !ans.Remember {
-		t.Fatalf("answer %+v, %v; want accept, remembered", ans, err)
-	}
-	if windowOpen(app, w) || a.Pending() != 0 {
-		t.Errorf("window still open after the answer (pending %d)", a.Pending())
 	}
 }
 
@@ -180,25 +188,16 @@ func TestApprovalAllowOnceAndDeny(t *testing.T) {
 	}
 	test.Tap(p.approval.deny)
 	ans, err := call.wait(t)
-	if err != nil || ans.Action != "decline" || ans.Remember || ans.Reason == "" {
+	// The person gave no reason: the engine words the denial itself.
+	if err != nil || ans.Action != "decline" || ans.Remember != "" || ans.Reason != "" {
 		t.Fatalf("deny: %+v, %v", ans, err)
 	}
 
 	call = ask(t.Context(), a, wipeQuestion())
 	p = shownQuestion(t, a, "files.wipe")
 	test.Tap(p.approval.allowOnce)
-	if ans, err := call.wait(t); err != nil || ans.Action != "accept" || ans.Remember {
+	if ans, err := call.wait(t); err != nil || ans.Action != "accept" || ans.Remember != "" {
 		t.Fatalf("allow once: %+v, %v", ans, err)
-	}
-
-	// So is Escape.
-	call = ask(t.Context(), a, wipeQuestion())
-	p = shownQuestion(t, a, "files.wipe")
-	var onKey func(*fyne.KeyEvent)
-	inUI(a, func() { onKey = p.win.Canvas().OnTypedKey() })
-	onKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if ans, err := call.wait(t); err != nil || ans.Action != "decline" {
-		t.Fatalf("escape: %+v, %v", ans, err)
 	}
 
 	// Closing the window is a refusal.
@@ -207,6 +206,147 @@ func TestApprovalAllowOnceAndDeny(t *testing.T) {
 	p.win.Close()
 	if ans, err := call.wait(t); err != nil || ans.Action != "decline" {
 		t.Fatalf("closed window: %+v, %v", ans, err)
+	}
+}
+
+// typeKey types key into p's window as the driver does: to the focused
+// widget, or to the window when none has the focus.
+func typeKey(a *Asker, p *pending, key fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: key}
+	var to func(*fyne.KeyEvent)
+	inUI(a, func() {
+		if f := p.win.Canvas().Focused(); f != nil {
+			to = f.TypedKey
+		} else {
+			to = p.win.Canvas().OnTypedKey()
+		}
+	})
+	to(ev)
+}
+
+func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	q := wipeQuestion()
+	q.Hints = nil
+	trip := tripQuestion()
+	page := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL, URL: "https://github.com/login"}
+	for _, tc := range []struct {
+		name  string
+		q     mcpcore.Question
+		focus func(*pending) fyne.Focusable // nil: nothing focused
+		want  string
+	}{
+		{"approval, Deny focused", q, func(p *pending) fyne.Focusable { return p.approval.deny }, "decline"},
+		{"approval, Allow once focused", q, func(p *pending) fyne.Focusable { return p.approval.allowOnce }, "decline"},
+		{"approval, Allow until I revoke it focused", q, func(p *pending) fyne.Focusable { return p.approval.untilRevoked }, "decline"},
+		{"approval, nothing focused", q, nil, "decline"},
+		{"page, Open focused", page, func(p *pending) fyne.Focusable { return p.url[0] }, "cancel"},
+		{"form, an entry focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "name").entry }, "cancel"},
+		{"form, a select focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "room").sel }, "cancel"},
+		{"form, a check box focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "breakfast").check }, "cancel"},
+		{"form, a choice focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "extras").group[1] }, "cancel"},
+		{"form, Send focused", trip, func(p *pending) fyne.Focusable { return p.form.submit }, "cancel"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			call := ask(t.Context(), a, tc.q)
+			p := shownQuestion(t, a, tc.q.Tool)
+			inUI(a, func() {
+				if tc.focus == nil {
+					p.win.Canvas().Unfocus()
+				} else {
+					p.win.Canvas().Focus(tc.focus(p))
+				}
+			})
+			if tc.q.Kind == mcpcore.StepApproval {
+				// Enter (on either key) answers nothing.
+				typeKey(a, p, fyne.KeyReturn)
+				typeKey(a, p, fyne.KeyEnter)
+				select {
+				case <-call.done:
+					t.Fatalf("Enter answered the approval: %+v", call.ans)
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			typeKey(a, p, fyne.KeyEscape)
+			if ans, err := call.wait(t); err != nil || ans.Action != tc.want {
+				t.Fatalf("Escape: %+v, %v; want %s", ans, err, tc.want)
+			}
+		})
+	}
+}
+
+// raisingApp records the question windows' Show and RequestFocus calls.
+type raisingApp struct {
+	*recordingApp
+	mu     sync.Mutex
+	raised []string
+}
+
+type raisingWindow struct {
+	fyne.Window
+	app *raisingApp
+}
+
+func (r *raisingApp) NewWindow(title string) fyne.Window {
+	return &raisingWindow{Window: r.recordingApp.NewWindow(title), app: r}
+}
+
+func (w *raisingWindow) note(what string) {
+	w.app.mu.Lock()
+	defer w.app.mu.Unlock()
+	w.app.raised = append(w.app.raised, what+" "+w.Title())
+}
+
+func (w *raisingWindow) Show()         { w.note("show"); w.Window.Show() }
+func (w *raisingWindow) RequestFocus() { w.note("focus"); w.Window.RequestFocus() }
+
+func (r *raisingApp) takeRaised() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.raised
+	r.raised = nil
+	return out
+}
+
+func TestRaiseBringsTheShownQuestionUp(t *testing.T) {
+	app := &raisingApp{recordingApp: newRecordingApp(t)}
+	a := NewAsker(app)
+	raise := func() (ok bool) {
+		inUI(a, func() { ok = a.Raise() })
+		return ok
+	}
+	if raise() {
+		t.Error("Raise reported a question with none waiting")
+	}
+	first, second := wipeQuestion(), wipeQuestion()
+	second.Tool, second.Kind = "files.list", mcpcore.StepURL
+	callFirst := ask(t.Context(), a, first)
+	p := shownQuestion(t, a, "files.wipe")
+	callSecond := ask(t.Context(), a, second)
+	testutil.Eventually(t, "the second question queued", func() bool { return a.Pending() == 2 })
+	app.takeRaised()
+	if !raise() {
+		t.Fatal("Raise found no question to raise")
+	}
+	if got, want := app.takeRaised(), []string{"show mcptray — approval needed", "focus mcptray — approval needed"}; !slices.Equal(got, want) {
+		t.Errorf("raised %q, want %q", got, want)
+	}
+	// Answered, the next one is the one raised.
+	test.Tap(p.approval.deny)
+	_, _ = callFirst.wait(t)
+	p = shownQuestion(t, a, "files.list")
+	app.takeRaised()
+	if !raise() {
+		t.Fatal("Raise found no question to raise")
+	}
+	if got, want := app.takeRaised(), []string{"show mcptray — open a web page?", "focus mcptray — open a web page?"}; !slices.Equal(got, want) {
+		t.Errorf("raised %q, want %q", got, want)
+	}
+	test.Tap(p.url[1])
+	_, _ = callSecond.wait(t)
+	if raise() {
+		t.Error("Raise reported a question after all were answered")
 	}
 }
 
@@ -325,8 +465,13 @@ func hasText(o fyne.CanvasObject, s string) bool {
 	return found
 }
 
-// walk visits o and everything under it.
+// walk visits o and everything under it; an extended widget shows as
+// the widget it extends.
 func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	if x, ok := o.(extension); ok {
+		f(x.extends())
+		return
+	}
 	f(o)
 	switch c := o.(type) {
 	case *fyne.Container:
@@ -386,22 +531,26 @@ func TestRenderApprovalWindow(t *testing.T) {
 		if got := p.win.Title(); got != "mcptray — approval needed" {
 			t.Errorf("title %q", got)
 		}
-		// Who asks, what for, how dangerous, with which arguments; the
-		// time left, the buttons (Deny the prominent one for a
-		// destructive tool) and the queue under them.
+		// Who asks, what for (the tool's title, its name second), how
+		// dangerous, with which arguments; the time left, the buttons
+		// (Deny the prominent one for a destructive tool), what the
+		// remembering ones do, and the queue under them. No grey small
+		// print: it reads badly on either theme.
 		sees(t, "the approval window", seenIn(p.win.Canvas()),
-			`label: claude-desktop (token laptop) wants to run "files.wipe"`,
+			`label: claude-desktop wants to run "Wipe old files"`,
 			`label: Allow the AI assistant to run "files.wipe"? It is marked destructive.`,
-			"label: Client", "label: claude-desktop (token laptop)",
-			"label: Tool", "label: files.wipe",
+			"label: AI app", "label: claude-desktop (token laptop)",
+			"label: Tool", "label: Wipe old files (files.wipe)",
 			"label: This tool may delete or change things. {danger}",
-			"label: Arguments", "label: "+wipeQuestion().Arguments,
-			"label: Allow for this client: claude-desktop (token laptop) may run files.wipe again without asking, until mcptray restarts.",
-			`re:label: Answer within 1:[0-3]\d — after that the request is refused\. \{warning\}`,
-			"button: Deny {high}", "button: Allow for this client", "button: Allow once {danger}",
-			"label: 1 more question is waiting after this one. {low}")
+			"label: What the AI app sends the tool", "label: "+wipeQuestion().Arguments,
+			`re:label: Answer within 1:[0-3]\d; after that, the AI app is told nobody answered\. \{warning\}`,
+			"button: Deny {high}", "button: Allow once {danger}",
+			"label: Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):",
+			"button: Allow until mcptray restarts", "button: Allow until I revoke it",
+			"label: 1 more question is waiting after this one.")
+		seesNone(t, "the approval window", seenIn(p.win.Canvas()), "{low}")
 		fits(t, p.win)
-		for _, b := range []string{"Deny", "Allow for this client", "Allow once"} {
+		for _, b := range []string{"Deny", "Allow once", "Allow until mcptray restarts", "Allow until I revoke it"} {
 			inView(t, p.win, b)
 		}
 		if got := p.win.Canvas().Focused(); got != p.approval.deny {
@@ -413,7 +562,7 @@ func TestRenderApprovalWindow(t *testing.T) {
 	p = shownQuestion(t, a, "files.list")
 	inUI(a, func() {
 		got := seenIn(p.win.Canvas())
-		sees(t, "the next approval window", got, `label: claude-desktop (token laptop) wants to run "files.list"`)
+		sees(t, "the next approval window", got, `label: claude-desktop wants to run "Wipe old files"`, "label: Wipe old files (files.list)")
 		seesNone(t, "the last approval window", got, "more question")
 	})
 	test.Tap(p.approval.deny)
@@ -424,7 +573,7 @@ func TestRenderURLWindow(t *testing.T) {
 	app := newRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	a := NewAsker(app)
-	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL,
+	q := mcpcore.Question{Client: "cursor", Tool: "github.login", ToolTitle: "GitHub sign-in", Key: "auth", Kind: mcpcore.StepURL,
 		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD-1234"}
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "github.login")
@@ -435,17 +584,17 @@ func TestRenderURLWindow(t *testing.T) {
 		}
 		got := seenIn(p.win.Canvas())
 		sees(t, "the URL window", got,
-			"label: cursor asks you to open a web page",
+			`label: cursor asks you to open a web page for "GitHub sign-in"`,
 			"label: Sign in to GitHub so the tool can read your issues.",
-			"label: Client", "label: cursor", "label: Tool", "label: github.login",
+			"label: AI app", "label: cursor", "label: Tool", "label: GitHub sign-in (github.login)",
 			"label: Page", "label: https://github.com/login/device?code=ABCD-1234",
 			"label: It opens in your browser, on the site github.com. Opening it tells cursor you agreed.",
-			"button: Cancel", "button: Open {high}")
+			"button: Don't open", "button: Open in browser {high}")
 		// No deadline, nothing queued: neither line shows.
 		seesNone(t, "the URL window", got, "Answer within", "more question")
 		fits(t, p.win)
-		inView(t, p.win, "Cancel")
-		inView(t, p.win, "Open")
+		inView(t, p.win, "Don't open")
+		inView(t, p.win, "Open in browser")
 		if got := p.win.Canvas().Focused(); got != p.url[1] {
 			t.Errorf("focus on %v, want Cancel", got)
 		}

@@ -94,26 +94,43 @@ func (l *cardList[T]) relayout() {
 	l.box.Refresh()
 }
 
-// showProblems puts each "<field>[i]…" problem on item i's card and clears
-// the others; it returns the problems about no item it has.
+// fieldLined is an item with error lines of its own for some of its
+// fields (a step's form schema, under its text area), by field.
+type fieldLined interface {
+	fieldLines() map[string]*widget.Label
+}
+
+// showProblems puts each "<field>[i]…" problem on item i's card (on the
+// item's own line of that field, if it has one) and clears the others; it
+// returns the problems about no item it has.
 func (l *cardList[T]) showProblems(ps []mcpcore.Problem) []mcpcore.Problem {
-	by := map[int][]string{}
+	by := map[*widget.Label][]string{}
 	var rest []mcpcore.Problem
 	for _, p := range ps {
 		var i int
 		var field string
 		if n, _ := fmt.Sscanf(p.Field, l.field+"[%d]%s", &i, &field); n >= 1 && i >= 0 && i < len(l.items) {
-			if field = strings.TrimPrefix(field, "."); field != "" {
-				by[i] = append(by[i], field+": "+p.Message)
+			field = strings.TrimPrefix(field, ".")
+			line := l.items[i].cardOf().err
+			if fl, ok := any(l.items[i]).(fieldLined); ok && fl.fieldLines()[field] != nil {
+				line, field = fl.fieldLines()[field], ""
+			}
+			if field != "" {
+				by[line] = append(by[line], field+": "+p.Message)
 			} else {
-				by[i] = append(by[i], p.Message)
+				by[line] = append(by[line], p.Message)
 			}
 			continue
 		}
 		rest = append(rest, p)
 	}
-	for i, it := range l.items {
-		setFieldError(it.cardOf().err, by[i])
+	for _, it := range l.items {
+		setFieldError(it.cardOf().err, by[it.cardOf().err])
+		if fl, ok := any(it).(fieldLined); ok {
+			for _, line := range fl.fieldLines() {
+				setFieldError(line, by[line])
+			}
+		}
 	}
 	return rest
 }

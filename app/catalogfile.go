@@ -19,26 +19,6 @@ import (
 // exportFileName is the name the export dialog suggests.
 const exportFileName = "mcptray-catalog.json"
 
-// mainMenu is the manager window's menu bar.
-func (m *Manager) mainMenu() *fyne.MainMenu {
-	closeItem := fyne.NewMenuItem("Close window", m.closeWindow)
-	closeItem.Shortcut = closeShortcut
-	// Marked as the quit item so that Fyne does not add its own Quit to the
-	// first menu: that one would stop the app without the tray's orderly
-	// shutdown. Quitting stays in the tray menu.
-	closeItem.IsQuit = true
-	saveItem := fyne.NewMenuItem("Save", m.saveOpenEditor)
-	saveItem.Shortcut = saveShortcut
-	return fyne.NewMainMenu(fyne.NewMenu("File",
-		saveItem,
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Import catalog…", m.chooseImport),
-		fyne.NewMenuItem("Export catalog…", m.chooseExport),
-		fyne.NewMenuItemSeparator(),
-		closeItem,
-	))
-}
-
 // ImportCatalog imports the catalog file at path, all or nothing: merged
 // over the stored catalog (an entry with the same name or URI replaces the
 // stored one), or with replace instead of it. On problems the error wraps a

@@ -229,35 +229,3 @@ func TestExportToAMissingFolderFails(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
-
-func TestManagerFileMenu(t *testing.T) {
-	m, _ := newTestManager(t)
-	menu := m.win.MainMenu()
-	if menu == nil || len(menu.Items) != 1 || menu.Items[0].Label != "File" {
-		t.Fatalf("main menu %+v", menu)
-	}
-	var labels []string
-	for _, it := range menu.Items[0].Items {
-		labels = append(labels, it.Label)
-	}
-	if !slices.Equal(labels, []string{"Save", "", "Import catalog…", "Export catalog…", "", "Close window"}) {
-		t.Fatalf("File menu %q", labels)
-	}
-	if !menu.Items[0].Items[4].IsSeparator || !menu.Items[0].Items[5].IsQuit || menu.Items[0].Items[0].Shortcut != saveShortcut {
-		t.Fatal("no separator before Close window, or Fyne would add its own Quit; or Save has no Ctrl+S")
-	}
-	// Close window does what the close button does (the tray app hides the
-	// window), not destroy it.
-	m.win.Show()
-	var closed bool
-	m.SetCloseIntercept(func() { closed = true })
-	menu.Items[0].Items[5].Action()
-	if !closed {
-		t.Fatal("Close window bypassed the close intercept")
-	}
-	m2, _ := newTestManager(t)
-	m2.win.MainMenu().Items[0].Items[5].Action()
-	if !slices.Contains(fyne.CurrentApp().Driver().AllWindows(), m2.win) {
-		t.Fatal("the default Close window destroyed the window instead of hiding it")
-	}
-}

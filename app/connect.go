@@ -58,7 +58,19 @@ func copyEntry(a fyne.App, c clientconfig.Client, cfg Config) {
 	a.SendNotification(fyne.NewNotification("Entry for "+c.Name+" copied", "Add it to "+where+", then: "+c.Restart))
 }
 
-// connectMenu is the tray's submenu for client c.
+// connectItems are the items of Connect a client ▸, a submenu per client:
+// the tray and the window's Server menu show the same.
+func connectItems(a fyne.App, cfg Config) []*fyne.MenuItem {
+	var items []*fyne.MenuItem
+	for _, c := range clientconfig.Clients() {
+		item := fyne.NewMenuItem(c.Name, nil)
+		item.ChildMenu = connectMenu(a, c, cfg)
+		items = append(items, item)
+	}
+	return items
+}
+
+// connectMenu is the submenu of Connect a client ▸ for client c.
 func connectMenu(a fyne.App, c clientconfig.Client, cfg Config) *fyne.Menu {
 	return fyne.NewMenu(c.Name,
 		fyne.NewMenuItem("Copy the entry", func() { copyEntry(a, c, cfg) }),

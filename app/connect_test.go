@@ -233,7 +233,7 @@ func TestRenderConnectWindow(t *testing.T) {
 	url, q := v.cfg.Server.URL(), regexp.QuoteMeta
 	form := []string{
 		"text: Connect by", "radio: ( ) " + formStdio, "radio: (•) " + formHTTP,
-		`re:label: mcptray creates a token named "claude-code" .* stores the token in plain text in the config file \(made readable only by you\)\. \{low\}`,
+		`re:label: mcptray creates a token named "claude-code" .* stores the token in plain text in the config file \(made readable only by you\)\.`,
 		"text: Config file", "select: " + path,
 	}
 	// The form, the entry with the placeholder for the token, Install
@@ -246,7 +246,7 @@ func TestRenderConnectWindow(t *testing.T) {
 		"label: mcptray will change the config file above (the current one is kept as .claude.json.bak):\nThe placeholder becomes a new token when you press Write it.",
 		`re:(?s)textgrid: .*\n-     "other": \{"command": "/bin/other"\}\n\+     "other": \{"command": "/bin/other"\},\n\+     "mcptray": \{\n.*"url": "` + q(url) + `".*`,
 		"button: Write it {high}", "button: Cancel",
-		"label: Then: " + v.c.Restart + " {low}", "button: Close",
+		"label: Then: " + v.c.Restart, "button: Close",
 	})...)
 	seesNone(t, "the preview", got, "Wrote ", "{danger}")
 	// Scrolled to the bottom, as Preview leaves it: Write it shows.
@@ -281,7 +281,7 @@ func TestRenderConnectWindow(t *testing.T) {
 		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer mcpt_[A-Za-z0-9_-]+".*`,
 		"button: Copy", "button: Create token", "button: Install… {high}",
 		`re:(?s)label: Wrote ` + q(path) + ` \(the previous version is in ` + q(path) + `\.bak\)\.\nCreated the client token "claude-code"\..*`,
-		"label: Then: " + v.c.Restart + " {low}", "button: Close",
+		"label: Then: " + v.c.Restart, "button: Close",
 	})...)
 	seesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
 }

@@ -105,21 +105,18 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 	r.linkTitle = entry("title (optional)", b.Title)
 	r.description = entry("description (optional)", b.Description)
 
-	label := func(text string, obj fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewVBox(widget.NewLabel(text), obj)
-	}
-	r.fileBox = label("File", r.file)
-	r.dataBox = label("Data", r.data)
-	r.uriBox = label("URI", r.uri)
-	r.mimeBox = label("MIME type", r.mimeType)
-	r.textBox = label("Text", r.text)
+	r.fileBox = labelled("File", r.file)
+	r.dataBox = labelled("Data", r.data)
+	r.uriBox = labelled("URI", r.uri)
+	r.mimeBox = labelled("Media type (MIME)", r.mimeType)
+	r.textBox = labelled("Text", r.text)
 	r.source = widget.NewSelect([]string{mediaFromFile, mediaInline}, func(string) {
 		r.showKind()
 		changed()
 	})
 	r.mediaBox = container.NewVBox(r.source, r.fileBox, r.dataBox)
-	r.linkBox = container.NewGridWithColumns(2, label("Name", r.name), label("Title", r.linkTitle))
-	r.resBox = label("Description", r.description)
+	r.linkBox = container.NewGridWithColumns(2, labelled("Name", r.name), labelled("Title", r.linkTitle))
+	r.resBox = labelled("Description", r.description)
 	var labels []string
 	for _, k := range blockKinds {
 		labels = append(labels, k.label)
@@ -128,7 +125,7 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 		r.showKind()
 		changed()
 	})
-	r.fields = []fyne.CanvasObject{container.NewBorder(nil, nil, widget.NewLabel("Kind"), nil, r.kind),
+	r.fields = []fyne.CanvasObject{labelled("Kind", r.kind),
 		r.textBox, r.mediaBox, r.uriBox, r.linkBox, r.resBox, r.mimeBox}
 	r.source.SetSelected(mediaFromFile)
 	if b.Data != "" {

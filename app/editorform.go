@@ -47,11 +47,16 @@ func (f fieldErrors) keyFor(field string) string {
 }
 
 // show puts every problem on its field's line and clears the other lines;
-// word turns a problem into the text its line shows.
-func (f fieldErrors) show(ps []mcpcore.Problem, word func(key string, p mcpcore.Problem) string) {
+// word turns a problem into the text its line shows. A line that cannot
+// show now (it is in a part of the form that is hidden) gives its problems
+// to the general line, so every problem is seen.
+func (f fieldErrors) show(ps []mcpcore.Problem, word func(key string, p mcpcore.Problem) string, shows func(*widget.Label) bool) {
 	by := map[string][]string{}
 	for _, p := range ps {
 		k := f.keyFor(p.Field)
+		if !shows(f[k]) {
+			k = ""
+		}
 		by[k] = append(by[k], word(k, p))
 	}
 	for k, l := range f {
@@ -64,14 +69,32 @@ func (f fieldErrors) show(ps []mcpcore.Problem, word func(key string, p mcpcore.
 func (f fieldErrors) field(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
 	head := widget.NewLabelWithStyle(label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	if key == "" {
-		return container.NewVBox(head, obj)
+		return container.NewVBox(head, input(obj))
 	}
-	return container.NewVBox(head, obj, f[key])
+	return container.NewVBox(head, input(obj), f[key])
 }
 
 // sub is a plain-labelled input with its error line, inside a field.
 func (f fieldErrors) sub(label string, obj fyne.CanvasObject, key string) fyne.CanvasObject {
-	return container.NewVBox(widget.NewLabel(label), obj, f[key])
+	return container.NewVBox(widget.NewLabel(label), input(obj), f[key])
+}
+
+// labelled is an input under its plain label.
+func labelled(label string, obj fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewVBox(widget.NewLabel(label), input(obj))
+}
+
+// input is obj as a form places it: an entry lets the form scroll past
+// it (multiLine; a one-line entry never has more lines to scroll).
+func input(obj fyne.CanvasObject) fyne.CanvasObject {
+	e, ok := obj.(*widget.Entry)
+	switch {
+	case !ok:
+		return obj
+	case e.MultiLine:
+		return multiLine(e)
+	}
+	return passWheel(e, func() bool { return true })
 }
 
 // checkNameAsTyped shows on l what is wrong with a tool or prompt name as
@@ -114,8 +137,16 @@ func withoutField(ps []mcpcore.Problem, field string) []mcpcore.Problem {
 
 // entryKind is what an editor needs to store one kind of catalog entry.
 type entryKind[T any] struct {
-	noun     string // "resource", for messages
-	key      func(T) string
+	noun string // "resource", for messages
+	key  func(T) string
+	// keyField is the problem field of the key ("uri"); taken words the
+	// problem of a key another entry has, as storage words it when it
+	// refuses one.
+	keyField string
+	taken    func(key string) string
+	// load reads the entry stored under a key; an error wrapping
+	// storage.ErrNotFound says there is none.
+	load     func(*storage.Store, context.Context, string) (T, error)
 	validate func(T) []mcpcore.Problem
 	// save stores an entry in place of the one stored under oldKey ("" for
 	// a new one), in one storage transaction that also refuses a key
@@ -157,6 +188,9 @@ type editorCore[T any] struct {
 	// cards, when set, shows the problems about a list's items on their
 	// cards and returns the others.
 	cards func([]mcpcore.Problem) []mcpcore.Problem
+	// opening, when set, opens the closed parts of the form (Advanced)
+	// where some of the problems show.
+	opening func([]mcpcore.Problem)
 	// extra, when set, is stored with the entry: Unsaved counts its
 	// changes, and a save shows it anew.
 	extra alongside
@@ -189,18 +223,26 @@ func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew b
 	}
 	c.status = widget.NewLabel("")
 	c.status.Wrapping = fyne.TextWrapWord
+	// Made before the form, so that its parts can scroll it (layout fills
+	// it in).
+	c.scroll = container.NewVScroll(nil)
 	return c
 }
 
 // layout frames the form: scrollable, with the status and the buttons
 // (an editor's own first, then Delete and Save) always visible below it.
+// However long the form, it asks the window for no more height than that.
 func (c *editorCore[T]) layout(form fyne.CanvasObject, buttons ...fyne.CanvasObject) fyne.CanvasObject {
-	c.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(c.errs[""], form)))
+	c.scroll.Content = container.NewPadded(container.NewVBox(c.errs[""], form))
 	buttons = append(buttons, c.del, c.save)
 	return container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
 		container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), c.status)), nil, nil,
 		c.scroll)
 }
+
+// formScroll is the form's scroll, for the parts of the form that scroll
+// themselves into view.
+func (c *editorCore[T]) formScroll() *container.Scroll { return c.scroll }
 
 // origKey is the key the entry is stored under, "" for a new one.
 func (c *editorCore[T]) origKey() string {
@@ -210,15 +252,36 @@ func (c *editorCore[T]) origKey() string {
 	return c.kind.key(c.orig)
 }
 
-func (c *editorCore[T]) showProblems(ps []mcpcore.Problem) {
+// showProblems shows every problem of ps, each once, next to its field or
+// on its card, and returns how many it shows.
+func (c *editorCore[T]) showProblems(ps []mcpcore.Problem) int {
+	ps = uniqueProblems(ps)
 	word := c.word
 	if word == nil {
 		word = plainWord
 	}
-	if c.cards != nil {
-		ps = c.cards(ps)
+	if c.opening != nil {
+		c.opening(ps)
 	}
-	c.errs.show(ps, word)
+	rest := ps
+	if c.cards != nil {
+		rest = c.cards(ps)
+	}
+	reach := reachable(c.scroll.Content)
+	c.errs.show(rest, word, func(l *widget.Label) bool { return reach[l] })
+	return len(ps)
+}
+
+// uniqueProblems is ps without repeats: the form's own reading and the
+// validation may find the same problem.
+func uniqueProblems(ps []mcpcore.Problem) []mcpcore.Problem {
+	var out []mcpcore.Problem
+	for _, p := range ps {
+		if !slices.ContainsFunc(out, func(q mcpcore.Problem) bool { return q.Field == p.Field && q.Message == p.Message }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // plainWord is a problem's message; on the general line, which gathers
@@ -230,10 +293,27 @@ func plainWord(key string, p mcpcore.Problem) string {
 	return p.Message
 }
 
+// refuse shows why the entry was not saved: all of its problems at once,
+// the first one scrolled into view with the focus in its field.
 func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
-	c.showProblems(ps)
-	c.status.SetText(fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps)))
+	n := c.showProblems(ps)
+	c.status.SetText(fmt.Sprintf("Not saved: %s, shown in red next to the fields.", count(n, "problem", "problems")))
+	revealFirstProblem(c.scroll)
 	return false
+}
+
+// keyTaken is the problem of an entry whose key another entry has: read
+// here, so the person sees it with all the others; storage refuses it
+// again in its transaction, should the key be taken meanwhile.
+func (c *editorCore[T]) keyTaken(v T) []mcpcore.Problem {
+	key := c.kind.key(v)
+	if key == "" || key == c.origKey() {
+		return nil
+	}
+	if _, err := c.kind.load(c.st, context.Background(), key); err != nil {
+		return nil // free, or unreadable: storage says which on saving
+	}
+	return []mcpcore.Problem{{Entry: fmt.Sprintf("%s %q", c.kind.noun, key), Field: c.kind.keyField, Message: c.kind.taken(key)}}
 }
 
 // checkName shows what is wrong with a tool or prompt name as it is typed.
@@ -262,7 +342,12 @@ func formReading[T any](v T, local []mcpcore.Problem) []byte {
 // Save validates the entry and stores it; it reports whether it did.
 func (c *editorCore[T]) Save() bool {
 	v, local := c.read()
-	if ps := append(local, c.validate(v)...); len(ps) > 0 {
+	// A field the form could not read has that problem alone: what the
+	// validation says of its empty stand-in would only repeat it.
+	checked := slices.DeleteFunc(c.validate(v), func(p mcpcore.Problem) bool {
+		return slices.ContainsFunc(local, func(l mcpcore.Problem) bool { return l.Field == p.Field })
+	})
+	if ps := append(append(local, checked...), c.keyTaken(v)...); len(ps) > 0 {
 		return c.refuse(ps)
 	}
 	stored, err := c.kind.save(c.st, context.Background(), c.origKey(), v)
@@ -322,6 +407,9 @@ var (
 	resourceKind = &entryKind[mcpcore.Resource]{
 		noun:     "resource",
 		key:      func(r mcpcore.Resource) string { return r.URI },
+		keyField: "uri",
+		taken:    func(string) string { return "a resource with this URI exists already" },
+		load:     (*storage.Store).Resource,
 		validate: mcpcore.ValidateResource,
 		save:     (*storage.Store).SaveResource,
 		del:      (*storage.Store).DeleteResource,
@@ -329,6 +417,9 @@ var (
 	templateKind = &entryKind[mcpcore.ResourceTemplate]{
 		noun:     "resource template",
 		key:      func(t mcpcore.ResourceTemplate) string { return t.URITemplate },
+		keyField: "uriTemplate",
+		taken:    func(string) string { return "a resource template with this URI template exists already" },
+		load:     (*storage.Store).ResourceTemplate,
 		validate: mcpcore.ValidateResourceTemplate,
 		save:     (*storage.Store).SaveResourceTemplate,
 		del:      (*storage.Store).DeleteResourceTemplate,
@@ -336,6 +427,9 @@ var (
 	promptKind = &entryKind[mcpcore.Prompt]{
 		noun:     "prompt",
 		key:      func(p mcpcore.Prompt) string { return p.Name },
+		keyField: "name",
+		taken:    func(name string) string { return fmt.Sprintf("a prompt named %q exists already", name) },
+		load:     (*storage.Store).Prompt,
 		validate: mcpcore.ValidatePrompt,
 		save:     (*storage.Store).SavePrompt,
 		del:      (*storage.Store).DeletePrompt,
@@ -348,6 +442,9 @@ func toolKind(access func() storage.ToolAccess) *entryKind[mcpcore.Tool] {
 	return &entryKind[mcpcore.Tool]{
 		noun:     "tool",
 		key:      func(t mcpcore.Tool) string { return t.Name },
+		keyField: "name",
+		taken:    func(name string) string { return fmt.Sprintf("a tool named %q exists already", name) },
+		load:     (*storage.Store).Tool,
 		validate: mcpcore.ValidateTool,
 		save: func(st *storage.Store, ctx context.Context, oldName string, t mcpcore.Tool) (mcpcore.Tool, error) {
 			return st.SaveTool(ctx, oldName, t, access())

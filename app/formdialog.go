@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -32,13 +31,16 @@ type formDialog struct {
 	content fyne.CanvasObject
 	buttons fyne.CanvasObject
 	summary *widget.Label
-	submit  *widget.Button
-	cancel  *widget.Button
+	submit  *escButton
+	cancel  *escButton
 	answer  func(mcpcore.Answer)
 	form    *fyne.Container
+	// scroll, when set, is what the form scrolls in (the Asker's window).
+	scroll *container.Scroll
 	// grown, when set, runs after messages came or went (the Asker makes
-	// the window fit again).
+	// the window fit again); focus, when set, gives a field the focus.
 	grown func()
+	focus func(fyne.Focusable)
 }
 
 // option is one choice of an enum or oneOf: the value sent and its title.
@@ -59,10 +61,11 @@ type formField struct {
 	minimum, maximum                         *float64
 	minLength, maxLength, minItems, maxItems *int
 
-	entry   *widget.Entry
-	sel     *widget.Select
-	check   *widget.Check
-	group   *widget.CheckGroup
+	entry *escEntry
+	sel   *escSelect
+	check *escCheck
+	// group holds one check box per choice of an array field.
+	group   []*escCheck
 	problem *widget.Label
 	box     *fyne.Container
 	touched bool
@@ -204,45 +207,40 @@ func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, e
 }
 
 // newFormDialog builds the form of q; answer receives accept (with the
-// typed content) or cancel.
+// typed content) or cancel, which Escape gives too.
 func newFormDialog(q mcpcore.Question, answer func(mcpcore.Answer)) *formDialog {
 	f := &formDialog{answer: answer}
+	cancel := func() { f.answer(mcpcore.Answer{Action: "cancel"}) }
 	fields, err := parseForm(q.Schema)
-	title := clientName(q) + " needs some information"
+	title := fmt.Sprintf("%s needs some information for %s", appName(q), toolName(q))
 	parts := []fyne.CanvasObject{header(q, title)}
 	if err != nil {
 		bad := wrapLabel("This form cannot be shown: " + err.Error())
 		bad.Importance = widget.DangerImportance
 		parts = append(parts, bad)
 	}
+	if slices.ContainsFunc(fields, func(fl *formField) bool { return fl.required }) {
+		parts = append(parts, smallPrint("Fields marked * must be filled in."))
+	}
 	f.fields = fields
 	var rows []fyne.CanvasObject
 	for _, fl := range fields {
-		rows = append(rows, fl.build(f.revalidate, func() { f.trySubmit() }))
+		rows = append(rows, fl.build(f.revalidate, f.trySubmit, cancel))
 	}
 	form := container.NewVBox(rows...)
 	f.form = form
 	f.summary = wrapLabel("")
 	f.summary.Importance = widget.DangerImportance
 	f.summary.Hide()
-	f.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { f.answer(mcpcore.Answer{Action: "cancel"}) })
-	f.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), f.trySubmit)
+	f.cancel = newEscButton("Cancel", theme.CancelIcon(), cancel, cancel)
+	f.submit = newEscButton("Send", theme.ConfirmIcon(), cancel, f.trySubmit)
 	f.submit.Importance = widget.HighImportance
 	if err != nil {
 		f.submit.Disable()
 	}
 	buttons := container.NewHBox(layout.NewSpacer(), f.cancel, f.submit)
-	var body fyne.CanvasObject = form
-	if len(fields) > 5 {
-		// room on the right for the scroll bar
-		gutter := canvas.NewRectangle(color.Transparent)
-		gutter.SetMinSize(fyne.NewSize(theme.Padding()*3, 0))
-		s := container.NewVScroll(container.NewBorder(nil, nil, nil, gutter, form))
-		s.SetMinSize(fyne.NewSize(460, 400))
-		body = s
-	}
 	f.buttons = container.NewVBox(f.summary, buttons)
-	f.content = container.NewBorder(container.NewVBox(append(parts, widget.NewSeparator())...), nil, nil, nil, body)
+	f.content = container.NewVBox(append(parts, widget.NewSeparator(), form)...)
 	return f
 }
 
@@ -287,25 +285,47 @@ func (f *formDialog) relayout() {
 	}
 }
 
-// trySubmit answers accept with the typed content, or refuses and shows
-// every problem.
+// trySubmit answers accept with the typed content, or refuses: every
+// problem shows at once, counted above the buttons, and the first field
+// with one comes into view with the focus.
 func (f *formDialog) trySubmit() {
 	content, problems := f.values()
-	if problems > 0 {
-		for _, fl := range f.fields {
-			fl.touched = true
-			fl.show()
-		}
-		if problems == 1 {
-			f.summary.SetText("One field needs fixing before the form can be sent.")
-		} else {
-			f.summary.SetText(fmt.Sprintf("%d fields need fixing before the form can be sent.", problems))
-		}
-		f.summary.Show()
-		f.relayout()
+	if problems == 0 {
+		f.answer(mcpcore.Answer{Action: "accept", Content: content})
 		return
 	}
-	f.answer(mcpcore.Answer{Action: "accept", Content: content})
+	var first *formField
+	for _, fl := range f.fields {
+		fl.touched = true
+		if fl.show() != "" && first == nil {
+			first = fl
+		}
+	}
+	f.summary.SetText(fmt.Sprintf("%s before the form can be sent.", count(problems, "field needs fixing", "fields need fixing")))
+	f.summary.Show()
+	f.relayout()
+	if f.scroll != nil {
+		f.scroll.ScrollToOffset(fyne.NewPos(0, f.form.Position().Y+first.box.Position().Y))
+	}
+	if o := first.focusable(); o != nil && f.focus != nil {
+		f.focus(o)
+	}
+}
+
+// focusable is the field's widget that takes the focus (nil for a group
+// of check boxes with no choices).
+func (fl *formField) focusable() fyne.Focusable {
+	switch {
+	case fl.entry != nil:
+		return fl.entry
+	case fl.sel != nil:
+		return fl.sel
+	case fl.check != nil:
+		return fl.check
+	case len(fl.group) > 0:
+		return fl.group[0]
+	}
+	return nil
 }
 
 // values are the form's typed content and how many fields are invalid.
@@ -333,9 +353,9 @@ func (fl *formField) label() string {
 	return fl.title
 }
 
-// build makes the field's widgets; changed runs on every edit, and
-// Enter in an entry runs submit.
-func (fl *formField) build(changed, submit func()) fyne.CanvasObject {
+// build makes the field's widgets; changed runs on every edit, Enter in
+// an entry runs submit, Escape anywhere cancel.
+func (fl *formField) build(changed, submit, cancel func()) fyne.CanvasObject {
 	fl.problem = wrapLabel("")
 	fl.problem.Importance = widget.DangerImportance
 	fl.problem.Hide()
@@ -347,29 +367,24 @@ func (fl *formField) build(changed, submit func()) fyne.CanvasObject {
 	caption := widget.NewLabelWithStyle(fl.label(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	switch {
 	case fl.typ == "boolean":
-		fl.check = widget.NewCheck(fl.label(), nil)
+		fl.check = newEscCheck(fl.label(), cancel)
 		if b, ok := fl.def.(bool); ok {
 			fl.check.SetChecked(b)
 		}
 		fl.check.OnChanged = func(bool) { edited() }
 		input, caption = fl.check, nil
 	case fl.typ == "array":
-		titles := make([]string, len(fl.options))
-		for i, o := range fl.options {
-			titles[i] = o.title
-		}
-		fl.group = widget.NewCheckGroup(titles, nil)
-		if d, ok := fl.def.([]any); ok {
-			var sel []string
-			for _, v := range d {
-				if t, ok := fl.titleOf(v); ok {
-					sel = append(sel, t)
-				}
+		box := container.NewVBox()
+		for _, o := range fl.options {
+			c := newEscCheck(o.title, cancel)
+			if d, ok := fl.def.([]any); ok && slices.ContainsFunc(d, func(v any) bool { return sameValue(v, o.value) }) {
+				c.SetChecked(true)
 			}
-			fl.group.SetSelected(sel)
+			c.OnChanged = func(bool) { edited() }
+			fl.group = append(fl.group, c)
+			box.Add(c)
 		}
-		fl.group.OnChanged = func([]string) { edited() }
-		input = fl.group
+		input = box
 	case len(fl.options) > 0:
 		var titles []string
 		if !fl.required {
@@ -378,7 +393,7 @@ func (fl *formField) build(changed, submit func()) fyne.CanvasObject {
 		for _, o := range fl.options {
 			titles = append(titles, o.title)
 		}
-		fl.sel = widget.NewSelect(titles, nil)
+		fl.sel = newEscSelect(titles, cancel)
 		fl.sel.PlaceHolder = "(choose one)"
 		if t, ok := fl.titleOf(fl.def); ok && fl.def != nil {
 			fl.sel.SetSelected(t)
@@ -386,7 +401,7 @@ func (fl *formField) build(changed, submit func()) fyne.CanvasObject {
 		fl.sel.OnChanged = func(string) { edited() }
 		input = fl.sel
 	default:
-		fl.entry = widget.NewEntry()
+		fl.entry = newEscEntry(cancel)
 		fl.entry.SetPlaceHolder(fl.placeholder())
 		if fl.def != nil {
 			fl.entry.SetText(fmt.Sprint(fl.def))
@@ -400,9 +415,7 @@ func (fl *formField) build(changed, submit func()) fyne.CanvasObject {
 		rows = append(rows, caption)
 	}
 	if fl.desc != "" {
-		d := wrapLabel(fl.desc)
-		d.SizeName = theme.SizeNameCaptionText
-		rows = append(rows, d)
+		rows = append(rows, smallPrint(fl.desc))
 	}
 	rows = append(rows, input, fl.problem)
 	fl.box = container.NewVBox(rows...)
@@ -481,13 +494,11 @@ func (fl *formField) value() (any, bool, string) {
 	switch {
 	case fl.check != nil:
 		return fl.check.Checked, true, ""
-	case fl.group != nil:
+	case fl.typ == "array":
 		vals := []any{}
-		for _, o := range fl.options {
-			for _, s := range fl.group.Selected {
-				if s == o.title {
-					vals = append(vals, o.value)
-				}
+		for i, c := range fl.group {
+			if c.Checked {
+				vals = append(vals, fl.options[i].value)
 			}
 		}
 		n := len(vals)
@@ -577,7 +588,7 @@ func (fl *formField) checkString(s string) string {
 	}
 	if fl.pattern != "" {
 		if re, err := regexp.Compile(fl.pattern); err == nil && !re.MatchString(s) {
-			return "Does not have the expected form (" + fl.pattern + ")."
+			return "Not in the expected form (the pattern " + fl.pattern + ")."
 		}
 	}
 	switch fl.format {

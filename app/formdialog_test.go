@@ -32,8 +32,15 @@ const tripSchema = `{
 }`
 
 func tripQuestion() mcpcore.Question {
-	return mcpcore.Question{Client: "claude-code", Tool: "hotel.book", Key: "trip", Kind: mcpcore.StepForm,
+	return mcpcore.Question{Client: "claude-code", Tool: "hotel.book", ToolTitle: "Book a hotel", Key: "trip", Kind: mcpcore.StepForm,
 		Message: "A few details for the booking.", Arguments: `{"city": "Lisbon"}`, Schema: json.RawMessage(tripSchema)}
+}
+
+// choose checks the choices titled titles of an array field, and no other.
+func (fl *formField) choose(titles ...string) {
+	for i, c := range fl.group {
+		c.SetChecked(slices.Contains(titles, fl.options[i].title))
+	}
 }
 
 // field finds a form field by property name.
@@ -140,7 +147,7 @@ func TestFormRefusesInvalidAndReturnsTypedContent(t *testing.T) {
 	f.field(t, "room").sel.SetSelected("double")
 	f.field(t, "view").sel.SetSelected("Sea view")
 	extras := f.field(t, "extras")
-	extras.group.SetSelected([]string{"parking", "late-checkout", "pet"})
+	extras.choose("parking", "late-checkout", "pet")
 	if extras.problem.Text != "Choose at most 2." {
 		t.Errorf("extras problem %q", extras.problem.Text)
 	}
@@ -148,7 +155,7 @@ func TestFormRefusesInvalidAndReturnsTypedContent(t *testing.T) {
 	if len(got) != 0 {
 		t.Fatal("submitted with three extras")
 	}
-	extras.group.SetSelected([]string{"pet", "parking"})
+	extras.choose("pet", "parking")
 	test.Tap(f.field(t, "breakfast").check) // default true → false
 
 	test.Tap(f.submit)
@@ -216,13 +223,14 @@ func TestRenderFormWindow(t *testing.T) {
 	p := shownQuestion(t, a, "hotel.book")
 	test.Type(p.form.field(t, "name").entry, "J")
 	test.Type(p.form.field(t, "email").entry, "jo@example")
-	p.form.field(t, "extras").group.SetSelected([]string{"parking"})
+	p.form.field(t, "extras").choose("parking")
 	// The header, then every field in the schema's order with its caption
 	// (required ones marked), description, default and a message under
 	// each touched field that is wrong, then the buttons.
 	header := []string{
-		"label: claude-code needs some information", "label: A few details for the booking.",
-		"label: Client", "label: claude-code", "label: Tool", "label: hotel.book",
+		`label: claude-code needs some information for "Book a hotel"`, "label: A few details for the booking.",
+		"label: AI app", "label: claude-code", "label: Tool", "label: Book a hotel (hotel.book)",
+		"label: Fields marked * must be filled in.",
 	}
 	fields := []string{
 		"label: Your name *", "label: As it appears on the booking.", "entry: J",
@@ -236,7 +244,7 @@ func TestRenderFormWindow(t *testing.T) {
 		"label: Extras", "check: [x] parking", "check: [ ] late-checkout", "check: [ ] pet",
 		"label: Arrival", "entry: (YYYY-MM-DD)",
 	}
-	buttons := []string{"button: Cancel", "button: Submit {high}"}
+	buttons := []string{"button: Cancel", "button: Send {high}"}
 	inUI(a, func() {
 		capture(t, p.win, "form-window.png") // at the size the Asker gave it
 		if got := p.win.Title(); got != "mcptray — information needed" {
@@ -247,7 +255,7 @@ func TestRenderFormWindow(t *testing.T) {
 		// Fields not touched yet say nothing.
 		seesNone(t, "the form before Submit", got, "Required", "need fixing")
 		fits(t, p.win)
-		inView(t, p.win, "Submit")
+		inView(t, p.win, "Send")
 		inView(t, p.win, "Cancel")
 
 		p.win.Resize(fyne.NewSize(520, 1180)) // tall enough to show every field
@@ -258,6 +266,10 @@ func TestRenderFormWindow(t *testing.T) {
 		capture(t, p.win, "form-refused.png")
 		if a.shown() != p {
 			t.Fatal("the refused form closed")
+		}
+		// The first field with a problem has the focus.
+		if got := p.win.Canvas().Focused(); got != p.form.field(t, "name").entry {
+			t.Errorf("focus on %v after the refusal, want the name", got)
 		}
 		// Refused: the required room says so under its select, and a
 		// summary above the buttons counts the problems.
@@ -274,4 +286,31 @@ func TestRenderFormWindow(t *testing.T) {
 	if ans, err := call.wait(t); err != nil || ans.Action != "cancel" {
 		t.Errorf("cancel: %+v, %v", ans, err)
 	}
+}
+
+func TestRefusedFormShowsItsFirstProblem(t *testing.T) {
+	app := newRecordingApp(t)
+	a := NewAsker(app)
+	call := ask(t.Context(), a, tripQuestion())
+	p := shownQuestion(t, a, "hotel.book")
+	// Everything right but the last field, out of view below.
+	test.Type(p.form.field(t, "name").entry, "Jo")
+	p.form.field(t, "room").sel.SetSelected("suite")
+	test.Type(p.form.field(t, "arrival").entry, "soon")
+	inUI(a, func() { p.form.scroll.ScrollToTop() })
+	test.Tap(p.form.submit)
+	inUI(a, func() {
+		arrival := p.form.field(t, "arrival")
+		if got := p.win.Canvas().Focused(); got != arrival.entry {
+			t.Errorf("focus on %v after the refusal, want the arrival date", got)
+		}
+		top, view := p.form.scroll.Offset.Y, p.form.scroll.Size().Height
+		at := p.form.form.Position().Y + arrival.box.Position().Y
+		if at < top || at+arrival.box.Size().Height > top+view {
+			t.Errorf("the arrival field (%v–%v) is outside the scrolled view (%v–%v)", at, at+arrival.box.Size().Height, top, top+view)
+		}
+		sees(t, "the refused form", seenIn(p.win.Canvas()), "label: 1 field needs fixing before the form can be sent. {danger}")
+	})
+	test.Tap(p.form.cancel)
+	_, _ = call.wait(t)
 }

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -38,7 +38,8 @@ type Manager struct {
 	activity *ActivityTab
 	settings *SettingsTab
 
-	// ask asks the person a yes/no question; a dialog, which tests replace.
+	// ask asks the person whether to discard unsaved changes (askDiscard),
+	// which tests replace.
 	ask func(title, question string, answer func(bool))
 
 	// onClose is what closing the window does (see SetCloseIntercept).
@@ -51,9 +52,9 @@ type Manager struct {
 func NewManager(a fyne.App, cfg Config) *Manager {
 	m := &Manager{app: a, cfg: cfg}
 	m.win = a.NewWindow("mcptray")
-	m.ask = func(title, question string, answer func(bool)) { dialog.ShowConfirm(title, question, answer, m.win) }
+	m.ask = m.askDiscard
 	m.tabs = container.NewAppTabs(
-		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), m.toolsTab()),
+		container.NewTabItemWithIcon("Tools", theme.MediaPlayIcon(), m.toolsTab()),
 		container.NewTabItemWithIcon("Resources", theme.FileIcon(), m.resourcesTab()),
 		container.NewTabItemWithIcon("Prompts", theme.DocumentIcon(), m.promptsTab()),
 		container.NewTabItemWithIcon("Activity", theme.HistoryIcon(), m.activityContent()),
@@ -74,42 +75,125 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 		return m.resEditor != nil && m.resEditor.Unsaved() || m.tmplEditor != nil && m.tmplEditor.Unsaved()
 	}
 	m.prompts.unsaved = func() bool { return m.promptEditor != nil && m.promptEditor.Unsaved() }
-	m.win.SetContent(m.tabs)
-	m.win.SetMainMenu(m.mainMenu())
-	// The desktop driver runs these from the menu items even while an entry
-	// has the focus; the canvas has them too for drivers without a menu.
-	m.win.Canvas().AddShortcut(closeShortcut, func(fyne.Shortcut) { m.closeWindow() })
-	m.win.Canvas().AddShortcut(saveShortcut, func(fyne.Shortcut) { m.saveOpenEditor() })
+	// Read before the content is set: setting it lays it out at its
+	// minimum size, which is no size the person chose.
+	size := m.keptSize()
+	keeper := &sizeKeeper{m: m}
+	m.win.SetContent(container.New(keeper, m.tabs))
+	// The menu bar and the keyboard shortcuts are the UI's (menu.go).
 	// Closing hides: mcptray lives on in the tray and keeps serving.
 	m.SetCloseIntercept(m.win.Hide)
-	m.win.Resize(fyne.NewSize(980, 680))
+	m.win.Resize(size)
+	keeper.keeping = true
 	m.win.CenterOnScreen()
 	m.reloadEntries()
 	return m
 }
 
-// Keyboard shortcuts of the window: Ctrl+W (⌘W) closes it, Ctrl+S (⌘S)
-// saves the editor of the tab shown.
-var (
-	closeShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
-	saveShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
-)
-
 // saveOpenEditor saves the editor of the tab shown, if one is open.
 func (m *Manager) saveOpenEditor() {
+	if save := m.shownSave(); save != nil {
+		save()
+	}
+}
+
+// shownSave is the Save of the editor on the tab shown; nil when none is
+// open there (File ▸ Save is then disabled).
+func (m *Manager) shownSave() func() bool {
 	switch tab := m.tabs.Selected(); {
 	case tab == nil:
 	case tab.Text == "Tools" && m.editor != nil:
-		m.editor.Save()
+		return m.editor.Save
 	case tab.Text == "Resources" && m.resEditor != nil:
-		m.resEditor.Save()
+		return m.resEditor.Save
 	case tab.Text == "Resources" && m.tmplEditor != nil:
-		m.tmplEditor.Save()
+		return m.tmplEditor.Save
 	case tab.Text == "Prompts" && m.promptEditor != nil:
-		m.promptEditor.Save()
+		return m.promptEditor.Save
 	case tab.Text == "Settings":
-		m.settings.Save()
+		return m.settings.Save
 	}
+	return nil
+}
+
+// Preferences that keep the window's size (in Fyne's units, so that it
+// holds at any scale) from one start to the next.
+const (
+	prefWindowWidth  = "managerWidth"
+	prefWindowHeight = "managerHeight"
+)
+
+// defaultWindowSize is the window's size on a first start; largestWindow
+// bounds a kept size that no screen could show (a stale or edited
+// preference).
+var (
+	defaultWindowSize = fyne.NewSize(980, 680)
+	largestWindow     = fyne.NewSize(7680, 4320)
+)
+
+// keptSize is the size the person left the window at, within what the
+// window needs and largestWindow; the default size if none is kept. Fyne
+// cannot place a window (v2.7 has no API for it), so only the size is
+// kept: the window opens centred.
+func (m *Manager) keptSize() fyne.Size {
+	prefs := m.app.Preferences()
+	w, h := float32(prefs.Float(prefWindowWidth)), float32(prefs.Float(prefWindowHeight))
+	if !(w > 0 && h > 0) { // none kept, or not a size
+		return defaultWindowSize
+	}
+	return fyne.NewSize(w, h).Max(m.tabs.MinSize()).Min(largestWindow)
+}
+
+// sizeKeeper lays the window's content out at the window's size, and
+// keeps that size in the preferences each time it changes, however it
+// changed: dragged, tiled, maximised.
+type sizeKeeper struct {
+	m *Manager
+	// keeping is set once the window has its first size.
+	keeping bool
+	kept    fyne.Size
+}
+
+func (l *sizeKeeper) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+func (l *sizeKeeper) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.Position{})
+	objs[0].Resize(size)
+	// The canvas, not the content: Window.Resize sizes the canvas, menu
+	// bar included.
+	win := l.m.win.Canvas().Size()
+	if !l.keeping || win.Width <= 0 || win.Height <= 0 || win == l.kept {
+		return
+	}
+	l.kept = win
+	prefs := l.m.app.Preferences()
+	prefs.SetFloat(prefWindowWidth, float64(win.Width))
+	prefs.SetFloat(prefWindowHeight, float64(win.Height))
+}
+
+// askDiscard asks whether to discard the unsaved changes of an editor:
+// Keep editing is the default (Return or Escape), Discard, the danger,
+// answers yes; keeping answers no, or nothing when a key closed the
+// question.
+func (m *Manager) askDiscard(title, question string, answer func(discard bool)) {
+	var d *dialog.CustomDialog
+	reply := func(discard bool) func() {
+		return func() {
+			d.Hide()
+			answer(discard)
+		}
+	}
+	keep := widget.NewButton("Keep editing", reply(false))
+	keep.Importance = widget.HighImportance
+	discard := widget.NewButton("Discard", reply(true))
+	discard.Importance = widget.DangerImportance
+	d = dialog.NewCustomWithoutButtons(title, wrapped(question), m.win)
+	d.SetButtons([]fyne.CanvasObject{discard, keep})
+	d.Resize(fyne.NewSize(460, 190))
+	// Keys reach the window only while no field has the focus.
+	m.win.Canvas().Unfocus()
+	hideOnKeys(m.win, d)
+	d.Show()
 }
 
 // unsavedEditor says whether an open editor has changes not saved.
@@ -221,13 +305,21 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("entry")
-			l.Truncation = fyne.TextTruncateEllipsis // the full label is in the editor
+			// Cut short, a line shows whole in the editor it opens: the
+			// name, title and URI fields.
+			l.Truncation = fyne.TextTruncateEllipsis
 			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[id]
 			c := o.(*fyne.Container)
-			c.Objects[0].(*widget.Label).SetText(e.label)
+			l := c.Objects[0].(*widget.Label)
+			// A disabled entry, not served, is dimmed.
+			l.Importance, l.TextStyle = widget.MediumImportance, fyne.TextStyle{}
+			if e.disabled {
+				l.Importance, l.TextStyle = widget.LowImportance, fyne.TextStyle{Italic: true}
+			}
+			l.SetText(e.label)
 			check := c.Objects[1].(*widget.Check)
 			check.OnChanged = nil
 			check.SetChecked(!e.disabled)
@@ -271,12 +363,13 @@ func (p *entryPane) leave(proceed func()) {
 		proceed()
 		return
 	}
-	p.ask("Discard changes?", "The entry you are editing has changes that are not saved. Discard them?", func(yes bool) {
-		if yes {
+	// Until the person discards, the list shows the entry still edited.
+	p.filter()
+	p.ask("Discard changes?", "The entry you are editing has changes that are not saved. Discard them?", func(discard bool) {
+		if discard {
 			proceed()
-			return
+			p.filter() // selects the entry now open
 		}
-		p.filter() // selects the open entry again
 	})
 }
 
@@ -284,7 +377,11 @@ func (p *entryPane) leave(proceed func()) {
 func (p *entryPane) close() {
 	p.open = catalogEntry{}
 	p.list.UnselectAll()
-	p.host.Objects = []fyne.CanvasObject{container.NewCenter(widget.NewLabel(p.idle))}
+	idle := wrapped(p.idle)
+	idle.Alignment = fyne.TextAlignCenter
+	// Not a Center container: that gives a wrapping label one letter's
+	// width.
+	p.host.Objects = []fyne.CanvasObject{container.NewVBox(layout.NewSpacer(), idle, layout.NewSpacer())}
 	p.host.Refresh()
 }
 
@@ -318,7 +415,7 @@ func (m *Manager) resourcesTab() fyne.CanvasObject {
 	newTmpl := widget.NewButtonWithIcon("New template", theme.ContentAddIcon(), m.NewTemplate)
 	var content fyne.CanvasObject
 	m.resources, content = newEntryPane("Search resources", "Select a resource, or create one with New resource or New template.",
-		m.openResourceEntry, m.setEntryEnabled, container.NewGridWithColumns(2, newRes, newTmpl))
+		m.openResourceEntry, m.setEntryEnabled, newRes, newTmpl)
 	return content
 }
 
@@ -518,24 +615,11 @@ func (m *Manager) settingsTab() fyne.CanvasObject {
 func (m *Manager) showWelcome() {
 	text := widget.NewLabel("mcptray serves tools you define to your AI assistants, on this computer.\n\n" +
 		"1. Define — a few example tools are already in the Tools tab; edit them or add your own.\n" +
-		"2. Connect — in the tray menu, Connect a client ▸ shows the exact entry for your assistant.\n" +
+		"2. Connect — Server ▸ Connect a client (in this window's menu, or the tray's) shows the exact entry for your assistant.\n" +
 		"3. Use — ask your assistant; mcptray asks you here before anything destructive runs.")
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Welcome to mcptray", "Start", text, m.win)
 	d.Resize(fyne.NewSize(560, 260))
-	// Return or Escape dismisses it too, as a person expects of a notice.
-	c := m.win.Canvas()
-	before := c.OnTypedKey()
-	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		switch k.Name {
-		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
-			d.Hide()
-		default:
-			if before != nil {
-				before(k)
-			}
-		}
-	})
-	d.SetOnClosed(func() { c.SetOnTypedKey(before) })
+	hideOnKeys(m.win, d)
 	d.Show()
 }

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/internal/daemon"
@@ -236,10 +237,10 @@ func TestTrayMenu(t *testing.T) {
 		t.Fatalf("status %q state %v", m.status.Label, m.state)
 	}
 	m.pause.Action()
-	if !srv.Paused() || m.pause.Label != "Resume serving" || m.state != statePaused {
-		t.Fatalf("after Pause: paused %v, label %q, state %v", srv.Paused(), m.pause.Label, m.state)
+	if !srv.Paused() || !m.hidden[m.pause] || m.hidden[m.resume] || m.state != statePaused {
+		t.Fatalf("after Pause: paused %v, shown %q, state %v", srv.Paused(), m.shownLabels(m.menu), m.state)
 	}
-	m.pause.Action()
+	m.resume.Action()
 	if srv.Paused() {
 		t.Fatal("Resume did not resume")
 	}
@@ -247,8 +248,8 @@ func TestTrayMenu(t *testing.T) {
 	for _, it := range m.menu.Items {
 		labels = append(labels, it.Label)
 	}
-	if last := m.menu.Items[len(m.menu.Items)-1]; !last.IsQuit || last.Label != "Quit" {
-		t.Errorf("the last item is %q (IsQuit %v), want our own Quit", last.Label, last.IsQuit)
+	if last := m.menu.Items[len(m.menu.Items)-1]; last.Label != "Quit" {
+		t.Errorf("the last item is %q, want Quit", last.Label)
 	}
 	for _, want := range []string{"Open mcptray", "Connect a client", "Tasks"} {
 		if !slices.Contains(labels, want) {
@@ -384,30 +385,6 @@ func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
 	}
 }
 
-func TestKeyboardShortcuts(t *testing.T) {
-	a := test.NewTempApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
-	t.Cleanup(m.win.Close)
-	m.win.Show()
-	typed := m.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) })
-	m.NewTool()
-	e := m.Editor()
-	test.Type(e.name, "by_keyboard")
-	test.Type(e.description, "Saved with Ctrl+S.")
-	test.Type(e.blocks.items[0].text, "ok")
-	typed.TypedShortcut(saveShortcut)
-	if _, err := s.st.Tool(context.Background(), "by_keyboard"); err != nil {
-		t.Fatalf("Ctrl+S did not save: %v (%s)", err, e.status.Text)
-	}
-	closed := false
-	m.SetCloseIntercept(func() { closed = true })
-	typed.TypedShortcut(closeShortcut)
-	if !closed {
-		t.Fatal("Ctrl+W did not close the window")
-	}
-}
-
 func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
 	m, s := newTestManager(t)
 	ctx := context.Background()
@@ -474,4 +451,66 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 		t.Fatal("the Try it call of the tool left behind still runs")
 	}
 	first.try.calls.wait()
+}
+
+// TestWindowKeepsItsSize: the size the person leaves the window at comes
+// back at the next start, within what the window needs; a first start, or
+// a kept size that is no size, gets the default.
+func TestWindowKeepsItsSize(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	open := func() *Manager {
+		m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+		t.Cleanup(m.win.Close)
+		return m
+	}
+	if got := open().win.Canvas().Size(); got != defaultWindowSize {
+		t.Fatalf("first start: %v, want %v", got, defaultWindowSize)
+	}
+	m := open()
+	m.win.Resize(fyne.NewSize(800, 560))
+	if got := open().win.Canvas().Size(); got != fyne.NewSize(800, 560) {
+		t.Fatalf("next start: %v, want the 800×560 it was left at", got)
+	}
+	a.Preferences().SetFloat(prefWindowWidth, 10)
+	a.Preferences().SetFloat(prefWindowHeight, 1e9)
+	m = open()
+	if got, need := m.win.Canvas().Size(), m.win.Content().MinSize(); got.Width < need.Width || got.Height != largestWindow.Height {
+		t.Fatalf("kept 10×1e9: %v, want at least %v wide and %v high", got, need.Width, largestWindow.Height)
+	}
+	a.Preferences().SetFloat(prefWindowWidth, -5)
+	if got := open().win.Canvas().Size(); got != defaultWindowSize {
+		t.Fatalf("kept a negative width: %v, want %v", got, defaultWindowSize)
+	}
+}
+
+// TestDiscardQuestion: leaving an editor with changes asks with Keep
+// editing as the default, Discard set apart as the danger; Escape keeps
+// editing.
+func TestDiscardQuestion(t *testing.T) {
+	m, _ := newTestManager(t)
+	m.win.Resize(fyne.NewSize(900, 600))
+	m.NewTool()
+	test.Type(m.Editor().name, "half_done")
+	first := m.Editor()
+	m.NewTool()
+	c := m.win.Canvas()
+	sees(t, "the question", seen(c.Overlays().Top()),
+		"label: Discard changes?", "label: The entry you are editing has changes that are not saved. Discard them?",
+		"button: Discard {danger}", "button: Keep editing {high}")
+	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil || m.Editor() != first {
+		t.Fatal("Escape did not keep the editor open with its changes")
+	}
+	m.NewTool()
+	var discard *widget.Button
+	walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Discard" {
+			discard = b
+		}
+	})
+	test.Tap(discard)
+	if m.Editor() == first || m.Editor().name.Text != "" {
+		t.Fatal("Discard kept the old editor")
+	}
 }

@@ -3,12 +3,10 @@ package app
 import (
 	"cmp"
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -18,13 +16,17 @@ import (
 	"github.com/mcptray/mcptray/storage"
 )
 
-// Message roles a prompt may use.
-var promptRoles = []string{"user", "assistant"}
+// Message roles a prompt may use: who says the message.
+var promptRoles = choices{
+	{"the person (user)", "user"},
+	{"the AI, as if it had answered (assistant)", "assistant"},
+}
 
-// argRow is one row of the arguments table.
+// argRow is one argument's card in the arguments list.
 type argRow struct {
 	name, title, desc, completions *widget.Entry
 	required                       *widget.Check
+	head                           *widget.Label
 }
 
 // messageRow is one message's card: its role and its content block.
@@ -75,8 +77,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 		e.addArg(a)
 	}
 	addArg := widget.NewButtonWithIcon("Add argument", theme.ContentAddIcon(), func() { e.addArg(mcpcore.PromptArgument{}) })
-	argHint := widget.NewLabel("Messages use an argument's value as {{.args.name}}.")
-	argHint.Wrapping = fyne.TextWrapWord
+	argHint := hint("What the person fills in when they use the prompt; messages use an argument's value as {{.args.NAME}}.")
 
 	for _, m := range p.Messages {
 		e.addMessage(m)
@@ -93,7 +94,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 		errs.field("Title", e.title, "title"),
 		errs.field("Description", e.description, "description"),
 		widget.NewSeparator(),
-		errs.field("Arguments", container.NewVBox(argHint, e.argHeader(), e.argBox, container.NewHBox(addArg)), "arguments"),
+		errs.field("Arguments", container.NewVBox(argHint, e.argBox, container.NewHBox(addArg)), "arguments"),
 		widget.NewSeparator(),
 		errs.field("Messages", container.NewVBox(e.messages.box, container.NewHBox(addMsg)), "messages"),
 	}
@@ -107,32 +108,23 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 // Content is the editor's widget tree.
 func (e *PromptEditor) Content() fyne.CanvasObject { return e.content }
 
-// argColumns lays out a row of the arguments table; the trailing cell
-// holds the row's remove button, so the header reserves its width.
-func argColumns(cells []fyne.CanvasObject, trailing fyne.CanvasObject) fyne.CanvasObject {
-	return container.NewBorder(nil, nil, nil, trailing, container.NewGridWithColumns(len(cells), cells...))
-}
-
-func (e *PromptEditor) argHeader() fyne.CanvasObject {
-	var cells []fyne.CanvasObject
-	for _, l := range []string{"Name", "Title", "Description", "Completions", "Required"} {
-		cells = append(cells, widget.NewLabelWithStyle(l, fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
+// numberArgs titles the argument cards in their order.
+func (e *PromptEditor) numberArgs() {
+	for i, r := range e.args {
+		r.head.SetText(fmt.Sprintf("Argument %d", i+1))
 	}
-	gap := canvas.NewRectangle(color.Transparent)
-	gap.SetMinSize(widget.NewButtonWithIcon("", theme.DeleteIcon(), nil).MinSize())
-	return argColumns(cells, gap)
 }
 
 func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 	r := &argRow{name: widget.NewEntry(), title: widget.NewEntry(), desc: widget.NewEntry(), completions: widget.NewEntry(),
-		required: widget.NewCheck("", nil)}
+		required: widget.NewCheck("Required", nil), head: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
 	r.name.SetPlaceHolder("name")
 	r.name.SetText(a.Name)
 	r.title.SetPlaceHolder("title")
 	r.title.SetText(a.Title)
 	r.desc.SetPlaceHolder("description")
 	r.desc.SetText(a.Description)
-	r.completions.SetPlaceHolder("values, comma separated")
+	r.completions.SetPlaceHolder("values to suggest, comma separated")
 	r.completions.SetText(strings.Join(a.Completions, ", "))
 	r.required.SetChecked(a.Required)
 	e.args = append(e.args, r)
@@ -140,16 +132,21 @@ func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		e.args = slices.DeleteFunc(e.args, func(x *argRow) bool { return x == r })
 		e.argBox.Remove(row)
+		e.numberArgs()
 	})
-	row = argColumns([]fyne.CanvasObject{r.name, r.title, r.desc, r.completions, r.required}, remove)
+	row = container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(r.required, remove), r.head),
+		container.NewGridWithColumns(2, labelled("Name", r.name), labelled("Title", r.title)),
+		labelled("Description", r.desc), labelled("Suggested values", r.completions),
+		widget.NewSeparator())
 	e.argBox.Add(row)
+	e.numberArgs()
 }
 
 func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
-	r := &messageRow{role: widget.NewSelect(promptRoles, nil), blockFields: newBlockFields(m.Content, func() {})}
-	r.role.SetSelected(cmp.Or(m.Role, "user"))
+	r := &messageRow{role: newChoiceSelect(promptRoles, cmp.Or(m.Role, "user")), blockFields: newBlockFields(m.Content, func() {})}
 	r.card = e.messages.newCard(func() *messageRow { return r },
-		append([]fyne.CanvasObject{container.NewBorder(nil, nil, widget.NewLabel("Role"), nil, r.role)}, r.fields...)...)
+		append([]fyne.CanvasObject{labelled("Role", r.role)}, r.fields...)...)
 	e.messages.append(r)
 }
 
@@ -178,7 +175,7 @@ func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
 	}
 	p.Messages = nil
 	for i, r := range e.messages.items {
-		m := mcpcore.PromptMessage{Role: r.role.Selected, Content: r.block()}
+		m := mcpcore.PromptMessage{Role: promptRoles.valueOf(r.role.Selected), Content: r.block()}
 		if m.Content.Type == "text" && strings.TrimSpace(string(m.Content.Text)) == "" {
 			bad.add(fmt.Sprintf("messages[%d].content.text", i), "empty: write the message")
 		}

@@ -49,7 +49,7 @@ func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
 	test.Type(a.desc, "whom to greet")
 	test.Type(a.completions, "Ada, Grace")
 	test.Tap(a.required)
-	if len(e.messages.items) != 1 || e.messages.items[0].role.Selected != "user" {
+	if len(e.messages.items) != 1 || promptRoles.valueOf(e.messages.items[0].role.Selected) != "user" {
 		t.Fatalf("a new prompt starts with %d message(s)", len(e.messages.items))
 	}
 	test.Type(e.messages.items[0].text, "Say hello to {{.args.who}}.")
@@ -156,8 +156,8 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	if link := e.messages.items[1]; link.kind.Selected != "Resource link" || link.uri.Text != "notes://x" || link.textBox.Visible() {
 		t.Fatal("a resource link is not shown as one")
 	}
-	if len(e.steps.items) != 1 || e.steps.items[0].key.Text != "mood" || e.steps.items[0].inTask.Visible() ||
-		slices.Contains(e.steps.items[0].kind.Options, mcpcore.StepApproval) || !e.steps.items[0].answeredBy.Disabled() {
+	if len(e.steps.items) != 1 || e.steps.items[0].key.Text != "mood" || e.steps.items[0].inTaskBox.Visible() ||
+		slices.Contains(e.steps.items[0].kind.Options, stepKindChoices.labelOf(mcpcore.StepApproval)) || !e.steps.items[0].answeredBy.Disabled() {
 		t.Fatal("the prompt's step is not in a prompt's steps editor (no approvals, no tasks, the client answers)")
 	}
 
@@ -166,7 +166,7 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	test.Tap(third.up)
 	test.Tap(third.up)
 	test.Tap(e.messages.items[2].remove)
-	e.messages.items[1].role.SetSelected("assistant")
+	e.messages.items[1].role.SetSelected(promptRoles.labelOf("assistant"))
 	test.Type(e.title, "Plan")
 	if !e.Save() {
 		t.Fatalf("save: %v", shownErrors(e.errs))

@@ -30,7 +30,7 @@ import (
 // logged yet, the manager would grow taller than any laptop screen. Set it
 // to false once the line gets the tab's width (a VBox between two spacers,
 // say, instead of the Center container).
-const emptyActivityTooTall = true
+const emptyActivityTooTall = false
 
 // TestRenderManagerTabs renders the manager's tabs with an editor open on
 // each catalog tab, for people to look at (MCPTRAY_SHOTS keeps them); the
@@ -38,12 +38,15 @@ const emptyActivityTooTall = true
 // laptop's screen.
 func TestRenderManagerTabs(t *testing.T) {
 	m, s := newTestManager(t)
+	test.ApplyTheme(t, theme.DefaultTheme()) // the sizes of the real look
 	ctx := context.Background()
 	if err := s.st.Import(ctx, &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
 		Tools: []mcpcore.Tool{{Name: "weather", Title: "Weather", Description: "Today's weather in a city.",
 			Params: []mcpcore.Param{{Name: "city", Type: "string", Required: true, Description: "City name"}},
 			Steps:  []mcpcore.InputStep{{Key: "units", Kind: mcpcore.StepForm, Message: "Which units?", Schema: json.RawMessage(`{"type":"object","properties":{"units":{"type":"string","enum":["metric","imperial"]}}}`)}},
-			Action: actions.Spec{HTTP: &actions.HTTP{URL: "https://wttr.in/{{pathescape .args.city}}", Query: map[string]actions.Template{"format": "3"}}}}},
+			Action: actions.Spec{HTTP: &actions.HTTP{URL: "https://wttr.in/{{pathescape .args.city}}", Query: map[string]actions.Template{"format": "3"}}}},
+			{Name: "wttr_old", Description: "The weather, the old way.", Disabled: true,
+				Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "sunny"}}}}}},
 		Resources: []mcpcore.Resource{{URI: "notes://todo", Name: "todo", Title: "My to-do list", MimeType: "text/markdown", Text: "- buy milk"}},
 		Prompts: []mcpcore.Prompt{{Name: "review", Title: "Review code", Description: "Reviews a change.",
 			Arguments: []mcpcore.PromptArgument{{Name: "diff", Required: true}},
@@ -70,23 +73,32 @@ func TestRenderManagerTabs(t *testing.T) {
 		save string
 	}{
 		{"tools", 0, func() { m.tools.list.Select(0) }, func() bool { return m.editor != nil && m.editor.name.Text == "weather" }, []string{
-			"entry: (Search tools)", "check: [x]", "label: weather — Weather", "button: New tool",
+			// A disabled tool, not served, is dimmed.
+			"entry: (Search tools)", "check: [x]", "label: weather — Weather", "check: [ ]", "label: wttr_old {low}", "button: New tool",
 			"label: Name", "entry: weather", "label: Title", "entry: Weather", "label: Description", "entry: Today's weather in a city.",
-			"label: Parameters", "entry: city", "select: string", "check: [x] required", "button: (delete icon)", "entry: City name",
-			"button: Add parameter",
+			"label: Parameters", "label: Parameter 1", "check: [x] Required", "button: (delete icon)",
+			"label: Name", "entry: city", "label: Type", "select: text", "label: Description", "entry: City name",
+			"label: Allowed values", "label: Default", "label: HTTP header", "button: Add parameter",
 			"label: Action", "select: Call a URL", "label: Method", "select: GET",
 			"label: URL", "entry: https://wttr.in/{{pathescape .args.city}}",
 			"label: Input steps", "label: Step 1", "button: (arrow-up icon) {disabled}", "button: (arrow-down icon) {disabled}",
-			"label: Key", "entry: units", "label: Kind", "select: form", "label: Message — tells the person what to fill in", "entry: Which units?",
+			"label: What it asks", "select: Questions to fill in (form)", "label: Key", "entry: units", "label: Round",
+			"label: Message — tells the person what to fill in", "entry: Which units?",
 			`re:(?s)entry: \{.*"enum": \[\s*"metric",\s*"imperial"\s*\].*`,
+			"label: Who answers", "select: the AI app (client)", "label: The AI app asks its user (or its model) and sends the answer.",
 			"button: Add input step",
-			"label: Approval", "label: Hints", "check: [ ] Destructive (asks before running)", "label: Task mode", "select: never",
+			"label: Approval", "select: Ask before destructive calls",
+			"label: Hints", "check: [ ] Read-only", "check: [ ] Destructive",
+			"label: It may delete or overwrite things; mcptray asks you before it runs (destructive).",
+			"check: [ ] Safe to repeat", "check: [ ] Reaches the outside world",
+			"label: Run in the background", "select: never",
+			"label: Which AI apps see it (client tokens)",
 			"button: Advanced: raw schemas {low}", "button: Delete", "button: Save {high}",
 		}, "Save"},
 		{"resources", 1, func() { m.resources.list.Select(0) }, func() bool { return m.resEditor != nil && m.resEditor.uri.Text == "notes://todo" }, []string{
 			"entry: (Search resources)", "check: [x]", "label: Resource · todo  —  notes://todo", "button: New resource", "button: New template",
 			"label: URI", "entry: notes://todo", "label: Name", "entry: todo", "label: Title", "entry: My to-do list",
-			"label: MIME type", "entry: text/markdown", "label: Content comes from", "select: Text written here",
+			"label: Media type (MIME)", "entry: text/markdown", "label: Content comes from", "select: Text written here",
 			"label: Text", "entry: - buy milk", "button: Delete", "button: Save {high}",
 		}, "Save"},
 		{"prompts", 2, func() { m.prompts.list.Select(0) }, func() bool {
@@ -94,12 +106,13 @@ func TestRenderManagerTabs(t *testing.T) {
 		}, []string{
 			"entry: (Search prompts)", "check: [x]", "label: review — Review code", "button: New prompt",
 			"label: Name", "entry: review", "label: Title", "entry: Review code", "label: Description", "entry: Reviews a change.",
-			"label: Arguments", "entry: diff", "check: [x]", "button: Add argument",
+			"label: Arguments", "label: Argument 1", "check: [x] Required", "label: Name", "entry: diff",
+			"label: Suggested values", "button: Add argument",
 			"label: Messages",
 			"label: Message 1", "button: (arrow-up icon) {disabled}", "button: (arrow-down icon)",
-			"label: Role", "select: user", "label: Kind", "select: Text", "label: Text", "entry: Review this change:\n{{.args.diff}}",
+			"label: Role", "select: the person (user)", "label: Kind", "select: Text", "label: Text", "entry: Review this change:\n{{.args.diff}}",
 			"label: Message 2", "button: (arrow-up icon)", "button: (arrow-down icon) {disabled}",
-			"label: Role", "select: user", "label: Kind", "select: Resource link",
+			"label: Role", "select: the person (user)", "label: Kind", "select: Resource link",
 			"label: URI", "entry: notes://style", "label: Name", "entry: style guide",
 			"button: Add message", "label: Input steps", "button: Add input step", "button: Delete", "button: Save {high}",
 		}, "Save"},
@@ -114,21 +127,30 @@ func TestRenderManagerTabs(t *testing.T) {
 			m.activity.stopAndWait()
 		}, func() bool { return m.activity.read && !m.activity.Following() }, []string{
 			"label: Client", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
-			"label: Search", "entry: (Search method, target, client, detail…)", "label: Live · 0 requests {low}", "check: [ ] Pause live",
-			"label: " + activityEmpty + " {low}", "label: Select a request to see its details. {low}",
+			"label: Search", "entry: (Search method, target, client, detail…)", "label: Live · 0 requests", "check: [ ] Pause live",
+			"label: " + activityEmpty, "label: Select a request to see its details.",
 		}, ""},
 		{"settings", 4, func() {}, func() bool { return m.settings.name.Text == "mcptray" }, []string{
-			"label: Server", "entry: mcptray", "entry: 8731", "label: not serving",
-			"label: Security", "label: Allowed browser origins (beyond the server's own):", "button: Add origin", "button: Allow MCP Inspector",
-			"label: Client tokens:", "button: Create token",
+			// What applies at once comes first; whether mcptray starts
+			// at login is this machine's.
+			"label: This computer", "label: These apply at once.",
+			`re:check: \[[ x]\] Start mcptray at login`, "check: [ ] Open the task window when a long call starts",
+			// Nothing is selected: nothing to act on.
+			"label: Client tokens", "button: Create token", "button: Tools… {disabled}", "button: Revoke {disabled}",
+			"label: Not listed: the tokens mcptray keeps for itself, mcptray-app (Try it) and stdio-shim (shared by every AI app started over stdio).",
 			// Secrets need the system's keyring, which this machine may
 			// lack.
-			"label: Secrets", `re:button: Add / replace( \{disabled\})?`,
-			"label: Caching & limits", "label: Questions", "entry: 300",
-			"label: When mcptray runs without its desktop app (mcptray serve):", "select: Decline approvals and desktop forms",
+			"label: Secrets", `re:button: Add / replace( \{disabled\})?`, "button: Rename {disabled}", "button: Delete {disabled}",
+			"label: Server settings", "label: Saved together with Save settings, at the end of this page; the running server applies them at once.",
+			"label: Server", "label: Name", "entry: mcptray", "label: The name AI apps know this server by (serverName).",
+			"label: Port", "entry: 8731", "label: Address", "label: not serving",
+			"label: Web pages", "label: Allowed origins", "button: Add origin", "button: Allow MCP Inspector",
+			"label: Caching & limits", "label: Lists stay fresh for", "entry: 5000", "label: milliseconds",
+			"label: Who may reuse a list", "select: any AI app (public)",
+			"label: Time to answer a step", "entry: 600", "label: seconds",
+			"label: Questions", "label: Answer within", "entry: 300", "label: seconds",
+			"label: Without the app", "select: Decline them (deny)",
 			"button: Save settings {high}", "button: Revert",
-			// Whether mcptray starts at login is this machine's.
-			"label: Other", `re:check: \[[ x]\] Start mcptray at login`, "check: [ ] Open the task window when a long call starts",
 		}, ""},
 	} {
 		m.tabs.SelectIndex(tab.index)
@@ -145,6 +167,9 @@ func TestRenderManagerTabs(t *testing.T) {
 			head = append(head, "tab: "+name)
 		}
 		sees(t, "the "+tab.name+" tab", seenIn(m.win.Canvas()), append(head, tab.sees...)...)
+		if tab.name != "activity" {
+			fitsSmallScreen(t, m, tab.name)
+		}
 		if tab.index < 3 || !emptyActivityTooTall {
 			fits(t, m.win)
 		} else {
@@ -217,6 +242,9 @@ func seen(o fyne.CanvasObject) []string {
 	visit = func(o fyne.CanvasObject) {
 		if o == nil || !o.Visible() {
 			return // nor anything under it
+		}
+		if x, ok := o.(extension); ok {
+			o = x.extends() // shows as the widget it extends
 		}
 		switch w := o.(type) {
 		case *widget.Label:
@@ -344,6 +372,26 @@ func seesNone(t *testing.T, what string, got []string, parts ...string) {
 // laptop is the smallest screen the windows must fit.
 var laptop = fyne.NewSize(1366, 768)
 
+// smallScreen is the room the manager window has on an 800×600 screen,
+// less a window manager's frame: every tab but Activity (which is not
+// this test's) must fit it at scale 1.0.
+var smallScreen = fyne.NewSize(760, 540)
+
+// fitsSmallScreen fails t unless the tab shown in m's window, with the tab
+// bar and a menu bar, fits smallScreen: whatever an editor holds, its form
+// scrolls, and nothing on the tab widens the window past it.
+func fitsSmallScreen(t *testing.T, m *Manager, tab string) {
+	t.Helper()
+	c := m.tabs.Selected().Content
+	bar := m.tabs.Size().Height - c.Size().Height
+	menu := widget.NewLabel("File").MinSize().Height
+	need := c.MinSize().AddWidthHeight(0, bar+menu)
+	t.Logf("the %s tab needs %v with its tab bar and a menu bar (the window's content, all tabs: %v)", tab, need, m.win.Content().MinSize())
+	if need.Width > smallScreen.Width || need.Height > smallScreen.Height {
+		t.Errorf("the %s tab needs %v, more than the %v an 800×600 screen leaves", tab, need, smallScreen)
+	}
+}
+
 // fits fails t unless w's content fits a laptop screen and w is at least
 // as large as its content needs: the test driver, unlike a real one, lets
 // a window be smaller than that, and the picture then shows it squeezed.
@@ -374,6 +422,9 @@ func inView(t *testing.T, w fyne.Window, text string) {
 			return
 		}
 		pos := parent.Add(o.Position())
+		if x, ok := o.(extension); ok {
+			o = x.extends()
+		}
 		switch x := o.(type) {
 		case *widget.Button:
 			if x.Text == text {

@@ -86,7 +86,7 @@ func newDescribeFields(name, title, description, mimeType string) describeFields
 
 func (d describeFields) rows(errs fieldErrors) []fyne.CanvasObject {
 	return []fyne.CanvasObject{errs.field("Name", d.name, "name"), errs.field("Title", d.title, "title"),
-		errs.field("Description", d.description, "description"), errs.field("MIME type", d.mimeType, "mimeType")}
+		errs.field("Description", d.description, "description"), errs.field("Media type (MIME)", d.mimeType, "mimeType")}
 }
 
 // sourceSwitch is a Select that shows the box of the chosen option only.
@@ -169,16 +169,15 @@ func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, i
 	e.file.SetPlaceHolder("/absolute/path/to/the/file")
 	e.file.SetText(r.File)
 	choose := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), e.chooseFile)
-	fileHint := widget.NewLabel("Read on every request. Clients subscribed to it are told when the file changes (resources/updated).")
-	fileHint.Wrapping = fyne.TextWrapWord
+	fileHint := hint("Read on every request. AI apps that follow it are told when the file changes (resources/updated).")
 
 	e.http = newHTTPFields(errs, "http", r.HTTP)
 	e.command = newCommandFields(errs, "command", r.Command)
 
 	boxes := map[string]*fyne.Container{
 		srcText: container.NewVBox(errs.sub("Text", e.text, "text")),
-		srcBlob: container.NewVBox(errs.sub("Data", container.NewBorder(nil, container.NewBorder(nil, nil, nil, container.NewHBox(e.clearBlob, load), e.blobSize), nil, nil, e.blob), "blob")),
-		srcFile: container.NewVBox(errs.sub("File", container.NewBorder(nil, nil, nil, choose, e.file), "file"), fileHint),
+		srcBlob: container.NewVBox(errs.sub("Data", container.NewBorder(nil, container.NewBorder(nil, nil, nil, container.NewHBox(e.clearBlob, load), e.blobSize), nil, nil, input(e.blob)), "blob")),
+		srcFile: container.NewVBox(errs.sub("File", container.NewBorder(nil, nil, nil, choose, input(e.file)), "file"), fileHint),
 		srcHTTP: e.http.box, srcCommand: e.command.box,
 	}
 	e.source = sourceSwitch(boxes, srcText, srcBlob, srcFile, srcHTTP, srcCommand)
@@ -405,12 +404,11 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 	e.folder.SetPlaceHolder("/absolute/path/to/a/folder")
 	e.folder.SetText(t.Folder)
 	choose := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), e.chooseFolder)
-	folderHint := widget.NewLabel("The template's one variable is the path of a file inside the folder; reads never leave it.")
-	folderHint.Wrapping = fyne.TextWrapWord
+	folderHint := hint("The template's one variable is the path of a file inside the folder; reads never leave it.")
 
 	boxes := map[string]*fyne.Container{
 		tmplSrcText:   container.NewVBox(errs.sub("Text", e.text, "text")),
-		tmplSrcFolder: container.NewVBox(errs.sub("Folder", container.NewBorder(nil, nil, nil, choose, e.folder), "folder"), folderHint),
+		tmplSrcFolder: container.NewVBox(errs.sub("Folder", container.NewBorder(nil, nil, nil, choose, input(e.folder)), "folder"), folderHint),
 	}
 	e.source = sourceSwitch(boxes, tmplSrcText, tmplSrcFolder)
 	if t.Folder != "" {
@@ -425,8 +423,7 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 	e.completionBox = container.NewVBox()
 	e.uriTemplate.OnChanged = func(string) { e.layoutCompletions() }
 	e.layoutCompletions()
-	compHint := widget.NewLabel("Values clients may offer for each variable of the URI template, one per line.")
-	compHint.Wrapping = fyne.TextWrapWord
+	compHint := hint("Values AI apps may suggest for each variable of the URI template, one per line.")
 
 	rows := []fyne.CanvasObject{errs.field("URI template", e.uriTemplate, "uriTemplate")}
 	rows = append(rows, e.describe.rows(errs)...)
@@ -444,7 +441,7 @@ func (e *TemplateEditor) Content() fyne.CanvasObject { return e.content }
 func (e *TemplateEditor) completionRow(v string) *completionRow {
 	r, ok := e.completions[v]
 	if !ok {
-		r = &completionRow{values: widget.NewMultiLineEntry(), label: widget.NewLabel("")}
+		r = &completionRow{values: widget.NewMultiLineEntry(), label: wrapped("")}
 		r.values.SetPlaceHolder("values, one per line (optional)")
 		r.values.SetMinRowsVisible(2)
 		e.completions[v] = r
@@ -480,7 +477,7 @@ func (e *TemplateEditor) layoutCompletions() {
 		if !inTemplate {
 			r.label.SetText("{" + v + "} — not in the URI template any more; clear it or put it back")
 		}
-		e.completionBox.Add(container.NewVBox(r.label, r.values))
+		e.completionBox.Add(container.NewVBox(r.label, input(r.values)))
 	}
 	if len(e.completionBox.Objects) == 0 {
 		e.completionBox.Add(widget.NewLabel("The URI template has no variables yet."))

@@ -60,9 +60,8 @@ func newSchemaEditor(t mcpcore.Tool, inputErr, outputErr *widget.Label, params f
 	if len(t.OutputSchema) > 0 {
 		s.output.SetText(indentJSON(t.OutputSchema))
 	}
-	s.note = widget.NewLabel("")
-	s.note.Wrapping = fyne.TextWrapWord
-	s.raw = widget.NewCheck("Edit as JSON schema (replaces the parameters table)", s.setRaw)
+	s.note = hint("")
+	s.raw = widget.NewCheck("Write the input schema by hand", s.setRaw)
 	if len(t.InputSchema) > 0 {
 		s.input.SetText(indentJSON(t.InputSchema))
 		s.raw.Checked = true
@@ -86,10 +85,11 @@ func newSchemaEditor(t mcpcore.Tool, inputErr, outputErr *widget.Label, params f
 func (s *schemaEditor) content() fyne.CanvasObject {
 	return container.NewVBox(
 		widget.NewLabelWithStyle("Input schema", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		s.raw, s.note, s.input, s.inputErr,
+		hint("The JSON Schema of the arguments, which the AI app sees. Written by hand, it replaces the parameters and is served exactly as written."),
+		s.raw, s.note, input(s.input), s.inputErr,
 		widget.NewLabelWithStyle("Output schema", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		widget.NewLabel("When set, results carry structuredContent that must match it."),
-		s.output, s.outputErr,
+		hint("When set, results carry structured content (structuredContent) that must match it."),
+		input(s.output), s.outputErr,
 	)
 }
 
@@ -100,7 +100,7 @@ func (s *schemaEditor) showGenerated() {
 	}
 	s.input.SetText(indentJSON(mcpcore.Tool{Params: s.params()}.InputSchemaJSON()))
 	s.input.Disable()
-	s.note.SetText("Generated from the parameters.")
+	s.note.SetText("Made from the parameters.")
 }
 
 // setRaw switches between parameters and a hand-written schema. Back to
@@ -112,7 +112,7 @@ func (s *schemaEditor) setRaw(raw bool) {
 			s.order = append(s.order, p.Name)
 		}
 		s.input.Enable()
-		s.note.SetText("Hand-written: served exactly as written. Untick to go back to the parameters table.")
+		s.note.SetText("Written by hand: untick to go back to the parameters.")
 		s.onRaw(true)
 		s.changed()
 		return

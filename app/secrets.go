@@ -22,16 +22,12 @@ import (
 // (or wait for the person to unlock it), so every call on it runs off the
 // GUI thread.
 func (s *SettingsTab) secretsSection() fyne.CanvasObject {
-	s.secretNote = widget.NewLabel("")
-	s.secretNote.Wrapping = fyne.TextWrapWord
+	s.secretNote = wrapped("")
 	if s.sec == nil {
 		s.secretNote.SetText("Secrets are unavailable: mcptray could not open its secret store (see its log).")
 	} else {
 		s.secretNote.SetText(s.sec.Warning())
 	}
-	s.secrets = newPickList(func(x storage.SecretInfo) string {
-		return fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime))
-	})
 	add := widget.NewButtonWithIcon("Add / replace", theme.ContentAddIcon(), func() { s.ShowSetSecret("") })
 	rename := widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), func() {
 		if x, ok := s.secrets.selected(); ok {
@@ -44,15 +40,21 @@ func (s *SettingsTab) secretsSection() fyne.CanvasObject {
 				func() { s.DeleteSecret(x.Name) })
 		}
 	})
+	var acts []fyne.Disableable
 	if s.sec == nil {
 		add.Disable()
 		rename.Disable()
 		del.Disable()
+	} else {
+		acts = []fyne.Disableable{rename, del}
 	}
+	s.secrets = newPickList(func(x storage.SecretInfo) string {
+		return fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime))
+	}, acts...)
 	return container.NewVBox(heading("Secrets"),
-		hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again.`),
+		hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again. Changes apply at once.`),
 		s.secretNote,
-		container.NewGridWrap(fyne.NewSize(720, 120), s.secrets.list),
+		s.secrets.content(3, "None yet."),
 		container.NewHBox(add, rename, del),
 	)
 }

@@ -26,16 +26,18 @@ var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"
 const PrefOpenTaskWindow = "openTaskWindowOnStart"
 
 // askChoices are the ask policies as the Settings tab offers them.
-var askChoices = []struct{ policy, label string }{
-	{mcpcore.AskDeny, "Decline approvals and desktop forms"},
-	{mcpcore.AskClientOnly, "Send desktop forms to the client when it can answer them"},
+var askChoices = choices{
+	{"Decline them (deny)", mcpcore.AskDeny},
+	{"Ask the AI app instead, if it can (client-only)", mcpcore.AskClientOnly},
 }
 
-// numField is a number setting: its JSON field name and its entry.
+// numField is a number setting: its JSON field name and its entry, and
+// how the tab words it: its label, its unit and what it does.
 type numField struct {
-	key   string
-	label string
-	entry *widget.Entry
+	key         string
+	label, unit string
+	help        string
+	entry       *widget.Entry
 }
 
 // SettingsTab is the Settings tab: the server's settings (saved together
@@ -64,6 +66,9 @@ type SettingsTab struct {
 	// errs holds the error line of each field, by its JSON field name.
 	errs   map[string]*widget.Label
 	status *widget.Label
+	// cols lines up the labels of the server settings' fields.
+	cols   labelColumn
+	scroll *container.Scroll
 
 	tokens     *pickList[storage.TokenInfo]
 	secrets    *pickList[storage.SecretInfo]
@@ -78,20 +83,21 @@ type SettingsTab struct {
 func (s *SettingsTab) ctx() context.Context { return context.Background() }
 
 // newSettingsTabFor builds the Settings tab for win; a keeps the GUI
-// preferences.
+// preferences. What applies at once comes first (this computer, client
+// tokens, remembered approvals, secrets); then the server's settings,
+// which apply when saved together with the Save settings button at their
+// end — so no switch sits above a Save button it does not need.
 func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
-	s.status = widget.NewLabel("")
-	s.status.Wrapping = fyne.TextWrapWord
-	s.content = container.NewVScroll(container.NewPadded(container.NewVBox(
-		s.serverSection(), widget.NewSeparator(),
-		s.securitySection(), widget.NewSeparator(),
+	s.status = wrapped("")
+	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
+		s.computerSection(), widget.NewSeparator(),
+		s.tokensSection(), widget.NewSeparator(),
+		newApprovalsSection(cfg.Engine, cfg.Store, win).Content(), widget.NewSeparator(),
 		s.secretsSection(), widget.NewSeparator(),
-		s.limitsSection(), widget.NewSeparator(),
-		s.headlessSection(), widget.NewSeparator(),
-		s.saveRow(), widget.NewSeparator(),
-		s.otherSection(),
+		s.serverSettings(),
 	)))
+	s.content = s.scroll
 	s.Reload()
 	return s
 }
@@ -104,19 +110,58 @@ func heading(t string) *widget.Label {
 	return widget.NewLabelWithStyle(t, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
 
-// hint is a line of small print under a field or section.
-func hint(t string) *widget.Label {
-	l := widget.NewLabel(t)
-	l.Wrapping = fyne.TextWrapWord
-	l.Importance = widget.LowImportance
-	return l
+// computerSection holds what this computer does, which applies at once.
+func (s *SettingsTab) computerSection() fyne.CanvasObject {
+	box := container.NewVBox(heading("This computer"), hint("These apply at once."))
+	if al := startAtLogin(); al != nil {
+		box.Add(al)
+	}
+	prefs := s.app.Preferences()
+	taskWin := widget.NewCheck("Open the task window when a long call starts", func(on bool) {
+		prefs.SetBool(PrefOpenTaskWindow, on)
+	})
+	taskWin.SetChecked(prefs.BoolWithFallback(PrefOpenTaskWindow, false))
+	box.Add(taskWin)
+	return box
 }
 
-// withErr is a field with its error line under it.
-func (s *SettingsTab) withErr(key string, o fyne.CanvasObject) fyne.CanvasObject {
+// serverSettings are the settings saved together, with their Save row.
+func (s *SettingsTab) serverSettings() fyne.CanvasObject {
+	return container.NewVBox(
+		heading("Server settings"),
+		hint("Saved together with Save settings, at the end of this page; the running server applies them at once."),
+		s.serverSection(), widget.NewSeparator(),
+		s.originsSection(), widget.NewSeparator(),
+		s.limitsSection(), widget.NewSeparator(),
+		s.headlessSection(), widget.NewSeparator(),
+		s.saveRow())
+}
+
+// field is a row of the server settings: the label, then the input with
+// its error line under it (the line of the setting key, "" for none) and
+// what it does.
+func (s *SettingsTab) field(label, key string, obj fyne.CanvasObject, help string) fyne.CanvasObject {
+	box := container.NewVBox(input(obj))
+	if key != "" {
+		box.Add(s.errLine(key))
+	}
+	if help != "" {
+		box.Add(hint(help))
+	}
+	return s.cols.row(label, box)
+}
+
+// numberField is a row of the server settings for a number.
+func (s *SettingsTab) numberField(n *numField) fyne.CanvasObject {
+	n.entry = widget.NewEntry()
+	return s.field(n.label, n.key, container.NewHBox(fixedWidth(numberWidth, n.entry), widget.NewLabel(n.unit)), n.help)
+}
+
+// errLine is a new error line for the setting key.
+func (s *SettingsTab) errLine(key string) *widget.Label {
 	l := fieldError()
 	s.errs[key] = l
-	return container.NewVBox(o, l)
+	return l
 }
 
 func (s *SettingsTab) serverSection() fyne.CanvasObject {
@@ -129,17 +174,20 @@ func (s *SettingsTab) serverSection() fyne.CanvasObject {
 	s.port.SetPlaceHolder(strconv.Itoa(mcpcore.DefaultPort))
 	s.endpoint = widget.NewLabel("")
 	s.endpoint.Selectable = true
+	s.endpoint.Wrapping = fyne.TextWrapBreak
 	s.showEndpoint()
+	db := widget.NewLabel(s.cfg.DB)
+	db.Wrapping = fyne.TextWrapBreak // a path has no spaces to wrap at
+	db.Selectable = true
 	return container.NewVBox(heading("Server"),
-		widget.NewForm(
-			widget.NewFormItem("Name", s.withErr("serverName", s.name)),
-			widget.NewFormItem("Title", s.withErr("serverTitle", s.title)),
-			widget.NewFormItem("Instructions", s.withErr("instructions", s.instructions)),
-			widget.NewFormItem("Port", s.withErr("port", s.port)),
-			widget.NewFormItem("Endpoint", s.endpoint),
-			widget.NewFormItem("Database", widget.NewLabel(s.cfg.DB)),
-		),
-		hint("mcptray listens on 127.0.0.1 at this port (mcptray --addr overrides it for one run). Saving a new port moves the running server at once: the stdio shim follows by itself; client configs in the HTTP form name the URL and must be installed again."),
+		s.field("Name", "serverName", s.name, "The name AI apps know this server by (serverName)."),
+		s.field("Title", "serverTitle", s.title, "A friendlier name some AI apps show (serverTitle)."),
+		s.field("Instructions", "instructions", s.instructions,
+			"Told to the AI app when it connects: when and how to use these tools (instructions)."),
+		s.field("Port", "port", fixedWidth(numberWidth, s.port),
+			"mcptray listens on 127.0.0.1 at this port (mcptray --addr overrides it for one run). Saving a new port moves the running server at once: the stdio shim follows by itself; AI apps set up over HTTP name the address and must be set up again."),
+		s.field("Address", "", s.endpoint, ""),
+		s.field("Database", "", db, ""),
 	)
 }
 
@@ -152,75 +200,69 @@ func (s *SettingsTab) showEndpoint() {
 	s.endpoint.SetText(s.cfg.Server.URL())
 }
 
-// securitySection holds the allowed browser origins (saved with the
-// settings) and the client tokens.
-func (s *SettingsTab) securitySection() fyne.CanvasObject {
+// originsSection holds the allowed browser origins.
+func (s *SettingsTab) originsSection() fyne.CanvasObject {
 	s.originBox = container.NewVBox()
 	add := widget.NewButtonWithIcon("Add origin", theme.ContentAddIcon(), func() { s.addOrigin("") })
 	inspector := widget.NewButton("Allow MCP Inspector", s.AllowInspector)
-	return container.NewVBox(heading("Security"),
-		widget.NewLabel("Allowed browser origins (beyond the server's own):"),
-		s.withErr("allowedOrigins", s.originBox),
-		container.NewHBox(add, inspector),
-		s.tokensSection(),
+	return container.NewVBox(heading("Web pages"),
+		s.field("Allowed origins", "allowedOrigins", container.NewVBox(s.originBox, container.NewHBox(add, inspector)),
+			"Web pages that may call mcptray from a browser, besides mcptray's own address (allowedOrigins). The MCP Inspector needs its two."),
 	)
 }
 
 func (s *SettingsTab) limitsSection() fyne.CanvasObject {
-	s.scope = widget.NewSelect([]string{"public", "private"}, nil)
+	s.scope = widget.NewSelect(cacheScopeChoices.labels(), nil)
 	s.nums = []*numField{
-		{key: "cacheTtlMs", label: "Cache TTL (ms)"},
-		{key: "pageSize", label: "Page size"},
-		{key: "requestStateTtlSeconds", label: "Request-state lifetime (s)"},
-		{key: "maxBodyBytes", label: "Max request body (bytes)"},
-		{key: "taskTtlMs", label: "Task TTL (ms)"},
-		{key: "taskPollIntervalMs", label: "Task poll interval (ms)"},
-		{key: "activityMaxRows", label: "Activity log: max rows"},
-		{key: "activityMaxAgeDays", label: "Activity log: max age (days)"},
+		{key: "cacheTtlMs", label: "Lists stay fresh for", unit: "milliseconds",
+			help: "How long AI apps may reuse a list of tools, resources or prompts before asking again (cacheTtlMs)."},
+		{key: "pageSize", label: "Items per list", unit: "items",
+			help: "How many tools, resources or prompts one answer to a list request holds (pageSize)."},
+		{key: "requestStateTtlSeconds", label: "Time to answer a step", unit: "seconds",
+			help: "How long an AI app may take to answer the questions a tool's steps ask it (requestStateTtlSeconds)."},
+		{key: "maxBodyBytes", label: "Largest request", unit: "bytes",
+			help: "Larger requests are refused, with HTTP status 413 (maxBodyBytes)."},
+		{key: "taskTtlMs", label: "Keep background calls", unit: "milliseconds",
+			help: "How long a call that runs in the background, and its result, is kept after it started (taskTtlMs)."},
+		{key: "taskPollIntervalMs", label: "Progress checks every", unit: "milliseconds",
+			help: "How often AI apps are told to ask how a background call is going (taskPollIntervalMs)."},
+		{key: "activityMaxRows", label: "Activity: keep at most", unit: "requests",
+			help: "Beyond this many, the oldest requests leave the activity log (activityMaxRows)."},
+		{key: "activityMaxAgeDays", label: "Activity: keep for", unit: "days",
+			help: "Older requests leave the activity log (activityMaxAgeDays)."},
 	}
-	form := widget.NewForm()
+	box := container.NewVBox(heading("Caching & limits"))
 	for i, n := range s.nums {
-		n.entry = widget.NewEntry()
-		form.Append(n.label, s.withErr(n.key, n.entry))
+		box.Add(s.numberField(n))
 		if i == 0 {
-			form.Append("Cache scope", s.withErr("cacheScope", s.scope))
+			box.Add(s.field("Who may reuse a list", "cacheScope", s.scope,
+				"Whether caches between AI apps and mcptray may share the lists they keep (cacheScope)."))
 		}
 	}
-	return container.NewVBox(heading("Caching & limits"), form)
+	return box
 }
 
 func (s *SettingsTab) headlessSection() fyne.CanvasObject {
-	var labels []string
-	for _, c := range askChoices {
-		labels = append(labels, c.label)
-	}
-	s.ask = widget.NewSelect(labels, nil)
+	s.ask = widget.NewSelect(askChoices.labels(), nil)
 	s.askNote = hint("")
-	timeout := &numField{key: "askTimeoutSeconds", label: "Answer within (s)", entry: widget.NewEntry()}
+	timeout := &numField{key: "askTimeoutSeconds", label: "Answer within", unit: "seconds",
+		help: "An approval or a form mcptray shows on this computer waits this long; then it is declined, and the AI app is told nobody answered. Its window shows the time left (askTimeoutSeconds)."}
 	s.nums = append(s.nums, timeout)
 	return container.NewVBox(heading("Questions"),
-		widget.NewForm(widget.NewFormItem(timeout.label, s.withErr(timeout.key, timeout.entry))),
-		hint("An approval or a form mcptray shows on the desktop waits this long; then it is declined, and the AI client is told nobody answered. The dialog shows the time left."),
-		widget.NewLabel("When mcptray runs without its desktop app (mcptray serve):"),
-		s.withErr("askPolicy", s.ask),
-		s.askNote,
+		s.numberField(timeout),
+		s.cols.row("Without the app", container.NewVBox(
+			wrapped("When mcptray serves without its desktop app (mcptray serve), questions meant for this computer are:"),
+			s.ask, s.errLine("askPolicy"), s.askNote)),
 	)
 }
 
 // askPolicy is the policy the ask select shows.
-func (s *SettingsTab) askPolicy() string {
-	for _, c := range askChoices {
-		if c.label == s.ask.Selected {
-			return c.policy
-		}
-	}
-	return ""
-}
+func (s *SettingsTab) askPolicy() string { return askChoices.valueOf(s.ask.Selected) }
 
 // showAskNote explains the ask policies; client-only forms live as long as
-// the request-state lifetime.
+// the time to answer a step.
 func (s *SettingsTab) showAskNote(set mcpcore.Settings) {
-	s.askNote.SetText(fmt.Sprintf("Nobody is at the desktop then, so approvals are always declined, saying why. Desktop forms are declined too, or sent to the AI client as questions when it can answer them; the client then has the request-state lifetime (%d s, under Caching & limits) to answer. Read when mcptray serve starts; mcptray serve --ask overrides it.", set.RequestStateTTLSeconds))
+	s.askNote.SetText(fmt.Sprintf("Nobody is at this computer then, so approvals are always declined, saying why. Forms are declined too, or sent to the AI app when it can answer them; it then has the time to answer a step (%d seconds, under Caching & limits). Read when mcptray serve starts; mcptray serve --ask overrides it (askPolicy).", set.RequestStateTTLSeconds))
 }
 
 func (s *SettingsTab) saveRow() fyne.CanvasObject {
@@ -228,20 +270,6 @@ func (s *SettingsTab) saveRow() fyne.CanvasObject {
 	save.Importance = widget.HighImportance
 	revert := widget.NewButton("Revert", s.Reload)
 	return container.NewVBox(container.NewHBox(save, revert), s.status)
-}
-
-func (s *SettingsTab) otherSection() fyne.CanvasObject {
-	box := container.NewVBox(heading("Other"))
-	if al := startAtLogin(); al != nil {
-		box.Add(al)
-	}
-	prefs := s.app.Preferences()
-	taskWin := widget.NewCheck("Open the task window when a long call starts", func(on bool) {
-		prefs.SetBool(PrefOpenTaskWindow, on)
-	})
-	taskWin.SetChecked(prefs.BoolWithFallback(PrefOpenTaskWindow, false))
-	box.Add(taskWin)
-	return box
 }
 
 // ------------------------------------------------------------ origins
@@ -255,7 +283,7 @@ func (s *SettingsTab) addOrigin(o string) {
 		s.origins = slices.DeleteFunc(s.origins, func(x *widget.Entry) bool { return x == e })
 		s.originBox.Remove(row)
 	})
-	row = container.NewBorder(nil, nil, nil, rm, e)
+	row = container.NewBorder(nil, nil, nil, rm, input(e))
 	s.origins = append(s.origins, e)
 	s.originBox.Add(row)
 }
@@ -298,13 +326,11 @@ func (s *SettingsTab) Reload() {
 	s.loadedPort = set.ListenPort()
 	s.showEndpoint()
 	s.ask.SetSelected("")
-	for _, c := range askChoices {
-		if c.policy == set.AskPolicy {
-			s.ask.SetSelected(c.label)
-		}
+	if set.AskPolicy != "" {
+		s.ask.SetSelected(askChoices.labelOf(set.AskPolicy))
 	}
 	s.showAskNote(set)
-	s.scope.SetSelected(set.CacheScope)
+	s.scope.SetSelected(cacheScopeChoices.labelOf(set.CacheScope))
 	vals := map[string]int64{
 		"cacheTtlMs": int64(set.CacheTTLMs), "pageSize": int64(set.PageSize),
 		"requestStateTtlSeconds": int64(set.RequestStateTTLSeconds), "maxBodyBytes": set.MaxBodyBytes,
@@ -335,7 +361,7 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 	set.ServerName = strings.TrimSpace(s.name.Text)
 	set.ServerTitle = strings.TrimSpace(s.title.Text)
 	set.Instructions = s.instructions.Text
-	set.CacheScope = s.scope.Selected
+	set.CacheScope = cacheScopeChoices.valueOf(s.scope.Selected)
 	set.AllowedOrigins = s.Origins()
 	set.AskPolicy = s.askPolicy()
 	var ps []mcpcore.Problem
@@ -426,12 +452,19 @@ func (s *SettingsTab) Save() bool {
 	}
 	s.showEndpoint()
 	if len(ps) > 0 {
+		ps = uniqueProblems(ps)
 		other := s.showProblems(ps)
-		msg := fmt.Sprintf("Not saved: %d problem(s), shown next to the fields.", len(ps))
+		msg := fmt.Sprintf("Not saved: %s, shown in red next to the fields.", count(len(ps), "problem", "problems"))
+		if len(other) == len(ps) {
+			msg = fmt.Sprintf("Not saved: %s.", count(len(ps), "problem", "problems"))
+		}
 		if len(other) > 0 {
 			msg += "\n" + strings.Join(other, "\n")
 		}
 		s.status.SetText(msg)
+		if len(other) < len(ps) {
+			revealFirstProblem(s.scroll)
+		}
 		return false
 	}
 	s.showProblems(nil)

@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
@@ -391,5 +393,72 @@ func TestSettingsPortComparedWithTheServedOne(t *testing.T) {
 	}
 	if set, _ := st.Settings(context.Background()); set.ListenPort() != free {
 		t.Errorf("stored port %d", set.ListenPort())
+	}
+}
+
+// TestSettingsTokenButtonsFollowTheSelection: Tools… and Revoke act on
+// the selected token, so they are off until one is; mcptray's own tokens
+// are named under the list, not in it, where they could be revoked.
+func TestSettingsTokenButtonsFollowTheSelection(t *testing.T) {
+	s, st, w := newSettingsFixture(t)
+	ctx := context.Background()
+	for _, name := range []string{tryit.TokenName, shimTokenName} {
+		if _, err := st.ReplaceToken(ctx, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.CreateToken("cursor", nil) {
+		t.Fatal("token not created")
+	}
+	test.Tap(overlayButton(t, w, "Done"))
+	if len(s.tokens.items) != 1 || s.tokens.items[0].Name != "cursor" {
+		t.Fatalf("listed: %+v", s.tokens.items)
+	}
+	sees(t, "the tokens, none selected", seen(s.Content()),
+		"label: Client tokens", "button: Create token", "button: Tools… {disabled}", "button: Revoke {disabled}",
+		"label: Not listed: the tokens mcptray keeps for itself, mcptray-app (Try it) and stdio-shim (shared by every AI app started over stdio).")
+	s.tokens.list.Select(0)
+	sees(t, "the tokens, one selected", seen(s.Content()),
+		"re:label: cursor  ·  all tools  ·  created .*", "button: Tools…", "button: Revoke")
+	s.RevokeToken("cursor")
+	sees(t, "the tokens after a revoke", seen(s.Content()), "button: Tools… {disabled}", "button: Revoke {disabled}")
+
+	// Secrets likewise: Rename and Delete once one is selected.
+	sees(t, "the secrets, none selected", seen(s.Content()), "label: Secrets", "button: Add / replace", "button: Rename {disabled}", "button: Delete {disabled}")
+	s.SetSecret("gh", "value")
+	s.background.wait()
+	s.secrets.list.Select(0)
+	sees(t, "the secrets, one selected", seen(s.Content()), "re:label: gh  ·  updated .*", "button: Rename", "button: Delete")
+}
+
+// TestShimTokenNameIsTheDaemons: the Settings tab keeps the stdio shim's
+// token out of the revocable ones by the name the daemon gives it.
+func TestShimTokenNameIsTheDaemons(t *testing.T) {
+	if shimTokenName != daemon.ShimTokenName {
+		t.Fatalf("the app names the shim's token %q, the daemon %q", shimTokenName, daemon.ShimTokenName)
+	}
+}
+
+// TestSettingsShowsEveryProblemAtOnce: numbers, an origin and the port are
+// checked in one go; the count matches the lines shown, and the first
+// problem's field gets the focus, scrolled into view.
+func TestSettingsShowsEveryProblemAtOnce(t *testing.T) {
+	s, _, w := newSettingsFixture(t)
+	w.Resize(fyne.NewSize(760, 540))
+	for _, n := range s.nums {
+		if n.key == "pageSize" || n.key == "askTimeoutSeconds" {
+			n.entry.SetText("lots")
+		}
+	}
+	s.addOrigin("ftp://nope")
+	if s.Save() {
+		t.Fatal("saved")
+	}
+	shown := shownProblems(s.scroll)
+	if len(shown) != 3 || !strings.HasPrefix(s.status.Text, "Not saved: 3 problems,") {
+		t.Fatalf("status %q; shown %q", s.status.Text, shown)
+	}
+	if got := w.Canvas().Focused(); got != s.origins[0] || s.scroll.Offset.Y == 0 {
+		t.Errorf("focused %T at offset %v, want the origin, scrolled to", got, s.scroll.Offset)
 	}
 }

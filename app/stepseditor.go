@@ -31,22 +31,35 @@ type stepsEditor struct {
 // stepRow is one step's card.
 type stepRow struct {
 	*card
-	orig                    mcpcore.InputStep
-	key, round, message     *widget.Entry
-	schema, url, maxTokens  *widget.Entry
-	systemPrompt            *widget.Entry
-	kind, answeredBy        *widget.Select
-	optional, inTask        *widget.Check
-	prompt                  bool
-	messageLabel            *widget.Label
-	answeredNote            *widget.Label
-	schemaErr               *widget.Label
+	orig                   mcpcore.InputStep
+	key, round, message    *widget.Entry
+	schema, url, maxTokens *widget.Entry
+	systemPrompt           *widget.Entry
+	kind, answeredBy       *widget.Select
+	optional, inTask       *widget.Check
+	prompt                 bool
+	messageLabel           *widget.Label
+	answeredNote           *widget.Label
+	// The error lines of the fields problems are most often about, under
+	// them; the others show on the card's line.
+	schemaErr, keyErr       *widget.Label
+	roundErr, messageErr    *widget.Label
+	urlErr                  *widget.Label
 	messageBox, optionalBox fyne.CanvasObject
 	formBox, urlBox         fyne.CanvasObject
-	samplingBox             fyne.CanvasObject
+	samplingBox, inTaskBox  fyne.CanvasObject
+	// answeredBy offers the routes the step's kind allows.
+	routes choices
 }
 
 func (r *stepRow) cardOf() *card { return r.card }
+
+// fieldLines: a field's problems show under it, where the person fixes
+// them (the form schema's syntax is checked there as it is typed).
+func (r *stepRow) fieldLines() map[string]*widget.Label {
+	return map[string]*widget.Label{"schema": r.schemaErr, "key": r.keyErr, "round": r.roundErr,
+		"message": r.messageErr, "url": r.urlErr}
+}
 
 func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func()) *stepsEditor {
 	s := &stepsEditor{cardList: newCardList[*stepRow]("Step", "steps", changed), prompt: prompt}
@@ -66,16 +79,15 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 	if s.prompt {
 		what = "the messages are made"
 	}
-	intro := widget.NewLabel("Steps ask for input before " + what + "; the answer of step KEY is {{.inputs.KEY}} in templates. Steps of the same round are asked together, rounds in ascending order.")
-	intro.Wrapping = fyne.TextWrapWord
+	intro := hint("Steps ask for input before " + what + "; the answer of the step with key KEY is {{.inputs.KEY}} in templates. Steps of the same round are asked together, lower rounds first.")
 	return container.NewVBox(intro, s.box, container.NewHBox(add))
 }
 
-// Labels of the answeredBy choices.
+// answeredByNotes say what each answeredBy choice means.
 var answeredByNotes = map[string]string{
-	mcpcore.AnsweredByClient:  "The AI client asks its user (or its model) and sends the answer.",
-	mcpcore.AnsweredByDesktop: "A person answers here, in a mcptray dialog on this computer.",
-	mcpcore.AnsweredByAuto:    "The client when it can answer this kind of step, else a dialog on this computer.",
+	mcpcore.AnsweredByClient:  "The AI app asks its user (or its model) and sends the answer.",
+	mcpcore.AnsweredByDesktop: "You answer here, in a mcptray window on this computer.",
+	mcpcore.AnsweredByAuto:    "The AI app when it can answer this kind of question, else you, in a mcptray window on this computer.",
 }
 
 func (s *stepsEditor) add(st mcpcore.InputStep) {
@@ -88,9 +100,9 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	if st.Round != 0 {
 		r.round.SetText(strconv.Itoa(st.Round))
 	}
-	r.optional = widget.NewCheck("Optional: skipped when the client cannot answer it", nil)
+	r.optional = widget.NewCheck("Optional", nil)
 	r.optional.SetChecked(st.Optional)
-	r.inTask = widget.NewCheck("Asked while the task runs (task mode only)", nil)
+	r.inTask = widget.NewCheck("Ask while it runs in the background", nil)
 	r.inTask.SetChecked(st.InTask)
 	r.message = widget.NewMultiLineEntry()
 	r.message.Wrapping = fyne.TextWrapWord
@@ -101,12 +113,12 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	if len(st.Schema) > 0 {
 		r.schema.SetText(indentJSON(st.Schema))
 	}
-	r.schemaErr = fieldError()
+	r.schemaErr, r.keyErr, r.roundErr, r.messageErr, r.urlErr = fieldError(), fieldError(), fieldError(), fieldError(), fieldError()
 	r.url = widget.NewEntry()
 	r.url.SetPlaceHolder("https://… the page the person opens (templates allowed)")
 	r.url.SetText(string(st.URL))
 	r.maxTokens = widget.NewEntry()
-	r.maxTokens.SetPlaceHolder("maximum tokens of the answer (optional)")
+	r.maxTokens.SetPlaceHolder("optional")
 	if st.MaxTokens != 0 {
 		r.maxTokens.SetText(strconv.Itoa(st.MaxTokens))
 	}
@@ -114,41 +126,46 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	r.systemPrompt.SetPlaceHolder("system prompt (optional)")
 	r.systemPrompt.Wrapping = fyne.TextWrapWord
 	r.systemPrompt.SetText(st.SystemPrompt)
-	r.answeredNote = widget.NewLabel("")
-	r.answeredNote.Wrapping = fyne.TextWrapWord
-	r.answeredBy = widget.NewSelect(nil, func(v string) {
-		r.answeredNote.SetText(answeredByNotes[v])
+	r.answeredNote = hint("")
+	r.answeredBy = widget.NewSelect(nil, func(label string) {
+		r.answeredNote.SetText(answeredByNotes[r.routes.valueOf(label)])
 		s.changed()
 	})
 
-	label := func(text string, obj fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewVBox(widget.NewLabel(text), obj)
-	}
-	r.messageBox = container.NewVBox(r.messageLabel, r.message)
-	r.formBox = container.NewVBox(widget.NewLabel("Form schema — an object of flat properties (string, number, integer, boolean, enum)"), r.schema, r.schemaErr)
-	r.urlBox = label("URL", r.url)
-	r.samplingBox = container.NewGridWithColumns(2, label("Max tokens", r.maxTokens), label("System prompt", r.systemPrompt))
-	r.optionalBox = r.optional
-	kinds := mcpcore.StepKinds
+	r.messageBox = container.NewVBox(r.messageLabel, input(r.message), r.messageErr)
+	r.formBox = container.NewVBox(widget.NewLabel("The questions, as a form schema"),
+		hint(`A JSON object of flat properties: text (string), numbers (number, integer), yes or no (boolean) and choices (enum).`),
+		input(r.schema), r.schemaErr)
+	r.urlBox = container.NewVBox(labelled("URL", r.url), r.urlErr)
+	r.samplingBox = container.NewVBox(labelled("Longest answer (tokens)", fixedWidth(numberWidth, r.maxTokens)),
+		labelled("System prompt", r.systemPrompt))
+	r.optionalBox = container.NewVBox(r.optional,
+		hint("Skipped when the AI app cannot answer this kind of question; its answer is then empty."))
+	r.inTaskBox = container.NewVBox(r.inTask,
+		hint("For tools that run in the background: the question waits inside the running task instead of before it."))
+	kinds := stepKindChoices
 	if s.prompt {
-		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == mcpcore.StepApproval })
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(c choice) bool { return c.value == mcpcore.StepApproval })
 		r.prompt = true
-		r.inTask.Hide()
+		r.inTaskBox.Hide()
 	}
-	r.kind = widget.NewSelect(kinds, func(string) {
+	r.kind = widget.NewSelect(kinds.labels(), func(string) {
 		r.showKind()
 		s.changed()
 	})
 	r.card = s.newCard(func() *stepRow { return r },
-		container.NewGridWithColumns(3, label("Key", r.key), label("Kind", r.kind), label("Round", r.round)),
+		labelled("What it asks", r.kind),
+		container.NewBorder(nil, nil, nil,
+			container.NewVBox(labelled("Round", fixedWidth(numberWidth, r.round)), r.roundErr),
+			container.NewVBox(labelled("Key", r.key), r.keyErr)),
 		r.messageBox, r.formBox, r.urlBox, r.samplingBox,
-		container.NewBorder(nil, nil, widget.NewLabel("Answered by"), nil, r.answeredBy), r.answeredNote,
-		r.optionalBox, r.inTask,
+		labelled("Who answers", r.answeredBy), r.answeredNote,
+		r.optionalBox, r.inTaskBox,
 	)
-	selectKeeping(r.kind, cmp.Or(st.Kind, mcpcore.StepForm))
+	selectKeeping(r.kind, stepKindChoices.labelOf(cmp.Or(st.Kind, mcpcore.StepForm)))
 	r.showKind() // also for a kind the select does not know (validation names it)
-	if st.AnsweredBy != "" && slices.Contains(r.answeredBy.Options, st.AnsweredBy) {
-		r.answeredBy.SetSelected(st.AnsweredBy)
+	if st.AnsweredBy != "" && slices.ContainsFunc(r.routes, func(c choice) bool { return c.value == st.AnsweredBy }) {
+		r.answeredBy.SetSelected(r.routes.labelOf(st.AnsweredBy))
 	}
 	r.schema.OnChanged = func(text string) {
 		r.checkSchemaSyntax(text)
@@ -165,7 +182,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 
 // showKind shows the fields the step's kind uses, and who may answer it.
 func (r *stepRow) showKind() {
-	k := r.kind.Selected
+	k := stepKindChoices.valueOf(r.kind.Selected)
 	show := func(o fyne.CanvasObject, on bool) {
 		if on {
 			o.Show()
@@ -181,33 +198,28 @@ func (r *stepRow) showKind() {
 	r.messageLabel.SetText(map[string]string{
 		mcpcore.StepForm:     "Message — tells the person what to fill in",
 		mcpcore.StepURL:      "Message — why the person should open the page",
-		mcpcore.StepSampling: "Message sent to the client's model",
+		mcpcore.StepSampling: "Message sent to the AI app's model",
 		mcpcore.StepApproval: "Question shown to the person",
 	}[k])
 	// The routes each kind allows (mcpcore.InputStep.AnsweredBy); the
 	// first is the default.
-	var opts []string
+	prev := r.routes.valueOf(r.answeredBy.Selected)
 	switch {
 	case r.prompt:
-		opts = []string{mcpcore.AnsweredByClient}
+		r.routes = answeredByChoices.only(mcpcore.AnsweredByClient)
 	case k == mcpcore.StepApproval:
-		opts = []string{mcpcore.AnsweredByDesktop}
+		r.routes = answeredByChoices.only(mcpcore.AnsweredByDesktop)
 	case k == mcpcore.StepSampling || k == mcpcore.StepRoots:
-		opts = []string{mcpcore.AnsweredByClient}
+		r.routes = answeredByChoices.only(mcpcore.AnsweredByClient)
 	default:
-		opts = []string{mcpcore.AnsweredByClient, mcpcore.AnsweredByDesktop, mcpcore.AnsweredByAuto}
+		r.routes = answeredByChoices
 	}
-	prev := r.answeredBy.Selected
-	r.answeredBy.Options = opts
-	if len(opts) == 1 {
-		r.answeredBy.Disable()
-	} else {
-		r.answeredBy.Enable()
-	}
-	if slices.Contains(opts, prev) {
+	r.answeredBy.Options = r.routes.labels()
+	enable(r.answeredBy, len(r.routes) > 1)
+	if slices.Contains(r.answeredBy.Options, r.routes.labelOf(prev)) {
 		r.answeredBy.Refresh()
 	} else {
-		r.answeredBy.SetSelected(opts[0])
+		r.answeredBy.SetSelected(r.answeredBy.Options[0])
 	}
 }
 
@@ -236,11 +248,11 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 			ps = append(ps, mcpcore.Problem{Entry: entry, Field: f + field, Message: msg})
 		}
 		st := mcpcore.InputStep{
-			Key:      strings.TrimSpace(r.key.Text),
-			Kind:     r.kind.Selected,
-			Optional: r.optional.Checked && r.kind.Selected != mcpcore.StepApproval,
-			InTask:   r.inTask.Checked,
+			Key:    strings.TrimSpace(r.key.Text),
+			Kind:   stepKindChoices.valueOf(r.kind.Selected),
+			InTask: r.inTask.Checked,
 		}
+		st.Optional = r.optional.Checked && st.Kind != mcpcore.StepApproval
 		if t := strings.TrimSpace(r.round.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
@@ -250,7 +262,7 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 		}
 		// The kind's default route is stored as "" unless it was spelled
 		// out, so steps stay as they were written.
-		if a := r.answeredBy.Selected; a != r.answeredBy.Options[0] || r.orig.AnsweredBy == a {
+		if a := r.routes.valueOf(r.answeredBy.Selected); a != r.routes[0].value || r.orig.AnsweredBy == a {
 			st.AnsweredBy = a
 		}
 		if st.Kind != mcpcore.StepRoots {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -64,7 +65,7 @@ func (tw *TaskWindow) Show() {
 	tw.rows = map[string]*taskRow{}
 	tw.empty = widget.NewLabel("Tools that run as tasks show their progress here, and can be cancelled here.")
 	tw.empty.Wrapping = fyne.TextWrapWord
-	tw.empty.Importance = widget.LowImportance
+	tw.empty.TextStyle.Italic = true
 	tw.list = container.NewVBox()
 	tw.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	tw.endedHeading = widget.NewLabelWithStyle("Ended recently", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -249,7 +250,6 @@ func newTaskRow(eng *mcpcore.Engine) *taskRow {
 		spinner: widget.NewProgressBarInfinite(),
 		problem: wrapLabel(""),
 	}
-	r.elapsed.Importance = widget.LowImportance
 	r.problem.Importance = widget.DangerImportance
 	r.problem.Hide()
 	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
@@ -270,12 +270,8 @@ func newTaskRow(eng *mcpcore.Engine) *taskRow {
 func (r *taskRow) set(t mcpcore.Task, now time.Time) {
 	wasTerminal := r.task.Terminal()
 	r.task = t
-	r.title.SetText(t.Tool + "  ·  " + shortID(t.ID))
-	msg := t.StatusMessage
-	if msg == "" {
-		msg = t.Status
-	}
-	r.status.SetText(statusWord(t.Status) + ": " + msg)
+	r.title.SetText(taskTitle(t))
+	r.status.SetText(taskStatusLine(t))
 	ended := t.Terminal() || t.Status == "ended"
 	switch {
 	case ended:
@@ -337,19 +333,38 @@ func (r *taskRow) refreshElapsed(now time.Time) {
 	}
 }
 
-// statusWord is a task status for people.
-func statusWord(s string) string {
-	switch s {
+// taskTitle names a task for people: its tool's title, else the tool's
+// name. Task ids mean nothing to a person; the window never shows them.
+func taskTitle(t mcpcore.Task) string { return cmp.Or(t.Title, t.Tool) }
+
+// taskStatusLine says where a task is, for people: the action's latest
+// progress message while it runs (not the protocol's "working"), what it
+// waits for, or how it ended.
+func taskStatusLine(t mcpcore.Task) string {
+	switch t.Status {
 	case mcpcore.TaskWorking:
-		return "Working"
+		return cmp.Or(t.ProgressMessage, "Running…")
 	case mcpcore.TaskInputRequired:
-		return "Waiting for input"
+		return "Waiting for an answer from the AI app"
 	case mcpcore.TaskCompleted:
-		return "Completed"
+		if t.StatusMessage == "completed with a tool error" {
+			return "Done, but the tool reported a problem"
+		}
+		return "Done"
 	case mcpcore.TaskFailed:
-		return "Failed"
+		return "Failed: " + t.StatusMessage
 	case mcpcore.TaskCancelled:
+		switch t.StatusMessage {
+		case "cancelled on the desktop":
+			return "Cancelled here"
+		case "cancelled by the client":
+			return "Cancelled by the AI app"
+		case "the task outlived its time to live":
+			return "Cancelled: it ran longer than a task may"
+		}
 		return "Cancelled"
+	case "ended":
+		return "Ended"
 	}
-	return fmt.Sprint(s)
+	return t.Status
 }

@@ -1,10 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +19,7 @@ import (
 // taskEnv is a real engine on a real SQLite file, served over real HTTP.
 type taskEnv struct {
 	eng *mcpcore.Engine
-	url string
+	srv *testserver.Server
 }
 
 // taskCatalog has a slow command tool that may run as a task: it reports
@@ -39,7 +35,7 @@ var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpco
 		}},
 	},
 	{
-		Name: "sync.run", Description: "Syncs (pretends to).", TaskMode: mcpcore.TaskOptional,
+		Name: "sync.run", Title: "Sync my folders", Description: "Syncs (pretends to).", TaskMode: mcpcore.TaskOptional,
 		Action: actions.Spec{Respond: &actions.Respond{
 			Steps: []actions.Step{
 				{Progress: &actions.ProgressStep{Progress: 3, Total: 10, Message: "synced 3 of 10 folders"}},
@@ -53,48 +49,13 @@ var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpco
 func newTaskEnv(t *testing.T) *taskEnv {
 	t.Helper()
 	s := testserver.Start(t, testserver.Options{Catalog: taskCatalog})
-	return &taskEnv{eng: s.Engine, url: s.URL}
+	return &taskEnv{eng: s.Engine, srv: s}
 }
 
-// startTask calls tool over HTTP (2026-07-28, declaring the tasks
-// extension) and returns the id of the task it created.
+// startTask starts tool as a task and returns its id.
 func (e *taskEnv) startTask(t *testing.T, tool string, args map[string]any) string {
 	t.Helper()
-	const version = "2026-07-28"
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"name": tool, "arguments": args,
-		"_meta": map[string]any{
-			"io.modelcontextprotocol/protocolVersion":    version,
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{mcpcore.TasksExtension: map[string]any{}}},
-		},
-	}})
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, e.url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", version)
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", tool)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	// The answer is JSON or one SSE event.
-	text := string(raw)
-	if i := strings.Index(text, "data: "); i >= 0 {
-		text = strings.TrimSpace(text[i+len("data: "):])
-	}
-	var msg struct {
-		Result struct {
-			ResultType string `json:"resultType"`
-			TaskID     string `json:"taskId"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal([]byte(text), &msg); err != nil || msg.Result.ResultType != "task" || msg.Result.TaskID == "" {
-		t.Fatalf("want a task, got HTTP %d %s", resp.StatusCode, raw)
-	}
-	return msg.Result.TaskID
+	return e.srv.StartTask(t, tool, args)
 }
 
 // onUI runs f the way the app would, through fyne.DoAndWait (and the
@@ -131,7 +92,7 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 		if !strings.Contains(r.status.Text, "synced 3 of 10 folders") || !r.cancel.Visible() || r.spinner.Visible() || tw.empty.Visible() {
 			t.Errorf("sync row: status %q, cancel %v, spinner %v", r.status.Text, r.cancel.Visible(), r.spinner.Visible())
 		}
-		if !strings.Contains(r.title.Text, "sync.run") || r.elapsed.Text == "" {
+		if r.title.Text != "Sync my folders" || r.elapsed.Text == "" {
 			t.Errorf("title %q, elapsed %q", r.title.Text, r.elapsed.Text)
 		}
 		return true
@@ -220,28 +181,52 @@ func TestRenderTaskWindow(t *testing.T) {
 		if got := tw.win.Title(); got != "mcptray — tasks" {
 			t.Errorf("title %q", got)
 		}
-		// The running tasks oldest first, each with its tool and short id,
-		// time so far, Cancel, progress (a bar with a total, a running one
-		// without) and status; then the ended one, without Cancel.
-		const ran = `re:label: \d+:\d\d \{low\}`
+		// The running tasks oldest first, each with its tool's title (its
+		// name when it has none; never a task id), time so far, Cancel,
+		// progress (a bar with a total, a running one without) and the
+		// latest progress message; then the ended one, without Cancel.
+		const ran = `re:label: \d+:\d\d`
 		got := seenIn(tw.win.Canvas())
 		sees(t, "the task window", got,
 			"label: 2 tasks running",
-			"label: sync.run  ·  "+shortID(syncID), ran, "button: Cancel",
-			"progress: 3/10", "label: Working: synced 3 of 10 folders",
-			"label: backup.run  ·  "+shortID(backupID), ran, "button: Cancel",
-			"progress: running", "label: Working: copying photos",
+			"label: Sync my folders", ran, "button: Cancel",
+			"progress: 3/10", "label: synced 3 of 10 folders",
+			"label: backup.run", ran, "button: Cancel",
+			"progress: running", "label: copying photos",
 			"label: Ended recently",
-			"label: backup.run  ·  "+shortID(quick), `re:label: took \d+:\d\d \{low\}`,
-			"label: Cancelled: cancelled on the desktop")
+			"label: backup.run", `re:label: took \d+:\d\d`,
+			"label: Cancelled here")
 		if n := strings.Count(strings.Join(got, "\n"), "button: Cancel"); n != 2 {
 			t.Errorf("%d Cancel buttons, want one per running task", n)
 		}
-		seesNone(t, "the task window", got, "Tools that run as tasks")
+		seesNone(t, "the task window", got, "Tools that run as tasks", syncID[:8], backupID[:8], "working")
 		fits(t, tw.win)
 		inView(t, tw.win, "Cancel")
 		return true
 	})
 	_ = env.eng.CancelTask(syncID)
 	_ = env.eng.CancelTask(backupID)
+}
+
+func TestTaskStatusLine(t *testing.T) {
+	for _, c := range []struct {
+		task mcpcore.Task
+		want string
+	}{
+		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working"}, "Running…"},
+		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working", ProgressMessage: "3 of 10"}, "3 of 10"},
+		{mcpcore.Task{Status: mcpcore.TaskInputRequired}, "Waiting for an answer from the AI app"},
+		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed"}, "Done"},
+		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed with a tool error"}, "Done, but the tool reported a problem"},
+		{mcpcore.Task{Status: mcpcore.TaskFailed, StatusMessage: "mcptray stopped while this task ran"}, "Failed: mcptray stopped while this task ran"},
+		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled by the client"}, "Cancelled by the AI app"},
+		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled on the desktop"}, "Cancelled here"},
+	} {
+		if got := taskStatusLine(c.task); got != c.want {
+			t.Errorf("%s/%q: %q, want %q", c.task.Status, c.task.StatusMessage, got, c.want)
+		}
+	}
+	if got := taskTitle(mcpcore.Task{Tool: "sync.run"}); got != "sync.run" {
+		t.Errorf("untitled tool: %q", got)
+	}
 }

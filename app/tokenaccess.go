@@ -30,8 +30,7 @@ type tokenAccess struct {
 }
 
 func newTokenAccess(st *storage.Store, tool string, changed func()) *tokenAccess {
-	a := &tokenAccess{st: st, box: container.NewVBox(), note: widget.NewLabel(""), err: fieldError(), changed: changed}
-	a.note.Wrapping = fyne.TextWrapWord
+	a := &tokenAccess{st: st, box: container.NewVBox(), note: hint(""), err: fieldError(), changed: changed}
 	a.load(tool)
 	return a
 }
@@ -59,7 +58,7 @@ func (a *tokenAccess) load(tool string) {
 	for _, t := range toks {
 		if t.Tools == nil {
 			all++
-			c := widget.NewCheck(t.Name+" — all tools", nil)
+			c := widget.NewCheck(tokenLabel(t.Name)+" — all tools", nil)
 			c.SetChecked(true)
 			c.Disable()
 			a.box.Add(c)
@@ -73,11 +72,11 @@ func (a *tokenAccess) load(tool string) {
 	}
 	switch {
 	case len(toks) == 0:
-		a.note.SetText("No client tokens yet: create one in Settings to connect a client; it will see all tools unless you restrict it.")
+		a.note.SetText("No client tokens yet: create one in Settings to connect an AI app over HTTP; it will see all tools unless you restrict it.")
 	case all > 0:
 		a.note.SetText("Tokens marked \"all tools\" see every tool, this one included; restrict them in Settings to choose tool by tool.")
 	default:
-		a.note.SetText("Tick the tokens whose clients may list and call this tool.")
+		a.note.SetText("Tick the tokens whose AI apps may list and call this tool.")
 	}
 	a.box.Refresh()
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,13 +14,33 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/storage"
 )
 
+// shimTokenName is the stdio shim's client token: internal/daemon's
+// ShimTokenName, which the app may not import (a test keeps them equal).
+const shimTokenName = "stdio-shim"
+
+// internalTokens are mcptray's own client tokens, by name, with what uses
+// each: mcptray keeps them itself, so they are no person's to revoke.
+var internalTokens = map[string]string{
+	tryit.TokenName: "Try it",
+	shimTokenName:   "AI apps over stdio",
+}
+
+// tokenLabel names a token for people: an internal one says what uses it.
+func tokenLabel(name string) string {
+	if what, ok := internalTokens[name]; ok {
+		return fmt.Sprintf("%s (%s)", name, what)
+	}
+	return name
+}
+
 // tokensSection is the Settings tab's client tokens: the list, and
-// creating, restricting and revoking them (changed at once).
+// creating, restricting and revoking them (changed at once). mcptray's own
+// tokens are named under the list, not in it.
 func (s *SettingsTab) tokensSection() fyne.CanvasObject {
-	s.tokens = newPickList(tokenLine)
 	create := widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), s.showCreateToken)
 	edit := widget.NewButtonWithIcon("Tools…", theme.DocumentCreateIcon(), func() {
 		if t, ok := s.tokens.selected(); ok {
@@ -28,15 +49,18 @@ func (s *SettingsTab) tokensSection() fyne.CanvasObject {
 	})
 	revoke := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
 		if t, ok := s.tokens.selected(); ok {
-			confirmThen(s.win, "Revoke token", fmt.Sprintf("Revoke %q? Clients using it are refused from now on.", t.Name),
+			confirmThen(s.win, "Revoke token", fmt.Sprintf("Revoke %q? AI apps using it are refused from now on.", t.Name),
 				func() { s.RevokeToken(t.Name) })
 		}
 	})
+	s.tokens = newPickList(tokenLine, edit, revoke)
 	return container.NewVBox(
-		widget.NewLabel("Client tokens:"),
-		hint("Every AI client connecting over HTTP sends a token of its own; revoke one to cut that client off. The stdio shim keeps its own token."),
-		container.NewGridWrap(fyne.NewSize(720, 160), s.tokens.list),
+		heading("Client tokens"),
+		hint("Every AI app connecting over HTTP sends a token of its own; revoke one to cut that app off. Changes apply at once."),
+		s.tokens.content(4, "None yet: create one for each AI app you connect over HTTP (tray or Server menu ▸ Connect a client does it for you)."),
 		container.NewHBox(create, edit, revoke),
+		hint(fmt.Sprintf("Not listed: the tokens mcptray keeps for itself, %s (Try it) and %s (shared by every AI app started over stdio).",
+			tryit.TokenName, shimTokenName)),
 	)
 }
 
@@ -61,7 +85,10 @@ func (s *SettingsTab) reloadTokens() {
 		slog.Error("listing tokens", "err", err)
 		return
 	}
-	s.tokens.show(ts)
+	s.tokens.show(slices.DeleteFunc(ts, func(t storage.TokenInfo) bool {
+		_, internal := internalTokens[t.Name]
+		return internal
+	}))
 }
 
 // toolNames are the catalog's tool names.
@@ -99,7 +126,7 @@ func (s *SettingsTab) toolPicker(tools []string) (fyne.CanvasObject, func() []st
 		}
 		return append([]string{}, group.Selected...)
 	}
-	return container.NewVBox(all, container.NewGridWrap(fyne.NewSize(360, 180), container.NewVScroll(group))), get
+	return container.NewVBox(all, minHeight(180, container.NewVScroll(group))), get
 }
 
 // showCreateToken asks for a new token's name and tools, then creates it.
@@ -130,7 +157,7 @@ func (s *SettingsTab) CreateToken(name string, tools []string) bool {
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(secret)
 	})
-	note := widget.NewLabel("Copy it now: this is the only time mcptray shows it. Clients send it as\nAuthorization: Bearer <token>.")
+	note := wrapped("Copy it now: this is the only time mcptray shows it. AI apps send it as Authorization: Bearer <token>.")
 	d := dialog.NewCustom(fmt.Sprintf("Token %q created", name), "Done",
 		container.NewVBox(note, container.NewBorder(nil, nil, nil, copyBtn, shown)), s.win)
 	d.SetOnClosed(func() { shown.SetText("") })

@@ -44,17 +44,20 @@ func setFieldError(l *widget.Label, msgs []string) {
 	l.Show()
 }
 
-// paramRow is one row of the parameters table.
+// paramRow is one parameter's card in the parameters list.
 type paramRow struct {
 	name, enum, def, desc, header *widget.Entry
 	typ, items                    *widget.Select
 	required                      *widget.Check
-	orig                          mcpcore.Param
+	title                         *widget.Label
+	// itemsBox is the item type with its label, shown for lists only.
+	itemsBox fyne.CanvasObject
+	orig     mcpcore.Param
 }
 
 // Approval choices as the editor names them, and the mcpcore.Tool.Approval
 // value each stands for.
-var approvalChoices = []struct{ label, value string }{
+var approvalChoices = choices{
 	{"Ask before destructive calls", ""},
 	{"Always ask", mcpcore.ApprovalAlways},
 	{"Never ask", mcpcore.ApprovalOff},
@@ -71,29 +74,32 @@ type ToolEditor struct {
 	titledFields
 	params   []*paramRow
 	paramBox *fyne.Container
-	// paramSection is the table with its header and Add button, hidden
-	// while the input schema is hand-written.
-	paramSection, paramHeader fyne.CanvasObject
-	actionKind                *widget.Select
-	blocks                    *contentEditor
-	isError                   *widget.Check
-	structured                *widget.Entry
-	command                   *commandFields
-	http                      *httpFields
-	body                      *widget.Entry
-	respondBox, commandBox    *fyne.Container
-	httpBox                   *fyne.Container
-	readOnly, destructive     *widget.Check
-	idempotent, openWorld     *widget.Check
-	taskMode                  *widget.Select
-	approval                  *widget.Select
-	steps                     *stepsEditor
-	tokens                    *tokenAccess
-	schema                    *schemaEditor
-	try                       *tryPanel
+	// paramSection is the list with its Add button, hidden while the input
+	// schema is hand-written; paramsRaw says so meanwhile.
+	paramSection           fyne.CanvasObject
+	paramsRaw              *widget.Label
+	actionKind             *widget.Select
+	blocks                 *contentEditor
+	isError                *widget.Check
+	structured             *widget.Entry
+	command                *commandFields
+	http                   *httpFields
+	body                   *widget.Entry
+	respondBox, commandBox *fyne.Container
+	httpBox                *fyne.Container
+	readOnly, destructive  *widget.Check
+	idempotent, openWorld  *widget.Check
+	taskMode               *widget.Select
+	approval               *widget.Select
+	steps                  *stepsEditor
+	tokens                 *tokenAccess
+	schema                 *schemaEditor
+	// advanced holds the raw schemas.
+	advanced *disclosure
+	try      *tryPanel
 	// tryBox holds the Try it panel; it shows once SetTrier gives the
 	// editor a way to call tools.
-	tryBox *widget.Accordion
+	tryBox *disclosure
 	tryBtn *widget.Button
 	// built is set once every widget exists: change callbacks fired while
 	// the form is filled in are no edits.
@@ -124,14 +130,16 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	}
 
 	e.paramBox = container.NewVBox()
-	e.paramHeader = paramHeader()
 	for _, p := range t.Params {
 		e.addParam(p)
 	}
 	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() {
 		e.addParam(mcpcore.Param{Type: "string"})
 	})
-	e.paramSection = container.NewVBox(e.paramHeader, e.paramBox, container.NewHBox(addParam))
+	e.paramsRaw = hint("Written by hand as a JSON schema, under Advanced: raw schemas.")
+	e.paramSection = container.NewVBox(
+		hint("What the AI app passes to the tool; templates use a parameter as {{.args.NAME}}."),
+		e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
 	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.blocks.showProblems(e.steps.showProblems(ps)) }
@@ -142,36 +150,39 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	}
 	e.readOnly = widget.NewCheck("Read-only", nil)
 	e.readOnly.SetChecked(hintOn(h.ReadOnly))
-	e.destructive = widget.NewCheck("Destructive (asks before running)", nil)
+	e.destructive = widget.NewCheck("Destructive", nil)
 	e.destructive.SetChecked(hintOn(h.Destructive))
-	e.idempotent = widget.NewCheck("Idempotent", nil)
+	e.idempotent = widget.NewCheck("Safe to repeat", nil)
 	e.idempotent.SetChecked(hintOn(h.Idempotent))
 	e.openWorld = widget.NewCheck("Reaches the outside world", nil)
 	e.openWorld.SetChecked(hintOn(h.OpenWorld))
-	e.taskMode = widget.NewSelect(mcpcore.TaskModes, nil)
-	e.taskMode.SetSelected(cmp.Or(t.TaskMode, mcpcore.TaskNever))
-	e.approval = widget.NewSelect(nil, nil)
-	for _, c := range approvalChoices {
-		e.approval.Options = append(e.approval.Options, c.label)
-		if c.value == t.Approval {
-			e.approval.SetSelected(c.label)
-		}
-	}
-	approvalNote := widget.NewLabel("Asked on this computer before the tool runs; an approval step replaces it.")
-	approvalNote.Wrapping = fyne.TextWrapWord
+	hints := container.NewVBox(
+		hint("What the AI app is told about the tool, to decide how freely to call it."),
+		e.readOnly, hint("It only reads: it changes nothing (readOnly)."),
+		e.destructive, hint("It may delete or overwrite things; mcptray asks you before it runs (destructive)."),
+		e.idempotent, hint("Calling it twice with the same arguments does no more than once (idempotent)."),
+		e.openWorld, hint("It talks to the internet or other programs, not only to this computer (openWorld)."))
+	e.taskMode = newChoiceSelect(taskModeChoices, cmp.Or(t.TaskMode, mcpcore.TaskNever))
+	e.approval = newChoiceSelect(approvalChoices, t.Approval)
+	approvalNote := hint("Asked on this computer before the tool runs; an approval step replaces it.")
 	e.steps = newStepsEditor(t.Steps, false, e.followChange)
 	e.tokens = newTokenAccess(st, e.origKey(), e.followChange)
 	e.extra = e.tokens
 	errs["tokens"] = e.tokens.err
 	e.schema = newSchemaEditor(t, errs["inputSchema"], errs["outputSchema"], e.readParams, e.setParams, e.showParams, e.followChange)
 	e.showParams(len(t.InputSchema) > 0)
+	e.advanced = newDisclosure("Advanced: raw schemas", e.schema.content(), e.formScroll)
+	e.opening = func(ps []mcpcore.Problem) {
+		if slices.ContainsFunc(ps, func(p mcpcore.Problem) bool {
+			return strings.HasPrefix(p.Field, "inputSchema") || strings.HasPrefix(p.Field, "outputSchema")
+		}) && !e.advanced.isOpen() {
+			e.advanced.open()
+		}
+	}
 	e.try = newTryPanel(e)
-	e.tryBox = widget.NewAccordion(widget.NewAccordionItem("Try it", e.try.content()))
-	e.tryBox.Hide()
-	e.tryBtn = widget.NewButtonWithIcon("Try it", theme.MediaPlayIcon(), func() {
-		e.tryBox.Open(0)
-		e.scroll.ScrollToBottom()
-	})
+	e.tryBox = newDisclosure("Try it", e.try.content(), e.formScroll)
+	e.tryBox.box.Hide()
+	e.tryBtn = widget.NewButtonWithIcon("Try it", theme.MediaPlayIcon(), e.tryBox.open)
 	e.tryBtn.Hide()
 
 	form := container.NewVBox(
@@ -179,19 +190,20 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		errs.field("Title", e.title, "title"),
 		errs.field("Description", e.description, "description"),
 		widget.NewSeparator(),
-		errs.field("Parameters", e.paramSection, "params"),
+		errs.field("Parameters", container.NewVBox(e.paramSection, e.paramsRaw), "params"),
 		widget.NewSeparator(),
 		errs.field("Action", container.NewVBox(e.actionKind, e.respondBox, e.commandBox, e.httpBox), "action"),
 		widget.NewSeparator(),
 		errs.field("Input steps", e.steps.content(), "steps"),
 		errs.field("Approval", container.NewVBox(e.approval, approvalNote), "approval"),
 		widget.NewSeparator(),
-		errs.field("Hints", container.NewGridWithColumns(2, e.readOnly, e.destructive, e.idempotent, e.openWorld), "hints"),
-		errs.field("Task mode", e.taskMode, "taskMode"),
+		errs.field("Hints", hints, "hints"),
+		errs.field("Run in the background", container.NewVBox(e.taskMode,
+			hint("A long call can run as a task: the AI app gets an answer at once and follows the progress (taskMode).")), "taskMode"),
 		widget.NewSeparator(),
-		errs.field("Visible to tokens", e.tokens.content(), "tokens"),
-		widget.NewAccordion(widget.NewAccordionItem("Advanced: raw schemas", e.schema.content())),
-		e.tryBox,
+		errs.field("Which AI apps see it (client tokens)", e.tokens.content(), "tokens"),
+		e.advanced.box,
+		e.tryBox.box,
 	)
 	e.content = e.layout(form, e.tryBtn)
 	e.checkName(t.Name)
@@ -220,11 +232,11 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 func (e *ToolEditor) SetTrier(t ToolTrier) {
 	e.try.trier = t
 	if t == nil {
-		e.tryBox.Hide()
+		e.tryBox.box.Hide()
 		e.tryBtn.Hide()
 		return
 	}
-	e.tryBox.Show()
+	e.tryBox.box.Show()
 	e.tryBtn.Show()
 	e.followChange()
 }
@@ -263,36 +275,22 @@ func sameJSON(a, b any) bool {
 	return reflect.DeepEqual(va, vb)
 }
 
-// paramHeader names the columns of the parameters table, laid out like
-// its rows so each label sits over its box.
-func paramHeader() fyne.CanvasObject {
-	bold := func(s string) fyne.CanvasObject {
-		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	return container.NewVBox(
-		container.NewGridWithColumns(4, bold("Name"), bold("Type"), bold("Array items"), bold("Required")),
-		container.NewGridWithColumns(4, bold("Description"), bold("Allowed values"), bold("Default"), bold("Mcp-Param header")),
-		widget.NewSeparator(),
-	)
-}
-
-// showParams shows the parameters table, or hides it while the input
-// schema is hand-written.
+// showParams shows the parameters, or hides them while the input schema
+// is hand-written.
 func (e *ToolEditor) showParams(raw bool) {
 	if raw {
 		e.paramSection.Hide()
+		e.paramsRaw.Show()
 		return
 	}
 	e.paramSection.Show()
-	e.showParamHeader()
+	e.paramsRaw.Hide()
 }
 
-// showParamHeader shows the column labels when there are rows to label.
-func (e *ToolEditor) showParamHeader() {
-	if len(e.params) == 0 {
-		e.paramHeader.Hide()
-	} else {
-		e.paramHeader.Show()
+// numberParams titles the parameter cards in their order.
+func (e *ToolEditor) numberParams() {
+	for i, r := range e.params {
+		r.title.SetText(fmt.Sprintf("Parameter %d", i+1))
 	}
 }
 
@@ -319,25 +317,25 @@ func (e *ToolEditor) paramsChanged() {
 func (e *ToolEditor) Content() fyne.CanvasObject { return e.content }
 
 func (e *ToolEditor) addParam(p mcpcore.Param) {
-	r := &paramRow{orig: p}
+	r := &paramRow{orig: p, title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
 	r.name = widget.NewEntry()
-	r.name.SetPlaceHolder("name")
+	r.name.SetPlaceHolder("e.g. city")
 	r.name.SetText(p.Name)
-	r.items = widget.NewSelect(mcpcore.ParamTypes, nil)
-	r.items.SetSelected(cmp.Or(p.Items, "string"))
-	itemsCell := container.NewStack(r.items) // keeps the grid's columns when items hide
-	r.typ = widget.NewSelect(mcpcore.ParamTypes, func(typ string) {
-		if typ == "array" {
-			r.items.Show()
+	r.items = newChoiceSelect(paramTypeChoices, cmp.Or(p.Items, "string"))
+	r.itemsBox = labelled("List of", r.items)
+	itemsCell := container.NewStack(r.itemsBox) // keeps the grid's columns when items hide
+	r.typ = widget.NewSelect(paramTypeChoices.labels(), func(label string) {
+		if paramTypeChoices.valueOf(label) == "array" {
+			r.itemsBox.Show()
 		} else {
-			r.items.Hide()
+			r.itemsBox.Hide()
 		}
 	})
-	r.typ.SetSelected(cmp.Or(p.Type, "string"))
-	r.required = widget.NewCheck("required", nil)
+	selectKeeping(r.typ, paramTypeChoices.labelOf(cmp.Or(p.Type, "string")))
+	r.required = widget.NewCheck("Required", nil)
 	r.required.SetChecked(p.Required)
 	r.enum = widget.NewEntry()
-	r.enum.SetPlaceHolder("comma separated (optional)")
+	r.enum.SetPlaceHolder("comma separated")
 	r.enum.SetText(joinValues(p.Enum))
 	r.def = widget.NewEntry()
 	r.def.SetPlaceHolder("optional")
@@ -345,7 +343,7 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 		r.def.SetText(valueText(p.Default))
 	}
 	r.desc = widget.NewEntry()
-	r.desc.SetPlaceHolder("description")
+	r.desc.SetPlaceHolder("what the AI app should pass")
 	r.desc.SetText(p.Description)
 	r.header = widget.NewEntry()
 	r.header.SetPlaceHolder("optional, e.g. Region")
@@ -355,12 +353,15 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		e.params = slices.DeleteFunc(e.params, func(x *paramRow) bool { return x == r })
 		e.paramBox.Remove(row)
-		e.showParamHeader()
+		e.numberParams()
 		e.paramsChanged()
 	})
 	row = container.NewVBox(
-		container.NewGridWithColumns(4, r.name, r.typ, itemsCell, container.NewBorder(nil, nil, nil, remove, r.required)),
-		container.NewGridWithColumns(4, r.desc, r.enum, r.def, r.header),
+		container.NewBorder(nil, nil, nil, container.NewHBox(r.required, remove), r.title),
+		container.NewGridWithColumns(3, labelled("Name", r.name), labelled("Type", r.typ), itemsCell),
+		labelled("Description", r.desc),
+		container.NewGridWithColumns(3, labelled("Allowed values", r.enum), labelled("Default", r.def),
+			labelled("HTTP header", r.header)),
 		widget.NewSeparator(),
 	)
 	for _, en := range []*widget.Entry{r.name, r.enum, r.def, r.desc, r.header} {
@@ -374,7 +375,7 @@ func (e *ToolEditor) addParam(p mcpcore.Param) {
 	r.items.OnChanged = func(string) { e.paramsChanged() }
 	r.required.OnChanged = func(bool) { e.paramsChanged() }
 	e.paramBox.Add(row)
-	e.showParamHeader()
+	e.numberParams()
 	e.paramsChanged()
 }
 
@@ -417,7 +418,7 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 		r.Content = []actions.Content{{Type: "text"}}
 	}
 	e.blocks = newContentEditor(r.Content, e.followChange)
-	e.isError = widget.NewCheck("Answer as an error (isError): the model sees the tool failed", nil)
+	e.isError = widget.NewCheck("Answer as an error", nil)
 	e.isError.SetChecked(r.IsError)
 	e.structured = jsonArea(`optional, e.g. {"city": "{{.args.city}}", "temperature": 21}`, 3)
 	if len(r.Structured) > 0 {
@@ -430,10 +431,10 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 	if a.HTTP != nil {
 		e.body.SetText(string(a.HTTP.Body))
 	}
-	structuredHint := widget.NewLabel("Structured content: JSON whose strings are templates; with an output schema it is checked against it.")
-	structuredHint.Wrapping = fyne.TextWrapWord
-	e.respondBox = container.NewVBox(e.blocks.content(), e.errs["action.respond"], e.isError,
-		e.errs.sub("Structured content (JSON)", container.NewVBox(structuredHint, e.structured), "action.respond.structured"))
+	structuredHint := hint("JSON whose strings are templates, for AI apps that read data; with an output schema (under Advanced) it is checked against it.")
+	e.respondBox = container.NewVBox(e.blocks.content(), e.errs["action.respond"],
+		e.isError, hint("The AI app's model sees that the tool failed (isError)."),
+		e.errs.sub("Structured content (JSON)", container.NewVBox(structuredHint, input(e.structured)), "action.respond.structured"))
 	e.commandBox = e.command.box
 	e.httpBox = container.NewVBox(e.http.box, e.errs.sub("Body", e.body, "action.http.body"))
 	e.actionKind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
@@ -541,11 +542,7 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	}
 	t.Steps, ps = e.steps.steps(entry)
 	local = append(local, ps...)
-	for _, c := range approvalChoices {
-		if c.label == e.approval.Selected {
-			t.Approval = c.value
-		}
-	}
+	t.Approval = approvalChoices.valueOf(e.approval.Selected)
 	switch e.actionKind.Selected {
 	case kindCommand:
 		c := e.command.spec(t.Action.Command, "action.command", bad)
@@ -585,7 +582,7 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	if *h == (mcpcore.Hints{}) {
 		t.Hints = nil
 	}
-	t.TaskMode = e.taskMode.Selected
+	t.TaskMode = taskModeChoices.valueOf(e.taskMode.Selected)
 	if t.TaskMode == mcpcore.TaskNever {
 		t.TaskMode = ""
 	}
@@ -598,15 +595,15 @@ func (e *ToolEditor) readParams() []mcpcore.Param {
 	for _, r := range e.params {
 		p := r.orig
 		p.Name = strings.TrimSpace(r.name.Text)
-		p.Type = r.typ.Selected
+		p.Type = paramTypeChoices.valueOf(r.typ.Selected)
 		p.Required = r.required.Checked
 		p.Description = strings.TrimSpace(r.desc.Text)
 		p.Header = strings.TrimSpace(r.header.Text)
 		// "string" is the default item type; it is stored only when it
 		// was spelled out.
 		p.Items = ""
-		if p.Type == "array" && (r.items.Selected != "string" || r.orig.Items == "string") {
-			p.Items = r.items.Selected
+		if items := paramTypeChoices.valueOf(r.items.Selected); p.Type == "array" && (items != "string" || r.orig.Items == "string") {
+			p.Items = items
 		}
 		p.Enum = nil
 		if s := strings.TrimSpace(r.enum.Text); s != "" {

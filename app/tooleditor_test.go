@@ -11,7 +11,10 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/tryit"
@@ -48,10 +51,10 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 	e.steps.add(mcpcore.InputStep{})
 	r := e.steps.items[0]
 	test.Type(r.key, "reason")
-	r.kind.SetSelected(mcpcore.StepForm)
+	r.kind.SetSelected(stepKindChoices.labelOf(mcpcore.StepForm))
 	test.Type(r.message, "Why?")
 	test.Type(r.schema, `{"type": "object", "properties": {"why": {"type": "string"}}}`)
-	r.answeredBy.SetSelected(mcpcore.AnsweredByDesktop)
+	r.answeredBy.SetSelected("me, on this computer (desktop)")
 	test.Type(r.round, "1")
 	// The kind decides what shows.
 	if !r.formBox.Visible() || r.urlBox.Visible() || r.samplingBox.Visible() {
@@ -84,10 +87,10 @@ func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 	e.steps.add(mcpcore.InputStep{Key: "first", Kind: mcpcore.StepApproval, Message: "OK?"})
 	e.steps.add(mcpcore.InputStep{Key: "second", Kind: mcpcore.StepSampling, Message: "Summarize"})
 	first, second := e.steps.items[0], e.steps.items[1]
-	if !first.answeredBy.Disabled() || first.answeredBy.Selected != mcpcore.AnsweredByDesktop || first.optionalBox.Visible() {
+	if !first.answeredBy.Disabled() || first.answeredBy.Selected != "me, on this computer (desktop)" || first.optionalBox.Visible() {
 		t.Errorf("an approval: answeredBy %q (disabled %v), optional shown %v", first.answeredBy.Selected, first.answeredBy.Disabled(), first.optionalBox.Visible())
 	}
-	if !second.samplingBox.Visible() || second.answeredBy.Selected != mcpcore.AnsweredByClient {
+	if !second.samplingBox.Visible() || second.answeredBy.Selected != "the AI app (client)" {
 		t.Errorf("a sampling step: sampling fields %v, answeredBy %q", second.samplingBox.Visible(), second.answeredBy.Selected)
 	}
 	test.Tap(second.up)
@@ -118,8 +121,12 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 	if e.Save() {
 		t.Fatal("saved with a schema that is not JSON")
 	}
-	if !r.err.Visible() || !strings.Contains(r.err.Text, "schema: line 3, column") {
-		t.Fatalf("the step's error line: %q (visible %v)", r.err.Text, r.err.Visible())
+	// Saving shows it once, under the schema, and counts it once.
+	if !r.schemaErr.Visible() || !strings.Contains(r.schemaErr.Text, "line 3, column") || r.err.Visible() {
+		t.Fatalf("the schema's error line: %q (visible %v); the step's: %q", r.schemaErr.Text, r.schemaErr.Visible(), r.err.Text)
+	}
+	if !strings.HasPrefix(e.status.Text, "Not saved: 1 problem,") {
+		t.Errorf("status %q", e.status.Text)
 	}
 	if e.steps.items[0].err.Visible() {
 		t.Errorf("the good step shows %q", e.steps.items[0].err.Text)
@@ -134,8 +141,8 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 	if e.Save() {
 		t.Fatal("saved a nested form schema")
 	}
-	if !strings.Contains(r.err.Text, `property "a"`) {
-		t.Fatalf("the step's error line: %q", r.err.Text)
+	if !strings.Contains(r.schemaErr.Text, `property "a"`) {
+		t.Fatalf("the schema's error line: %q", r.schemaErr.Text)
 	}
 }
 
@@ -195,7 +202,7 @@ func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
 	if !e.schema.input.Disabled() || !strings.Contains(e.schema.input.Text, `"q"`) {
 		t.Fatalf("generated schema %q (read-only %v)", e.schema.input.Text, e.schema.input.Disabled())
 	}
-	if !e.params[1].items.Visible() || e.params[0].items.Visible() {
+	if !e.params[1].itemsBox.Visible() || e.params[0].itemsBox.Visible() {
 		t.Error("items shows for the wrong parameter")
 	}
 	// The generated view follows the table.
@@ -367,7 +374,7 @@ func TestEditorTryIt(t *testing.T) {
 	}
 	t.Cleanup(func() { tr.Close() })
 	e := newEditor(t, s.st, mcpcore.Tool{}, true)
-	if e.tryBtn.Visible() || e.tryBox.Visible() {
+	if e.tryBtn.Visible() || e.tryBox.box.Visible() {
 		t.Fatal("Try it shows without a trier")
 	}
 	e.SetTrier(TryItTrier(tr, s.eng))
@@ -615,5 +622,143 @@ func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
 	got, _ := e.Tool()
 	if len(got.Params) != 2 || got.Params[0].Name != "zeta" || got.Params[1].Name != "alpha" {
 		t.Fatalf("parameters after the round trip: %+v", got.Params)
+	}
+}
+
+// TestEditorsFitASmallScreen opens every part of the tool editor at once
+// (a list parameter, a command, a step of each kind, Try it and the raw
+// schemas) and the other editors on a new entry: the window still fits an
+// 800×600 screen, its forms scrolling instead.
+func TestEditorsFitASmallScreen(t *testing.T) {
+	m, _ := newTestManager(t)
+	m.ask = func(_, _ string, discard func(bool)) { discard(true) }
+	test.ApplyTheme(t, theme.DefaultTheme())
+	m.win.Resize(fyne.NewSize(760, 540))
+	m.win.Show()
+	m.NewTool()
+	e := m.Editor()
+	e.SetTrier(blockingTrier{})
+	e.addParam(mcpcore.Param{Name: "files", Type: "array", Items: "integer", Description: "The files to read, one by one"})
+	e.actionKind.SetSelected(kindCommand)
+	for _, k := range mcpcore.StepKinds {
+		e.steps.add(mcpcore.InputStep{Key: k, Kind: k})
+	}
+	e.description.SetText(strings.Repeat("A description that goes on and on. ", 40))
+	e.advanced.open()
+	e.tryBox.open()
+	fitsSmallScreen(t, m, "tools")
+	inView(t, m.win, "Save")
+
+	m.tabs.SelectIndex(1)
+	m.NewResource()
+	m.resEditor.source.SetSelected(srcCommand)
+	fitsSmallScreen(t, m, "resources")
+	m.NewTemplate()
+	m.tmplEditor.uriTemplate.SetText("notes://{year}/{month}/{day}")
+	fitsSmallScreen(t, m, "resources")
+	m.tabs.SelectIndex(2)
+	m.NewPrompt()
+	m.promptEditor.addArg(mcpcore.PromptArgument{Name: "topic", Completions: []string{"work", "home"}})
+	fitsSmallScreen(t, m, "prompts")
+	inView(t, m.win, "Save")
+}
+
+// shownProblems are the lines of the error lines a person sees in an
+// editor's form, top to bottom.
+func shownProblems(form *container.Scroll) []string {
+	var out []string
+	for _, p := range shownUnder(form.Content) {
+		if l, ok := p.obj.(*widget.Label); ok && l.Importance == widget.DangerImportance && l.Text != "" {
+			out = append(out, strings.Split(l.Text, "\n")...)
+		}
+	}
+	return out
+}
+
+// TestSaveShowsEveryProblemAtOnce: Save shows all the problems of the
+// form together, the taken name among them, counts what it shows, and
+// takes the person to the first one; fixed, the next one far down the
+// form gets the focus, scrolled into view.
+func TestSaveShowsEveryProblemAtOnce(t *testing.T) {
+	m, s := newTestManager(t)
+	if err := s.st.PutTool(context.Background(), testcatalog.RespondTool("taken", "x")); err != nil {
+		t.Fatal(err)
+	}
+	m.win.Resize(fyne.NewSize(760, 540))
+	m.win.Show()
+	m.NewTool()
+	e := m.Editor()
+	test.Type(e.name, "taken")
+	test.Type(e.blocks.items[0].text, "done")
+	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
+	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepApproval, Message: "Sure?"}) // no key
+	if e.Save() {
+		t.Fatal("saved")
+	}
+	shown := shownProblems(e.scroll)
+	if len(shown) != 3 || !strings.HasPrefix(e.status.Text, "Not saved: 3 problems,") {
+		t.Fatalf("status %q; shown %q", e.status.Text, shown)
+	}
+	if !strings.Contains(e.errs["name"].Text, "exists already") || !e.errs["description"].Visible() || !e.steps.items[1].keyErr.Visible() {
+		t.Errorf("not all at once: name %q, description %q, step's key %q", e.errs["name"].Text, e.errs["description"].Text, e.steps.items[1].keyErr.Text)
+	}
+	if got := m.win.Canvas().Focused(); got != e.name || e.scroll.Offset.Y != 0 {
+		t.Errorf("focused %T at offset %v, want the name at the top", got, e.scroll.Offset)
+	}
+
+	e.name.SetText("free")
+	e.description.SetText("Described.")
+	if e.Save() {
+		t.Fatal("saved with a step without a key")
+	}
+	if shown := shownProblems(e.scroll); len(shown) != 1 || !strings.HasPrefix(e.status.Text, "Not saved: 1 problem,") {
+		t.Fatalf("status %q; shown %q", e.status.Text, shown)
+	}
+	if focused := m.win.Canvas().Focused(); focused != e.steps.items[1].key || e.scroll.Offset.Y == 0 {
+		t.Errorf("focused %T %v at offset %v, want the step's key", focused, focused, e.scroll.Offset)
+	}
+	capture(t, m.win, "tool-editor-problem.png")
+}
+
+// TestTheFormScrollsUnderTheWheel: the mouse wheel over a field scrolls
+// the form, unless the field has more text than it shows, which it then
+// scrolls itself; opening Advanced brings it into view.
+func TestTheFormScrollsUnderTheWheel(t *testing.T) {
+	m, _ := newTestManager(t)
+	m.win.Resize(fyne.NewSize(760, 540))
+	m.win.Show()
+	m.NewTool()
+	e := m.Editor()
+	for _, k := range mcpcore.StepKinds {
+		e.steps.add(mcpcore.InputStep{Key: k, Kind: k})
+	}
+	c := m.win.Canvas()
+	wheel := func(over fyne.CanvasObject) float32 {
+		e.scroll.ScrollToTop()
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(over).AddXY(5, 5)
+		test.Scroll(c, pos, 0, -60)
+		return e.scroll.Offset.Y
+	}
+	if wheel(e.name) == 0 {
+		t.Error("the wheel over the name does not scroll the form")
+	}
+	if wheel(e.description) == 0 {
+		t.Error("the wheel over the empty description does not scroll the form")
+	}
+	e.description.SetText(strings.Repeat("A line of its own.\n", 30))
+	if wheel(e.description) != 0 {
+		t.Error("the wheel over a description longer than its field scrolls the form, not the text")
+	}
+
+	e.scroll.ScrollToTop()
+	e.advanced.open()
+	var at fyne.Position
+	for _, p := range shownUnder(e.scroll.Content) {
+		if p.obj == e.advanced.box {
+			at = p.at
+		}
+	}
+	if view := e.scroll.Size().Height; at.Y < e.scroll.Offset.Y || at.Y+min(e.advanced.box.Size().Height, view) > e.scroll.Offset.Y+view {
+		t.Errorf("Advanced opened at %v, out of the view %v–%v", at.Y, e.scroll.Offset.Y, e.scroll.Offset.Y+view)
 	}
 }

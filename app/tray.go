@@ -11,10 +11,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/systray"
 
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
-	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -40,15 +40,24 @@ const (
 )
 
 // trayMenu is the tray's menu; it is built without a tray too, so tests can
-// click its items.
+// click its items. Its items are made once (see sysTray): what changes is
+// their labels, which are enabled and which are hidden.
 type trayMenu struct {
-	u       *UI
-	menu    *fyne.Menu
-	status  *fyne.MenuItem
-	clients *fyne.MenuItem
-	pause   *fyne.MenuItem
-	tasks   *fyne.MenuItem
-	state   trayState
+	u        *UI
+	menu     *fyne.Menu
+	status   *fyne.MenuItem
+	clients  *fyne.MenuItem
+	question *fyne.MenuItem
+	// pause and resume are two items, one hidden: a click on the one the
+	// host showed does what it said even if the state changed since.
+	pause, resume *fyne.MenuItem
+	tasks         *fyne.MenuItem
+	// taskLines are the Tasks submenu's lines: a running task each, the
+	// last one saying how many more run; noTasks stands in for them.
+	taskLines []*fyne.MenuItem
+	noTasks   *fyne.MenuItem
+	hidden    map[*fyne.MenuItem]bool
+	state     trayState
 	// dark says whether the desktop is dark: the icon is then drawn for a
 	// dark panel.
 	dark bool
@@ -57,37 +66,46 @@ type trayMenu struct {
 	// recent are the clients seen recently, most recent first; nil until
 	// the first look.
 	recent []string
+	// tray shows the menu in the desktop's tray; nil without one.
+	tray *sysTray
 }
 
 func newTrayMenu(u *UI) *trayMenu {
-	m := &trayMenu{u: u}
+	m := &trayMenu{u: u, hidden: map[*fyne.MenuItem]bool{}}
 	m.status = fyne.NewMenuItem("", nil)
 	m.status.Disabled = true
 	m.clients = fyne.NewMenuItem("", nil)
 	m.clients.Disabled = true
-	m.pause = fyne.NewMenuItem("Pause serving", m.togglePause)
-	var connect []*fyne.MenuItem
-	for _, c := range clientconfig.Clients() {
-		item := fyne.NewMenuItem(c.Name, nil)
-		item.ChildMenu = connectMenu(u.app, c, u.cfg)
-		connect = append(connect, item)
-	}
+	m.question = fyne.NewMenuItem("", u.raiseQuestion)
+	m.pause = fyne.NewMenuItem("Pause serving", func() { m.setPaused(true) })
+	m.resume = fyne.NewMenuItem("Resume serving", func() { m.setPaused(false) })
 	connectItem := fyne.NewMenuItem("Connect a client", nil)
-	connectItem.ChildMenu = fyne.NewMenu("", connect...)
+	connectItem.ChildMenu = fyne.NewMenu("", connectItems(u.app, u.cfg)...)
+	m.noTasks = fyne.NewMenuItem("No task running", nil)
+	m.noTasks.Disabled = true
+	taskItems := []*fyne.MenuItem{}
+	for range maxTaskItems + 1 { // the last: "and N more…"
+		line := fyne.NewMenuItem("", m.openTasks)
+		m.taskLines = append(m.taskLines, line)
+		taskItems = append(taskItems, line)
+	}
+	taskItems = append(taskItems, m.noTasks, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Open the task window", m.openTasks))
 	m.tasks = fyne.NewMenuItem("Tasks", nil)
-	m.tasks.ChildMenu = fyne.NewMenu("", fyne.NewMenuItem("Open the task window", m.openTasks))
+	m.tasks.ChildMenu = fyne.NewMenu("", taskItems...)
 	items := []*fyne.MenuItem{m.status}
 	if u.cfg.Store != nil {
 		items = append(items, m.clients) // the activity log says who came
 	}
 	m.menu = fyne.NewMenu("mcptray", append(items,
+		m.question,
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Open mcptray", u.OpenManager),
 		m.pause,
+		m.resume,
 		connectItem,
 		m.tasks,
 		fyne.NewMenuItemSeparator(),
-		m.quitItem(),
+		fyne.NewMenuItem("Quit", u.Quit), // stops the server cleanly before the UI goes
 	)...)
 	m.dark = isDark(u.app.Settings())
 	u.app.Settings().AddListener(func(s fyne.Settings) {
@@ -98,7 +116,6 @@ func newTrayMenu(u *UI) *trayMenu {
 		}
 	})
 	m.update()
-	m.shown = m.icon() // New puts it in the tray
 	return m
 }
 
@@ -106,24 +123,22 @@ func newTrayMenu(u *UI) *trayMenu {
 // preference counts as dark, as most panels are.
 func isDark(s fyne.Settings) bool { return s.ThemeVariant() != theme.VariantLight }
 
-// quitItem is Quit: it stops the server cleanly before the UI goes.
-func (m *trayMenu) quitItem() *fyne.MenuItem {
-	q := fyne.NewMenuItem("Quit", m.u.Quit)
-	q.IsQuit = true
-	return q
-}
-
 func (m *trayMenu) openTasks() { m.u.ShowTaskWindow() }
 
-func (m *trayMenu) togglePause() {
+// setPaused pauses or resumes serving.
+func (m *trayMenu) setPaused(paused bool) {
 	if m.u.cfg.Server == nil {
 		return
 	}
-	m.u.cfg.Server.SetPaused(!m.u.cfg.Server.Paused())
-	m.refresh()
+	m.u.cfg.Server.SetPaused(paused)
+	m.u.stateChanged()
 }
 
-// update recomputes the labels and the state; call it on the UI goroutine.
+// isHidden says whether item is hidden now.
+func (m *trayMenu) isHidden(item *fyne.MenuItem) bool { return m.hidden[item] }
+
+// update recomputes the labels, what is hidden and the state; call it on
+// the UI goroutine.
 func (m *trayMenu) update() {
 	var url string
 	paused := false
@@ -148,52 +163,68 @@ func (m *trayMenu) update() {
 		status, m.state = "Paused ("+url+")", statePaused
 	}
 	if running > 0 {
-		status += fmt.Sprintf(" · %d task(s) running", running)
+		status += " · " + count(running, "task running", "tasks running")
 	}
-	if waiting > 0 {
-		status += fmt.Sprintf(" · %d question(s) waiting", waiting)
-		if m.state == stateServing {
-			m.state = stateAttention
-		}
+	if waiting > 0 && m.state == stateServing {
+		m.state = stateAttention
 	}
 	m.status.Label = status
 	m.clients.Label = clientsLine(m.recent)
-	m.pause.Label = map[bool]string{false: "Pause serving", true: "Resume serving"}[paused]
+	m.question.Label = questionLine(waiting)
+	m.hidden[m.question] = waiting == 0
+	m.hidden[m.pause], m.hidden[m.resume] = paused, !paused
 	m.tasks.Label = "Tasks"
 	if running > 0 {
 		m.tasks.Label = fmt.Sprintf("Tasks (%d running)", running)
 	}
-	m.tasks.ChildMenu.Items = m.taskItems(tasks)
+	m.setTaskLines(tasks)
+}
+
+// questionLine is the menu line that opens the question waiting, if any
+// (the tray hides it when none waits; the window's menu disables it).
+func questionLine(waiting int) string {
+	switch waiting {
+	case 0:
+		return "No question waiting"
+	case 1:
+		return "A question is waiting for you…"
+	}
+	return fmt.Sprintf("%d questions are waiting for you…", waiting)
 }
 
 // maxTaskItems is how many running tasks the Tasks submenu lists.
 const maxTaskItems = 8
 
-// taskItems are the Tasks submenu: a line per running task (each opens the
-// task window, where it can be cancelled), then the window itself.
-func (m *trayMenu) taskItems(tasks []mcpcore.Task) []*fyne.MenuItem {
-	var items []*fyne.MenuItem
-	for i, t := range tasks {
-		if i == maxTaskItems {
-			items = append(items, fyne.NewMenuItem(fmt.Sprintf("and %d more…", len(tasks)-maxTaskItems), m.openTasks))
-			break
+// setTaskLines fills the Tasks submenu's lines with the running tasks
+// (each opens the task window, where it can be cancelled).
+func (m *trayMenu) setTaskLines(tasks []mcpcore.Task) {
+	for i, line := range m.taskLines {
+		switch {
+		case i == maxTaskItems && len(tasks) > maxTaskItems:
+			line.Label = fmt.Sprintf("and %d more…", len(tasks)-maxTaskItems)
+		case i < len(tasks) && i < maxTaskItems:
+			line.Label = taskLine(tasks[i])
+		default:
+			line.Label = ""
 		}
-		items = append(items, fyne.NewMenuItem(taskLine(t), m.openTasks))
+		m.hidden[line] = line.Label == ""
 	}
-	if len(items) > 0 {
-		items = append(items, fyne.NewMenuItemSeparator())
-	}
-	return append(items, fyne.NewMenuItem("Open the task window", m.openTasks))
+	m.hidden[m.noTasks] = len(tasks) > 0
 }
 
-// taskLine is a running task as the menu shows it: the tool and its
-// progress in tens of percent. Not its messages: a command's every output
-// line is one, and each change redraws the tray menu over D-Bus; the task
-// window shows them.
+// maxTaskLine caps a task's line: a progress message can be any length.
+const maxTaskLine = 72
+
+// taskLine is a running task as the menu shows it: the tool's title, its
+// progress and its latest progress message.
 func taskLine(t mcpcore.Task) string {
-	line := t.Tool
+	line := taskTitle(t)
 	if t.Total > 0 {
-		line += fmt.Sprintf(" — %d%%", int(t.Progress/t.Total*10)*10)
+		line += fmt.Sprintf(" — %d%%", int(t.Progress/t.Total*100))
+	}
+	line += " · " + taskStatusLine(t)
+	if r := []rune(line); len(r) > maxTaskLine {
+		line = string(r[:maxTaskLine-1]) + "…"
 	}
 	return line
 }
@@ -230,27 +261,34 @@ func recentClients(ctx context.Context, st *storage.Store) ([]string, error) {
 	return names, nil
 }
 
-// menuLabels are the labels of menu's items, to tell when it changed.
-func menuLabels(menu *fyne.Menu) []string {
-	labels := make([]string, len(menu.Items))
-	for i, it := range menu.Items {
-		labels[i] = it.Label
-	}
-	return labels
-}
-
 // icon is the tray icon for the current state and desktop.
 func (m *trayMenu) icon() fyne.Resource { return assets.Tray(m.state, m.dark) }
+
+// showInTray puts the menu and its icon in the desktop's tray. Fyne starts
+// the tray (and ends it on Quit) for a window to go with it; the window
+// given is never shown. The menu itself is mcptray's own (see sysTray),
+// so Fyne's is never set, and a click on the icon opens it as before.
+func (m *trayMenu) showInTray(desk desktop.App) {
+	m.shown = m.icon()
+	desk.SetSystemTrayIcon(m.shown)
+	desk.SetSystemTrayWindow(m.u.app.NewWindow("mcptray tray"))
+	systray.SetOnTapped(nil)
+}
+
+// fillTray creates the tray's items; call it once the app runs (the tray
+// is then started, as some platforms need before items are added).
+func (m *trayMenu) fillTray() {
+	m.tray = newSysTray(m.menu, m.isHidden)
+}
 
 // refresh updates the menu and, with a tray, the tray.
 func (m *trayMenu) refresh() {
 	m.update()
-	m.menu.Refresh()
-	if !m.u.tray {
+	if m.tray == nil {
 		return
 	}
+	m.tray.sync()
 	if desk, ok := m.u.app.(desktop.App); ok {
-		desk.SetSystemTrayMenu(m.menu)
 		if icon := m.icon(); icon != m.shown {
 			m.shown = icon
 			desk.SetSystemTrayIcon(icon)
@@ -258,7 +296,12 @@ func (m *trayMenu) refresh() {
 	}
 }
 
-// watch keeps the menu current: on every task change, every few seconds
+// minRound is the least time between two rounds of watch: a command that
+// streams its output as progress changes its task many times a second, and
+// each change of a line is a D-Bus signal to the tray host.
+const minRound = 500 * time.Millisecond
+
+// watch keeps the menus current: on every task change, every few seconds
 // for the questions waiting, every recentClientCheck for the clients. When
 // a task starts and the person asked for it, it opens the task window.
 func (m *trayMenu) watch(ctx context.Context) {
@@ -284,6 +327,11 @@ func (m *trayMenu) watch(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-time.After(minRound):
+		}
+		select {
+		case <-ctx.Done():
+			return
 		case <-tasks:
 		case <-tick.C:
 		}
@@ -298,8 +346,6 @@ type trayWatcher struct {
 	// recent are the clients last read, looked when.
 	recent []string
 	looked time.Time
-	// shown are the labels and state last put in the tray.
-	shown string
 }
 
 // newWatcher starts watching; the tasks running already open nothing.
@@ -312,7 +358,7 @@ func (m *trayMenu) newWatcher() *trayWatcher {
 }
 
 // round reads what changed (off the UI goroutine: SQLite, the engine),
-// then updates the menu on the UI goroutine.
+// then updates the menus on the UI goroutine.
 func (w *trayWatcher) round(ctx context.Context) {
 	u := w.m.u
 	if st := u.cfg.Store; st != nil && time.Since(w.looked) >= recentClientCheck {
@@ -335,15 +381,10 @@ func (w *trayWatcher) round(ctx context.Context) {
 		w.running = now
 	}
 	fyne.DoAndWait(func() {
-		m := w.m
 		if w.recent != nil {
-			m.recent = w.recent
+			w.m.recent = w.recent
 		}
-		m.update()
-		if key := fmt.Sprint(m.status.Label, m.clients.Label, m.pause.Label, m.state, menuLabels(m.tasks.ChildMenu)); key != w.shown {
-			w.shown = key
-			m.refresh()
-		}
+		u.stateChanged()
 		if started && u.app.Preferences().Bool(PrefOpenTaskWindow) {
 			u.ShowTaskWindow()
 		}

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,10 +133,11 @@ func TestTrayOpensTheTaskWindowWhenATaskStarts(t *testing.T) {
 	if u.tasks != nil {
 		t.Fatal("the task window opened with the preference off")
 	}
+	want := []string{"Sync my folders — 30% · synced 3 of 10 folders", "", "Open the task window"}
 	testutil.Eventually(t, "the task in the Tasks submenu", func() bool {
 		var items []string
-		fyne.DoAndWait(func() { u.menu.update(); items = menuLabels(u.menu.tasks.ChildMenu) })
-		return len(items) == 3 && items[0] == "sync.run — 30%" && items[2] == "Open the task window"
+		fyne.DoAndWait(func() { u.menu.update(); items = u.menu.shownLabels(u.menu.tasks.ChildMenu) })
+		return slices.Equal(items, want)
 	})
 
 	app.Preferences().SetBool(PrefOpenTaskWindow, true)
@@ -203,5 +206,163 @@ func TestTrayIconFollowsTheDesktopTheme(t *testing.T) {
 	m.pause.Action()
 	if m.icon() != assets.Tray(assets.TrayPaused, true) {
 		t.Errorf("paused on a dark desktop: icon %s", m.icon().Name())
+	}
+}
+
+func TestTrayMenuStates(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newServed(t)
+	asker := NewAsker(a)
+	u := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d, Asker: asker}, TrayHost{Present: true, About: "test"})
+	m := u.menu
+	top := func() []string { return m.shownLabels(m.menu) }
+	sees(t, "the tray menu at rest", top(),
+		"Serving on "+s.d.URL(), "Clients: looking…", "", "Open mcptray", "Pause serving", "Connect a client", "Tasks", "", "Quit")
+	if m.state != stateServing {
+		t.Errorf("state %v", m.state)
+	}
+
+	// Paused: the Resume item replaces Pause, and each does what it says
+	// even when clicked after the other already did it.
+	m.pause.Action()
+	if !s.d.Paused() || !m.hidden[m.pause] || m.hidden[m.resume] || m.state != statePaused {
+		t.Fatalf("after Pause: paused %v, pause hidden %v, resume hidden %v, state %v", s.d.Paused(), m.hidden[m.pause], m.hidden[m.resume], m.state)
+	}
+	m.pause.Action() // a stale click on the Pause the host still showed
+	if !s.d.Paused() {
+		t.Fatal("a second Pause resumed")
+	}
+	m.resume.Action()
+	if s.d.Paused() || m.hidden[m.pause] || !m.hidden[m.resume] {
+		t.Fatal("Resume did not resume")
+	}
+
+	// A question waits: a line that opens it, and the attention icon.
+	qctx, withdraw := context.WithCancel(t.Context())
+	defer withdraw()
+	call := ask(qctx, asker, wipeQuestion())
+	p := shownQuestion(t, asker, "files.wipe")
+	fyne.DoAndWait(m.update)
+	sees(t, "the tray menu with a question", top(),
+		"Serving on "+s.d.URL(), "Clients: looking…", "A question is waiting for you…", "", "Open mcptray")
+	if m.state != stateAttention {
+		t.Errorf("state %v with a question waiting", m.state)
+	}
+	inUI(asker, func() { p.win.Hide() })
+	m.question.Action()
+	if !shows(asker, p, "files.wipe") || focused(asker, p) == nil {
+		t.Error("the question line did not bring the question back")
+	}
+	withdraw() // the client gave up: the question goes
+	if _, err := call.wait(t); err == nil {
+		t.Fatal("a withdrawn question was answered")
+	}
+	testutil.Eventually(t, "the question line gone", func() bool {
+		var hidden bool
+		fyne.DoAndWait(func() { m.update(); hidden = m.hidden[m.question] })
+		return hidden
+	})
+	m.question.Action() // a stale click: nothing to raise, nothing happens
+}
+
+func TestQuestionLineAndTaskLine(t *testing.T) {
+	for n, want := range map[int]string{0: "No question waiting", 1: "A question is waiting for you…", 3: "3 questions are waiting for you…"} {
+		if got := questionLine(n); got != want {
+			t.Errorf("questionLine(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for _, c := range []struct {
+		task mcpcore.Task
+		want string
+	}{
+		{mcpcore.Task{Tool: "sync.run", Title: "Sync my folders", Status: mcpcore.TaskWorking, Progress: 1, Total: 4, ProgressMessage: "folder 1"},
+			"Sync my folders — 25% · folder 1"},
+		{mcpcore.Task{Tool: "backup.run", Status: mcpcore.TaskWorking}, "backup.run · Running…"},
+		{mcpcore.Task{Tool: "backup.run", Status: mcpcore.TaskWorking, ProgressMessage: strings.Repeat("copying ", 20)},
+			string([]rune("backup.run · " + strings.Repeat("copying ", 20))[:maxTaskLine-1]) + "…"},
+	} {
+		if got := taskLine(c.task); got != c.want {
+			t.Errorf("taskLine(%+v) = %q, want %q", c.task, got, c.want)
+		}
+	}
+}
+
+func TestTaskLinesFillAndHide(t *testing.T) {
+	a := test.NewTempApp(t)
+	u := newUI(a, Config{}, TrayHost{})
+	m := u.menu
+	sub := func() []string { return m.shownLabels(m.tasks.ChildMenu) }
+	sees(t, "no task", sub(), "No task running", "", "Open the task window")
+	var tasks []mcpcore.Task
+	for i := range maxTaskItems + 2 {
+		tasks = append(tasks, mcpcore.Task{Tool: fmt.Sprintf("t%d", i), Status: mcpcore.TaskWorking})
+	}
+	m.setTaskLines(tasks[:2])
+	sees(t, "two tasks", sub(), "t0 · Running…", "t1 · Running…", "", "Open the task window")
+	m.setTaskLines(tasks)
+	got := sub()
+	if len(got) != maxTaskItems+3 || got[maxTaskItems] != "and 2 more…" {
+		t.Errorf("ten tasks: %q", got)
+	}
+	m.setTaskLines(nil)
+	sees(t, "none again", sub(), "No task running", "", "Open the task window")
+}
+
+// shownLabels are the labels of menu's items that are not hidden.
+func (m *trayMenu) shownLabels(menu *fyne.Menu) []string {
+	var labels []string
+	for _, it := range menu.Items {
+		if !m.hidden[it] {
+			labels = append(labels, it.Label)
+		}
+	}
+	return labels
+}
+
+// trayItemString is how systray names an item: its id and its title.
+func trayItemString(s *sysTray, fi *fyne.MenuItem) string { return s.items[fi].sys.String() }
+
+func TestSysTrayChangesItemsInPlace(t *testing.T) {
+	test.NewTempApp(t)
+	ran := make(chan string, 4)
+	first := fyne.NewMenuItem("Pause serving", func() { ran <- "first" })
+	child := fyne.NewMenuItem("line", func() { ran <- "child" })
+	parent := fyne.NewMenuItem("Tasks", nil)
+	parent.ChildMenu = fyne.NewMenu("", child)
+	menu := fyne.NewMenu("", first, fyne.NewMenuItemSeparator(), parent)
+	hidden := map[*fyne.MenuItem]bool{}
+	s := newSysTray(menu, func(it *fyne.MenuItem) bool { return hidden[it] })
+	before := trayItemString(s, first)
+	childBefore := trayItemString(s, child)
+
+	first.Label = "Resume serving"
+	first.Action = func() { ran <- "changed" }
+	child.Disabled = true
+	hidden[child] = true
+	s.sync()
+	id := func(str string) string { return str[:strings.Index(str, ",")] }
+	if after := trayItemString(s, first); id(after) != id(before) || !strings.Contains(after, `"Resume serving"`) {
+		t.Errorf("item %s became %s: its id must stay, its title change", before, after)
+	}
+	if after := trayItemString(s, child); id(after) != id(childBefore) || !s.items[child].sys.Disabled() {
+		t.Errorf("submenu item %s became %s (disabled %v)", childBefore, after, s.items[child].sys.Disabled())
+	}
+
+	// A click on the item, as the tray host sends it: the action it has now
+	// runs; a disabled item runs nothing.
+	s.items[first].sys.ClickedCh <- struct{}{}
+	s.items[child].sys.ClickedCh <- struct{}{}
+	select {
+	case got := <-ran:
+		if got != "changed" {
+			t.Fatalf("the click ran %q", got)
+		}
+	case <-time.After(testutil.Patience):
+		t.Fatal("the click ran nothing")
+	}
+	select {
+	case got := <-ran:
+		t.Fatalf("a disabled item ran %q", got)
+	case <-time.After(100 * time.Millisecond):
 	}
 }

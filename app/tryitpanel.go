@@ -86,13 +86,13 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		})
 		scroll := container.NewScroll(l)
 		scroll.SetMinSize(fyne.NewSize(0, 180))
-		return container.NewBorder(container.NewBorder(nil, nil, widget.NewLabel(title), copyBtn), nil, nil, nil, scroll)
+		fits := func() bool { return scroll.Content.MinSize().Height <= scroll.Size().Height }
+		return container.NewBorder(container.NewBorder(nil, nil, widget.NewLabel(title), copyBtn), nil, nil, nil, passWheel(scroll, fits))
 	}
-	intro := widget.NewLabel("Calls the tool through mcptray's MCP endpoint, as an AI client would. Approvals and forms it asks for appear as real dialogs.")
-	intro.Wrapping = fyne.TextWrapWord
+	intro := hint("Calls the tool through mcptray's MCP endpoint, as an AI app would. Approvals and forms it asks for appear as real windows.")
 	p.box = container.NewVBox(
 		intro,
-		widget.NewLabel("Arguments (JSON object)"), p.args, p.argsErr,
+		widget.NewLabel("Arguments (a JSON object)"), input(p.args), p.argsErr,
 		container.NewHBox(fill, p.run, p.stop),
 		p.result,
 		container.NewGridWithColumns(2, raw("Request", p.request, &p.fullRequest), raw("Response", p.response, &p.fullResponse)),

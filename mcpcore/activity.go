@@ -33,14 +33,16 @@ type Activity struct {
 	// Target is the tool or prompt name, or the resource URI.
 	Target   string        `json:"target,omitempty"`
 	Duration time.Duration `json:"duration"`
-	// Outcome is "ok", "isError" (a tool error), "input_required" or
-	// "error" (a JSON-RPC error, with ErrorCode).
+	// Outcome is "ok", "isError" (a tool error), "input_required",
+	// "task", "cancelled" (by the client or on the desktop: neither a
+	// success nor a failure) or "error" (a JSON-RPC error, with ErrorCode).
 	Outcome   string `json:"outcome"`
 	ErrorCode int64  `json:"errorCode,omitempty"`
 	// Detail is a short excerpt of the result or the error message.
 	Detail string `json:"detail,omitempty"`
 	// Approvals are the approvals given or refused during the request,
-	// e.g. `approval: allowed on the desktop`.
+	// e.g. `approval: allowed once` or `approval: denied: not now`
+	// (asker.go words them).
 	Approvals []string `json:"approvals,omitempty"`
 }
 
@@ -52,7 +54,13 @@ const (
 	OutcomeError         = "error"
 	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
 	OutcomeTask = "task"
+	// OutcomeCancelled is a request the client cancelled, or a task
+	// cancelled by its client or on the desktop.
+	OutcomeCancelled = "cancelled"
 )
+
+// Outcomes lists every outcome, in the order people read them in a filter.
+var Outcomes = []string{OutcomeOK, OutcomeToolError, OutcomeError, OutcomeCancelled, OutcomeInputRequired, OutcomeTask}
 
 // maxDetail bounds an activity record's Detail, in characters.
 const maxDetail = 200
@@ -125,12 +133,12 @@ func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result,
 	}
 	a.Target = targetOf(req.GetParams())
 	if err != nil {
-		a.Outcome = OutcomeError
 		if errors.Is(err, context.Canceled) {
 			// A cancelled request gets no response, so it has no code.
-			a.Detail = "cancelled"
+			a.Outcome, a.Detail = OutcomeCancelled, "cancelled by the client"
 			return a
 		}
+		a.Outcome = OutcomeError
 		a.ErrorCode, a.Detail = jsonrpc.CodeInternalError, excerpt(err.Error())
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {

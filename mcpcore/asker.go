@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
@@ -51,11 +51,19 @@ type Answer struct {
 	Action string `json:"action"`
 	// Content is the submitted form.
 	Content map[string]any `json:"content,omitempty"`
-	// Remember, on an accepted approval, allows the same client to call the
-	// same tool without asking again until mcptray restarts.
-	Remember bool `json:"remember,omitempty"`
-	// Reason says why the question was declined; it is shown to the model.
+	// Remember, on an accepted approval, lets the same client app (the same
+	// token and declared name) run the same tool, as it is defined now,
+	// without asking again: RememberUntilRestart or RememberUntilRevoked;
+	// "" asks every time.
+	Remember string `json:"remember,omitempty"`
+	// Reason is the person's reason for declining, if they gave one; the
+	// model reads it. When Unanswered, it says why nobody answered.
 	Reason string `json:"reason,omitempty"`
+	// Unanswered is set when nobody answered (the question timed out, or no
+	// desktop app runs): the model is told so, rather than that a person
+	// refused. Reason is then a sentence without its full stop, such as
+	// "Nobody at the computer answered within 5 minutes".
+	Unanswered bool `json:"unanswered,omitempty"`
 }
 
 // Ask policies of PolicyAsker.
@@ -77,13 +85,10 @@ type PolicyAsker struct {
 	Policy string
 }
 
-// Ask declines the question.
+// Ask declines the question: nobody is at the computer to answer it.
 func (p PolicyAsker) Ask(_ context.Context, q Question) (Answer, error) {
-	what := "this step"
-	if q.Kind == StepApproval {
-		what = "this approval"
-	}
-	return Answer{Action: "decline", Reason: fmt.Sprintf("the mcptray desktop app is not running, so nobody can answer %s on the desktop (mcptray serve --ask %s)", what, p.policy())}, nil
+	return Answer{Action: "decline", Unanswered: true,
+		Reason: fmt.Sprintf("Nobody at the computer can answer: the mcptray desktop app is not running (mcptray serve --ask %s)", p.policy())}, nil
 }
 
 func (p PolicyAsker) policy() string {
@@ -107,31 +112,11 @@ type deskCall struct {
 	title string
 	hints *Hints
 	args  map[string]any
+	// def is the tool's definition, which a remembered approval is bound
+	// to.
+	def Tool
 	// approved records each approval given or refused, for the activity log.
 	approved func(string)
-}
-
-// remembered holds the approvals a person allowed "for this client".
-type remembered struct {
-	mu  sync.Mutex
-	set map[string]bool
-}
-
-func rememberKey(c deskCall) string { return c.token + "\x00" + c.client + "\x00" + c.tool }
-
-func (r *remembered) has(c deskCall) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.set[rememberKey(c)]
-}
-
-func (r *remembered) add(c deskCall) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.set == nil {
-		r.set = map[string]bool{}
-	}
-	r.set[rememberKey(c)] = true
 }
 
 // askInTime asks q within the desktop question timeout (the dialog shows
@@ -143,19 +128,33 @@ func (e *Engine) askInTime(ctx context.Context, asker Asker, q Question) (Answer
 	defer cancel()
 	ans, err := asker.Ask(qctx, q)
 	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
-		return Answer{Action: "decline", Reason: fmt.Sprintf("nobody answered on the desktop within %s", limit)}, nil
+		return Answer{Action: "decline", Unanswered: true, Reason: "Nobody at the computer answered within " + spellDuration(limit)}, nil
 	}
 	return ans, err
 }
 
+// spellDuration says d for people: "5 minutes", "90 seconds", "1 second".
+func spellDuration(d time.Duration) string {
+	n, unit := int64(d/time.Second), "second"
+	if d >= time.Minute && d%time.Minute == 0 {
+		n, unit = int64(d/time.Minute), "minute"
+	}
+	if n != 1 {
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", n, unit)
+}
+
 // askDesktop asks the desktop steps, in round order, one at a time, and
 // adds their answers to data.Inputs. A later question may use the earlier
-// answers.
+// answers. Once a step is not accepted the call will not run, so nothing
+// more is asked: the verdict (deniedOnDesktop) says why.
 func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) error {
-	if len(steps) == 0 {
+	if len(steps) == 0 || refusedOnDesktop(data.Inputs) {
 		return nil
 	}
 	answers := map[string]json.RawMessage{}
+	defer func() { data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers)) }()
 	asker := e.opts.Asker
 	if asker == nil {
 		asker = PolicyAsker{Policy: AskDeny}
@@ -164,42 +163,21 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 	for _, round := range roundsOf(steps) {
 		for _, s := range inRound(steps, round) {
 			data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
-			if s.Kind == StepApproval && e.remember.has(c) {
-				answers[s.Key], _ = json.Marshal(map[string]any{"action": "accept", "approved": true, "by": "remembered"})
-				if c.approved != nil {
-					c.approved(s.Key + ": allowed (remembered for this client)")
+			var key ApprovalKey
+			if s.Kind == StepApproval {
+				var err error
+				if key, err = approvalKey(c); err != nil {
+					return err
 				}
-				continue
+				if how := e.rememberedFor(ctx, key); how != "" {
+					answers[s.Key], _ = json.Marshal(map[string]any{"action": "accept", "approved": true, "by": "remembered"})
+					c.record(s.Key + ": allowed without asking (remembered " + untilWords(how) + ")")
+					continue
+				}
 			}
-			msg, err := s.Message.Render(data)
+			ans, err := e.askStep(ctx, asker, c, s, string(args), data)
 			if err != nil {
-				return fmt.Errorf("input step %q message: %w", s.Key, err)
-			}
-			q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(string(args)), Hints: c.hints,
-				TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
-			if s.Kind == StepURL {
-				u, err := s.URL.Render(data)
-				if err != nil {
-					return fmt.Errorf("input step %q url: %w", s.Key, err)
-				}
-				q.URL = data.Redact(u)
-			}
-			ans, err := e.askInTime(ctx, asker, q)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return fmt.Errorf("asking %q on the desktop: %w", s.Key, err)
-			}
-			switch ans.Action {
-			case "accept", "decline", "cancel":
-			default:
-				return fmt.Errorf("asking %q on the desktop: unknown answer %q", s.Key, ans.Action)
-			}
-			if s.Kind == StepForm && ans.Action == "accept" {
-				if err := checkFormAnswer(s.Schema, ans.Content); err != nil {
-					return fmt.Errorf("the desktop's answer to %q: %w", s.Key, err)
-				}
+				return err
 			}
 			v := map[string]any{"action": ans.Action, "content": ans.Content, "by": AnsweredByDesktop}
 			if ans.Content == nil {
@@ -208,49 +186,158 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 			if ans.Reason != "" {
 				v["reason"] = ans.Reason
 			}
+			if ans.Unanswered {
+				v["unanswered"] = true
+			}
+			accepted := ans.Action == "accept"
 			if s.Kind == StepApproval {
-				v["approved"] = ans.Action == "accept"
-				if ans.Action == "accept" && ans.Remember {
-					e.remember.add(c)
-				}
-				if c.approved != nil {
-					verdict := "allowed on the desktop"
-					if ans.Action != "accept" {
-						verdict = "denied"
-						if ans.Reason != "" {
-							verdict += ": " + ans.Reason
-						}
+				v["approved"] = accepted
+				if accepted && ans.Remember != "" {
+					if err := e.rememberApproval(ctx, key, ans.Remember); err != nil {
+						return err
 					}
-					c.approved(s.Key + ": " + verdict)
 				}
+				c.record(s.Key + ": " + verdict(ans))
 			}
 			answers[s.Key], _ = json.Marshal(v)
+			if !accepted {
+				return nil
+			}
 		}
 	}
-	data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
 	return nil
 }
 
-// errDenied is a desktop step (an approval, or a form the person declined
-// on the desktop) that stops the call; the model sees why.
-type errDenied struct{ key, kind, action, reason string }
-
-func (e *errDenied) Error() string {
-	what := fmt.Sprintf("the %q step was declined", e.key)
-	if e.kind == StepApproval {
-		what = fmt.Sprintf("the approval %q was denied", e.key)
-	} else if e.action == "cancel" {
-		what = fmt.Sprintf("the %q step was cancelled", e.key)
+// askStep asks one step on the desktop and checks the answer.
+func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s InputStep, args string, data *actions.Data) (Answer, error) {
+	msg, err := s.Message.Render(data)
+	if err != nil {
+		return Answer{}, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
-	msg := what + " on the desktop, so the request did not go ahead"
-	if e.reason != "" {
-		msg += ": " + e.reason
+	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
+		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
+	if s.Kind == StepURL {
+		u, err := s.URL.Render(data)
+		if err != nil {
+			return Answer{}, fmt.Errorf("input step %q url: %w", s.Key, err)
+		}
+		q.URL = data.Redact(u)
 	}
-	return msg
+	ans, err := e.askInTime(ctx, asker, q)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return Answer{}, ctx.Err()
+	case err != nil && errors.Is(err, context.Canceled):
+		// The call goes on but the question was withdrawn: the server
+		// is stopping.
+		return Answer{}, fmt.Errorf("mcptray stopped before anyone at the computer answered, so %q did not run", c.tool)
+	case err != nil:
+		return Answer{}, fmt.Errorf("asking %q on the desktop: %w", s.Key, err)
+	}
+	switch ans.Action {
+	case "accept", "decline", "cancel":
+	default:
+		return Answer{}, fmt.Errorf("asking %q on the desktop: unknown answer %q", s.Key, ans.Action)
+	}
+	if s.Kind == StepForm && ans.Action == "accept" {
+		if err := checkFormAnswer(s.Schema, ans.Content); err != nil {
+			return Answer{}, fmt.Errorf("the desktop's answer to %q: %w", s.Key, err)
+		}
+	}
+	return ans, nil
 }
 
-// deniedOnDesktop returns the first desktop step that was not accepted.
-func deniedOnDesktop(steps []InputStep, inputs map[string]any) error {
+// record notes an approval's outcome for the activity log.
+func (c deskCall) record(line string) {
+	if c.approved != nil {
+		c.approved(line)
+	}
+}
+
+// untilWords says how long an approval is remembered, for the activity log.
+func untilWords(how string) string {
+	if how == RememberUntilRevoked {
+		return "until revoked"
+	}
+	return "until mcptray restarts"
+}
+
+// verdict is the activity log's word on an approval the desktop answered:
+// "allowed once", "allowed until revoked", "denied: not now", "nobody at
+// the computer answered within 5 minutes"…
+func verdict(ans Answer) string {
+	switch {
+	case ans.Action == "accept" && ans.Remember != "":
+		return "allowed " + untilWords(ans.Remember)
+	case ans.Action == "accept":
+		return "allowed once"
+	case ans.Unanswered:
+		return lowerFirst(ans.Reason)
+	case ans.Reason != "":
+		return "denied: " + ans.Reason
+	}
+	return "denied"
+}
+
+// lowerFirst lowers a sentence's first letter, to continue a line with it.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// refusedOnDesktop reports whether a step answered on the desktop so far
+// was not accepted.
+func refusedOnDesktop(inputs map[string]any) bool {
+	for _, v := range inputs {
+		if ans, ok := v.(map[string]any); ok && ans["by"] == AnsweredByDesktop && ans["action"] != "accept" {
+			return true
+		}
+	}
+	return false
+}
+
+// errDenied is a desktop step (an approval, or a form or page the person
+// did not accept on the desktop) that stops the call. Its text is what the
+// model reads, so it says plainly what happened and that the tool did not
+// run.
+type errDenied struct {
+	tool, key, kind, action, reason string
+	// unanswered: nobody answered, and reason says why.
+	unanswered bool
+}
+
+func (e *errDenied) Error() string {
+	reason := strings.TrimRight(e.reason, ". ")
+	if e.unanswered {
+		return fmt.Sprintf("%s, so %q did not run.", reason, e.tool)
+	}
+	msg := "The person at the computer "
+	if e.kind == StepApproval {
+		msg += fmt.Sprintf("denied running %q", e.tool)
+		if reason != "" {
+			msg += ": " + reason
+		}
+		return msg + "."
+	}
+	switch {
+	case e.kind == StepURL:
+		msg += fmt.Sprintf("did not open the page %q", e.key)
+	case e.action == "cancel":
+		msg += fmt.Sprintf("cancelled the form %q", e.key)
+	default:
+		msg += fmt.Sprintf("declined the form %q", e.key)
+	}
+	if reason != "" {
+		msg += " (" + reason + ")"
+	}
+	return fmt.Sprintf("%s, so %q did not run.", msg, e.tool)
+}
+
+// deniedOnDesktop returns the first of tool's desktop steps that was not
+// accepted.
+func deniedOnDesktop(tool string, steps []InputStep, inputs map[string]any) error {
 	for _, s := range steps {
 		ans, ok := inputs[s.Key].(map[string]any)
 		if !ok || ans["by"] != AnsweredByDesktop {
@@ -258,7 +345,9 @@ func deniedOnDesktop(steps []InputStep, inputs map[string]any) error {
 		}
 		if ans["action"] != "accept" {
 			reason, _ := ans["reason"].(string)
-			return &errDenied{key: s.Key, kind: s.Kind, action: fmt.Sprint(ans["action"]), reason: strings.TrimSpace(reason)}
+			unanswered, _ := ans["unanswered"].(bool)
+			return &errDenied{tool: tool, key: s.Key, kind: s.Kind, action: fmt.Sprint(ans["action"]),
+				reason: strings.TrimSpace(reason), unanswered: unanswered}
 		}
 	}
 	return nil

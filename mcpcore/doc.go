@@ -7,7 +7,8 @@
 // It has no GUI and no SQL: it talks to the outside through small
 // interfaces, each declared next to what uses it — Source and SecretReader
 // (engine.go), TokenVerifier (handler.go), KeyStore (requeststate.go),
-// ActivitySink (activity.go), TaskStore (tasks.go) and Asker (asker.go).
+// ActivitySink (activity.go), TaskStore (tasks.go), Asker (asker.go) and
+// ApprovalStore (approvals.go).
 //
 // The flow of a tools/call — the client's rounds, the desktop's questions,
 // the action, in the request or as a task — reads top to bottom in

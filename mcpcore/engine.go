@@ -62,6 +62,9 @@ type Options struct {
 	// Tasks keeps the tasks of the tasks extension; nil keeps them in
 	// memory, for the life of the engine.
 	Tasks TaskStore
+	// Approvals keeps the approvals a person allowed until they revoke
+	// them; nil keeps those until mcptray restarts.
+	Approvals ApprovalStore
 	// FilePollInterval is how often file resources are checked for changes
 	// (default 500 ms); a change publishes notifications/resources/updated.
 	FilePollInterval time.Duration
@@ -92,7 +95,8 @@ type Engine struct {
 	files *fileWatcher
 	// tasks are the tasks running in this process.
 	tasks taskRegistry
-	// remember holds the approvals allowed "for this client".
+	// remember holds the approvals allowed until mcptray restarts, and
+	// who listens for changes of any remembered approval (approvals.go).
 	remember remembered
 }
 

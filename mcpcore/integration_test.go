@@ -151,7 +151,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 		}
 	}
 	opts := mcpcore.Options{Version: "test", KeepAlive: o.keepAlive, Logger: logger,
-		Secrets: o.secrets, Activity: o.activity, FilePollInterval: o.filePoll, Tasks: st, Asker: o.asker}
+		Secrets: o.secrets, Activity: o.activity, FilePollInterval: o.filePoll, Tasks: st, Asker: o.asker, Approvals: st}
 	if o.auth {
 		opts.Tokens = st
 	}

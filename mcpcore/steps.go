@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -73,10 +74,15 @@ const implicitApprovalKey = "approval"
 const maxRound = 100
 
 // approvalStep is the approval a destructive tool asks implicitly, after
-// every step of its own.
+// every step of its own. It names the tool by its title; the message is a
+// template, so a title with template braces in it is not used.
 func approvalStep(t Tool) InputStep {
+	name := t.Name
+	if t.Title != "" && !strings.Contains(t.Title, "{{") {
+		name = t.Title
+	}
 	return InputStep{Key: implicitApprovalKey, Kind: StepApproval, Round: maxRound + 1,
-		Message: actions.Template(fmt.Sprintf("Allow the AI assistant to run %q? It is marked destructive.", t.Name))}
+		Message: actions.Template(fmt.Sprintf("Allow the AI app to run %q? It can change or delete things.", name))}
 }
 
 // stepsOf are a tool's steps, with the implicit approval of a destructive
@@ -402,12 +408,13 @@ func skippedAnswer(kind string) map[string]any {
 // step in the client.
 type errDeclined struct{ key, action string }
 
+// Error says it as the AI model reads it: who stopped what, and that
+// nothing was done.
 func (e *errDeclined) Error() string {
-	verb := "declined"
 	if e.action == "cancel" {
-		verb = "cancelled"
+		return fmt.Sprintf("The person cancelled the %q question, so nothing was done.", e.key)
 	}
-	return fmt.Sprintf("the %q step was %s, so the request did not go ahead", e.key, verb)
+	return fmt.Sprintf("The person declined to answer the %q question, so nothing was done.", e.key)
 }
 
 // declined returns the first form or URL step the person did not accept

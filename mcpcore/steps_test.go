@@ -156,7 +156,7 @@ func TestDeclinedStepStopsTheCall(t *testing.T) {
 	steps := []InputStep{{Key: "ok", Kind: StepForm}}
 	err := declined(steps, map[string]any{"ok": map[string]any{"action": "cancel"}})
 	var d *errDeclined
-	if !errors.As(err, &d) || d.Error() != `the "ok" step was cancelled, so the request did not go ahead` {
+	if !errors.As(err, &d) || d.Error() != `The person cancelled the "ok" question, so nothing was done.` {
 		t.Errorf("got %v", err)
 	}
 	for _, action := range []string{"accept", "skipped"} {

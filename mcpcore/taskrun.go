@@ -223,7 +223,7 @@ func (r *taskRun) recordLocked() {
 			a.ErrorCode = e.Code
 		}
 	case TaskCancelled:
-		a.Outcome = OutcomeError
+		a.Outcome = OutcomeCancelled
 	}
 	sink.Record(a)
 }

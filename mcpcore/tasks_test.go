@@ -335,14 +335,14 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 				t.Fatalf("allowed call: %+v %v", o.res, o.err)
 			}
 			sink.find(t, "the approval", func(a mcpcore.Activity) bool {
-				return a.Target == "t_wipe" && a.Era == era && slices.Contains(a.Approvals, "approval: allowed on the desktop")
+				return a.Target == "t_wipe" && a.Era == era && slices.Contains(a.Approvals, "approval: allowed once")
 			})
 
 			// Denied.
 			ch = call(testCtx(t))
 			asker.next(t).answer <- mcpcore.Answer{Action: "decline", Reason: "not today"}
 			o = <-ch
-			if o.err != nil || !o.res.IsError || !strings.Contains(text(t, o.res), "denied") || !strings.Contains(text(t, o.res), "not today") {
+			if o.err != nil || !o.res.IsError || text(t, o.res) != `The person at the computer denied running "t_wipe": not today.` {
 				t.Fatalf("denied call: %+v %v", o.res, o.err)
 			}
 
@@ -387,7 +387,7 @@ func TestUnansweredApprovalIsDeclinedInTime(t *testing.T) {
 	// Nobody answers.
 	select {
 	case res := <-done:
-		if res == nil || !res.IsError || !strings.Contains(text(t, res), "nobody answered on the desktop within 1s") {
+		if res == nil || !res.IsError || text(t, res) != `Nobody at the computer answered within 1 second, so "t_wipe" did not run.` {
 			t.Fatalf("unanswered approval: %+v", res)
 		}
 	case <-time.After(testutil.Patience):
@@ -491,14 +491,14 @@ func TestTaskApprovalRememberedAndRecorded(t *testing.T) {
 	e := newEnv(t, envOptions{extra: taskTools, asker: asker, activity: sink})
 	events := e.eng.SubscribeTasks(testCtx(t))
 	v := startTask(t, e, "t_wipe_task", nil, "")
-	asker.next(t).answer <- mcpcore.Answer{Action: "accept", Remember: true}
+	asker.next(t).answer <- mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRestart}
 	done := e.waitTask(t, v.TaskID, "", "completed", terminal)
 	if done.Status != mcpcore.TaskCompleted || done.Result.Content[0].Text != "wiped in a task" {
 		t.Fatalf("task: %+v", done)
 	}
 	sink.find(t, "the task's end", func(a mcpcore.Activity) bool {
 		return a.Method == mcpcore.TaskActivityMethod && a.Target == "t_wipe_task" && a.Outcome == mcpcore.OutcomeOK &&
-			slices.Equal(a.Approvals, []string{"approval: allowed on the desktop"})
+			slices.Equal(a.Approvals, []string{"approval: allowed until mcptray restarts"})
 	})
 	sink.find(t, "the call that created it", func(a mcpcore.Activity) bool {
 		return a.Method == "tools/call" && a.Target == "t_wipe_task" && a.Outcome == mcpcore.OutcomeTask
@@ -537,4 +537,29 @@ func TestTaskExpires(t *testing.T) {
 	e.waitTask(t, v.TaskID, "", "completed", terminal)
 	time.Sleep(1100 * time.Millisecond)
 	rpcErrorOf(t, e.taskCall(t, "tasks/get", v.TaskID, withTasks, "", nil), codeInvalidParams)
+}
+
+// TestDesktopDenialEndsATaskBeforeItsInTaskSteps: refused on the desktop,
+// a task asks its client nothing more and ends with the denial.
+func TestDesktopDenialEndsATaskBeforeItsInTaskSteps(t *testing.T) {
+	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{{
+		Name: "t_guarded", Description: "Asks the desktop, then the client inside its task.", TaskMode: mcpcore.TaskOptional,
+		Approval: mcpcore.ApprovalAlways,
+		Steps: []mcpcore.InputStep{{Key: "more", Kind: mcpcore.StepForm, InTask: true, Message: "More?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}}}`)}},
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "ran"}}}},
+	}}}
+	asker := newFakeAsker()
+	e := newEnv(t, envOptions{extra: cat, asker: asker})
+	v := startTask(t, e, "t_guarded", nil, "")
+	asker.next(t).answer <- mcpcore.Answer{Action: "decline"}
+	got := e.waitTask(t, v.TaskID, "", "ended", func(v taskView) bool {
+		return terminal(v) || v.Status == mcpcore.TaskInputRequired
+	})
+	if got.Status != mcpcore.TaskCompleted || got.Result == nil || !got.Result.IsError || len(got.InputRequests) > 0 {
+		t.Fatalf("after a denial on the desktop: %+v", got)
+	}
+	if txt := got.Result.Content[0].Text; !strings.Contains(txt, "denied") || strings.Contains(txt, "ran") {
+		t.Fatalf("the task's result: %q", txt)
+	}
 }

@@ -59,7 +59,7 @@ func (e *Engine) callTool(ctx context.Context, t Tool, output *jsonschema.Resolv
 	c := &toolCall{tool: t, output: output, req: req, plan: plan, data: e.data(ctx, args)}
 	principal := principalOf(req.Extra)
 	c.desk = deskCall{client: clientName(req), token: principal, tool: t.Name, title: t.Title, hints: t.Hints, args: c.data.Args,
-		approved: callRecordOf(ctx).addApproval}
+		def: t, approved: callRecordOf(ctx).addApproval}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
 	// one round and gets the next, until none is left; a 2025-11-25
@@ -121,11 +121,15 @@ func (e *Engine) finishCall(ctx context.Context, c *toolCall, run *taskRun) (*mc
 		if err := run.askDesktop(ctx, c.desk, c.plan.desktop, c.data); err != nil {
 			return nil, nil, err
 		}
-		if err := run.askClient(ctx, c.plan.inTaskClient, c.data); err != nil {
-			return nil, nil, err
-		}
-		if err := run.askDesktop(ctx, c.desk, c.plan.inTaskDesktop, c.data); err != nil {
-			return nil, nil, err
+		// Refused on the desktop, the call is over: the client is asked
+		// nothing more.
+		if deniedOnDesktop(c.tool.Name, c.plan.desktop, c.data.Inputs) == nil {
+			if err := run.askClient(ctx, c.plan.inTaskClient, c.data); err != nil {
+				return nil, nil, err
+			}
+			if err := run.askDesktop(ctx, c.desk, c.plan.inTaskDesktop, c.data); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 
@@ -134,7 +138,7 @@ func (e *Engine) finishCall(ctx context.Context, c *toolCall, run *taskRun) (*mc
 	if err := declined(c.plan.all, c.data.Inputs); err != nil {
 		return errorResult(err.Error()), nil, nil
 	}
-	if err := deniedOnDesktop(c.plan.all, c.data.Inputs); err != nil {
+	if err := deniedOnDesktop(c.tool.Name, c.plan.all, c.data.Inputs); err != nil {
 		return errorResult(err.Error()), nil, nil
 	}
 

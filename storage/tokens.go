@@ -152,9 +152,20 @@ func (s *Store) ListTokens(ctx context.Context) ([]TokenInfo, error) {
 	return out, nil
 }
 
-// RevokeToken deletes the named token; its secret stops working at once.
+// RevokeToken deletes the named token, and the approvals remembered for
+// it; its secret stops working at once.
 func (s *Store) RevokeToken(ctx context.Context, name string) error {
-	return s.updateToken(ctx, "revoke", name, `DELETE FROM tokens WHERE name = ?`, name)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if err := updateTokenTx(ctx, tx, "revoke", name, `DELETE FROM tokens WHERE name = ?`, name); err != nil {
+			return err
+		}
+		// Its approvals go with it: a token made later under the same name
+		// is another client, and is asked again.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM remembered_approvals WHERE token = ?`, name); err != nil {
+			return fmt.Errorf("revoke token %q: forgetting its approvals: %w", name, err)
+		}
+		return nil
+	})
 }
 
 // SetTokenTools restricts the named token to tools, nil meaning all.
@@ -212,16 +223,20 @@ func editAllowlists(ctx context.Context, tx *sql.Tx, edit func(token string, too
 
 // updateToken runs one statement that must touch the named token's row.
 func (s *Store) updateToken(ctx context.Context, what, name, query string, args ...any) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return fmt.Errorf("%s token %q: %w", what, name, err)
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return fmt.Errorf("%s token %q: %w", what, name, errors.Join(ErrNotFound, err))
-		}
-		return nil
-	})
+	return s.write(ctx, func(tx *sql.Tx) error { return updateTokenTx(ctx, tx, what, name, query, args...) })
+}
+
+// updateTokenTx runs query on the named token in tx; it fails wrapping
+// ErrNotFound when no token has that name.
+func updateTokenTx(ctx context.Context, tx *sql.Tx, what, name, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s token %q: %w", what, name, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return fmt.Errorf("%s token %q: %w", what, name, errors.Join(ErrNotFound, err))
+	}
+	return nil
 }
 
 // VerifyToken resolves a bearer token secret to its principal, or returns

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -27,7 +29,7 @@ func activityCmd(ctx context.Context, args []string, env Env) error {
 	limit := fs.Int("limit", 50, "how many recent records to print first (0: none)")
 	client := fs.String("client", "", "only requests from this client (its name)")
 	tool := fs.String("tool", "", "only requests about this tool (or prompt name, or resource URI)")
-	outcome := fs.String("outcome", "", "only this outcome: ok, isError, input_required, error, dropped")
+	outcome := fs.String("outcome", "", "only this outcome: "+strings.Join(activityOutcomes(), ", "))
 	follow := fs.Bool("follow", false, "keep printing new records until interrupted")
 	pos, err := parseFlags(fs, args, env.Stdout)
 	if err != nil {
@@ -35,6 +37,9 @@ func activityCmd(ctx context.Context, args []string, env Env) error {
 	}
 	if len(pos) > 0 {
 		return usageError{"usage: mcptray activity [--limit N] [--client X] [--tool X] [--outcome X] [--follow]"}
+	}
+	if *outcome != "" && !slices.Contains(activityOutcomes(), *outcome) {
+		return usageError{fmt.Sprintf("--outcome %q: must be one of %s", *outcome, strings.Join(activityOutcomes(), ", "))}
 	}
 	if *limit < 0 || *limit > storage.MaxActivityLimit {
 		return usageError{fmt.Sprintf("--limit: must be between 0 and %d", storage.MaxActivityLimit)}
@@ -82,6 +87,11 @@ func activityCmd(ctx context.Context, args []string, env Env) error {
 			}
 		}
 	})
+}
+
+// activityOutcomes are the outcomes a record can have.
+func activityOutcomes() []string {
+	return append(slices.Clone(mcpcore.Outcomes), storage.OutcomeDropped)
 }
 
 // printActivity prints one record as a table line.

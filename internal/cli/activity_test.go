@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -76,5 +78,40 @@ func TestActivityCmd(t *testing.T) {
 	got := followed.String()
 	if !strings.Contains(got, "deploy") || strings.Contains(got, "greet") || strings.Count(got, "\n") != 2 {
 		t.Errorf("followed:\n%s", got)
+	}
+}
+
+// TestActivityShowsCancelledTasks: a task cancelled on the desktop is
+// "cancelled" — neither ok nor error — in the log and its filter.
+func TestActivityShowsCancelledTasks(t *testing.T) {
+	s := testserver.Start(t, testserver.Options{Catalog: &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
+		Tools: []mcpcore.Tool{{Name: "slow", Description: "Waits.", TaskMode: mcpcore.TaskOptional,
+			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "done"}},
+				Steps: []actions.Step{{DelayMs: 60_000, Log: &actions.LogStep{Level: "info", Data: "waited"}}}}}}}}})
+	id := s.StartTask(t, "slow", nil)
+	if err := s.Engine.CancelTask(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Activity.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Run(context.Background(), []string{"activity", "--db", s.Daemon.DB(), "--outcome", "cancelled"}, Env{Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], "cancelled") || !strings.Contains(lines[1], "slow") {
+		t.Fatalf("--outcome cancelled:\n%s", out.String())
+	}
+	out.Reset()
+	if err := Run(context.Background(), []string{"activity", "--db", s.Daemon.DB(), "--outcome", "error"}, Env{Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("the cancelled task is also an error:\n%s", out.String())
+	}
+	err := Run(context.Background(), []string{"activity", "--db", s.Daemon.DB(), "--outcome", "canceled"}, Env{Stdout: &out})
+	if err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("a misspelt outcome: %v", err)
 	}
 }

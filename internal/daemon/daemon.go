@@ -219,12 +219,12 @@ func resolveDB(db string) (string, error) {
 	return abs, nil
 }
 
-// engineOptions wires the engine to the store, the secret store, the
-// activity writer and the asker.
+// engineOptions wires the engine to the store (tasks, remembered
+// approvals), the secret store, the activity writer and the asker.
 func (d *Daemon) engineOptions(ctx context.Context, set mcpcore.Settings) mcpcore.Options {
 	exe, _ := os.Executable()
 	opts := mcpcore.Options{Version: d.cfg.Version, Logger: d.cfg.Logger, Executable: exe, DBPath: d.db,
-		Secrets: d.sec, Activity: d.activity, Tasks: d.st}
+		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st}
 	if !d.cfg.NoAuth {
 		opts.Tokens = d.st
 	}

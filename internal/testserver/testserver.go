@@ -6,7 +6,12 @@
 package testserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -62,4 +67,49 @@ func Start(t testing.TB, opts Options) *Server {
 	}
 	t.Cleanup(d.Stop)
 	return &Server{Daemon: d, Store: d.Store(), Engine: d.Engine(), Activity: d.Activity(), URL: d.URL(), EndpointFile: ep}
+}
+
+// StartTask calls tool with args over HTTP as a 2026-07-28 client that
+// declares the tasks extension, and returns the id of the task the server
+// created. The server must run without auth.
+func (s *Server) StartTask(t testing.TB, tool string, args map[string]any) string {
+	t.Helper()
+	const version = "2026-07-28"
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"name": tool, "arguments": args,
+		"_meta": map[string]any{
+			"io.modelcontextprotocol/protocolVersion":    version,
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{mcpcore.TasksExtension: map[string]any{}}},
+		},
+	}})
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", version)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", tool)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	// The answer is JSON or one SSE event.
+	text := string(raw)
+	if i := strings.Index(text, "data: "); i >= 0 {
+		text = strings.TrimSpace(text[i+len("data: "):])
+	}
+	var msg struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+			TaskID     string `json:"taskId"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(text), &msg); err != nil || msg.Result.ResultType != "task" || msg.Result.TaskID == "" {
+		t.Fatalf("want a task, got HTTP %d %s", resp.StatusCode, raw)
+	}
+	return msg.Result.TaskID
 }

@@ -1,0 +1,68 @@
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// sniWatcher is the D-Bus name of the StatusNotifierWatcher: fyne.io/systray
+// registers mcptray's icon with it, and only a desktop whose tray host runs
+// one shows the icon.
+const sniWatcher = "org.kde.StatusNotifierWatcher"
+
+// DetectTrayHost says whether this desktop shows tray icons: whether the
+// session bus has a StatusNotifierWatcher (GNOME only with the AppIndicator
+// extension, KDE Plasma, and the bars of some tiling window managers). It
+// never starts a bus (godbus would run dbus-launch without an address), and
+// gives up after trayHostTimeout. The answer holds for the whole run: a
+// watcher that appears or goes later is not followed.
+func DetectTrayHost() TrayHost {
+	addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+	if addr == "" || addr == "autolaunch:" {
+		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+			if _, err := os.Stat(filepath.Join(d, "bus")); err == nil {
+				addr = "unix:path=" + dbus.EscapeBusAddressValue(filepath.Join(d, "bus"))
+			}
+		}
+	}
+	if addr == "" || addr == "autolaunch:" {
+		return TrayHost{About: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), trayHostTimeout)
+	defer cancel()
+	has, err := nameHasOwner(ctx, addr, sniWatcher)
+	switch {
+	case err != nil:
+		return TrayHost{About: fmt.Sprintf("the D-Bus session bus did not answer: %v", err)}
+	case !has:
+		return TrayHost{About: "no " + sniWatcher + " on the D-Bus session bus (no tray host)"}
+	}
+	return TrayHost{Present: true, About: sniWatcher + " on the D-Bus session bus"}
+}
+
+// nameHasOwner asks the bus at addr whether someone owns name, on a
+// connection of its own that ends with ctx.
+func nameHasOwner(ctx context.Context, addr, name string) (bool, error) {
+	conn, err := dbus.Dial(addr, dbus.WithContext(ctx))
+	if err != nil {
+		return false, fmt.Errorf("connecting to %s: %w", addr, err)
+	}
+	defer conn.Close()
+	if err := conn.Auth(nil); err != nil {
+		return false, fmt.Errorf("authenticating to the session bus: %w", err)
+	}
+	if err := conn.Hello(); err != nil {
+		return false, fmt.Errorf("greeting the session bus: %w", err)
+	}
+	var has bool
+	if err := conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, name).Store(&has); err != nil {
+		return false, fmt.Errorf("asking who owns %s: %w", name, err)
+	}
+	return has, nil
+}

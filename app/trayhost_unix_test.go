@@ -1,0 +1,67 @@
+//go:build (linux || freebsd || openbsd || netbsd) && !android
+
+package app
+
+import (
+	"bufio"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// sessionBus starts a D-Bus session daemon of the test's own and returns
+// its address.
+func sessionBus(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("dbus-daemon"); err != nil {
+		t.Skip("no dbus-daemon (apt install dbus)")
+	}
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("dbus-daemon printed no address: %v", err)
+	}
+	return strings.TrimSpace(addr)
+}
+
+func TestDetectTrayHost(t *testing.T) {
+	// No bus at all: nothing is started to find one.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "no D-Bus session bus") {
+		t.Errorf("without a bus: %+v", h)
+	}
+	// A bus nobody answers on.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+t.TempDir()+"/nobody")
+	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "did not answer") {
+		t.Errorf("with a dead bus: %+v", h)
+	}
+
+	addr := sessionBus(t)
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "no org.kde.StatusNotifierWatcher") {
+		t.Errorf("a bus without a watcher: %+v", h)
+	}
+	// A watcher comes (as a tray host's would).
+	conn, err := dbus.Connect(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if reply, err := conn.RequestName(sniWatcher, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("owning %s: %v %v", sniWatcher, reply, err)
+	}
+	if h := DetectTrayHost(); !h.Present {
+		t.Errorf("with a watcher: %+v", h)
+	}
+}
