@@ -87,7 +87,7 @@ func newActivityTab(cfg Config) *ActivityTab {
 		s.Selected = allOption
 	}
 	t.search = widget.NewEntry()
-	t.search.SetPlaceHolder("Search method, target, client, detail…")
+	t.search.SetPlaceHolder("Search requests, tools, AI apps, details…")
 	t.search.OnChanged = func(string) { t.applySearch() }
 	t.pause = widget.NewCheck("Pause live", func(bool) { t.showStatus() })
 	t.status = widget.NewLabel("")
@@ -114,7 +114,7 @@ func newActivityTab(cfg Config) *ActivityTab {
 	t.detail = newActivityDetail()
 
 	filters := container.New(layout.NewFormLayout(),
-		widget.NewLabel("Client"), t.client,
+		widget.NewLabel("AI app"), t.client,
 		widget.NewLabel("Tool"), t.tool,
 		widget.NewLabel("Outcome"), t.outcome,
 		widget.NewLabel("Search"), t.search,
@@ -538,17 +538,23 @@ type activityDetail struct {
 }
 
 // activityFields are the details' rows, in order.
-var activityFields = []string{"Time", "Client", "Token", "Era", "Method", "Target", "Outcome", "Error code", "Duration", "Task", "Approvals"}
+// The panel says them as people do; Copy, for a bug report or a search,
+// uses the record's own field names (client, method, target, era).
+var activityFields = []struct{ label, key string }{
+	{"Time", "time"}, {"AI app", "client"}, {"Token", "token"}, {"Request", "method"}, {"About", "target"},
+	{"Outcome", "outcome"}, {"Error code", "errorCode"}, {"Took", "duration"}, {"Task", "task"},
+	{"Approvals", "approvals"}, {"Protocol", "era"},
+}
 
 func newActivityDetail() *activityDetail {
 	d := &activityDetail{values: map[string]*widget.Label{}}
 	form := container.New(layout.NewFormLayout())
-	for _, name := range activityFields {
+	for _, f := range activityFields {
 		v := widget.NewLabel("")
 		v.Selectable = true
 		v.Wrapping = fyne.TextWrapWord
-		d.values[name] = v
-		form.Add(widget.NewLabelWithStyle(name, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		d.values[f.label] = v
+		form.Add(widget.NewLabelWithStyle(f.label, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 		form.Add(v)
 	}
 	d.outcome = d.values["Outcome"]
@@ -589,26 +595,26 @@ func (d *activityDetail) show(r *storage.ActivityRecord) {
 	}
 	vals := map[string]string{
 		"Time":       r.Time.Local().Format("Mon 2 Jan 2006 15:04:05.000 MST"),
-		"Client":     client,
+		"AI app":     client,
 		"Token":      dash(r.Token),
-		"Era":        dash(r.Era),
-		"Method":     dash(r.Method),
-		"Target":     dash(r.Target),
+		"Protocol":   dash(r.Era),
+		"Request":    dash(r.Method),
+		"About":      dash(r.Target),
 		"Outcome":    outcomeLabel(*r),
 		"Error code": code,
-		"Duration":   requestDuration(r.Duration),
+		"Took":       requestDuration(r.Duration),
 		"Task":       dash(taskOf(*r)),
 		"Approvals":  dash(strings.Join(r.Approvals, "\n")),
 	}
 	var plain strings.Builder
-	for _, name := range activityFields {
-		d.values[name].SetText(vals[name])
-		fmt.Fprintf(&plain, "%s: %s\n", name, vals[name])
+	for _, f := range activityFields {
+		d.values[f.label].SetText(vals[f.label])
+		fmt.Fprintf(&plain, "%s: %s\n", f.key, vals[f.label])
 	}
 	d.outcome.Importance = outcomeImportance(*r)
 	d.outcome.Refresh()
 	d.text.SetText(dash(r.Detail))
-	plain.WriteString("Detail: " + dash(r.Detail) + "\n")
+	plain.WriteString("detail: " + dash(r.Detail) + "\n")
 	d.plain = plain.String()
 	d.none.Hide()
 	d.fields.Show()

@@ -139,8 +139,8 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 	inTab(tab, func() bool { clickRow(tab, 0); return true })
 	inTab(tab, func() bool {
 		d := tab.detail
-		want := map[string]string{"Client": "Cursor 1.2", "Token": "laptop", "Era": "2026-07-28", "Method": "tools/call",
-			"Target": "files.wipe", "Outcome": "tool error", "Duration": "2.3 ms", "Task": "—"}
+		want := map[string]string{"AI app": "Cursor 1.2", "Token": "laptop", "Protocol": "2026-07-28", "Request": "tools/call",
+			"About": "files.wipe", "Outcome": "tool error", "Took": "2.3 ms", "Task": "—"}
 		for field, v := range want {
 			if got := d.values[field].Text; got != v {
 				t.Errorf("details %s = %q, want %q", field, got, v)
@@ -159,7 +159,7 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 			t.Error("the details panel is not showing the record")
 		}
 		test.Tap(d.copy)
-		if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, "Target: files.wipe") {
+		if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, "target: files.wipe") || !strings.Contains(got, "client: Cursor 1.2") {
 			t.Errorf("Copy put %q on the clipboard", got)
 		}
 		return true
@@ -200,8 +200,8 @@ func TestActivityTabIsLive(t *testing.T) {
 	l.write(t, callRecord("Zed", "third", mcpcore.OutcomeError, "boom"))
 	waitRows(t, tab, "the new record at the top", "third", "second", "first")
 	inTab(tab, func() bool {
-		if tab.selected != firstID || tab.detail.values["Target"].Text != "first" {
-			t.Errorf("the selection moved: record %d, details of %q", tab.selected, tab.detail.values["Target"].Text)
+		if tab.selected != firstID || tab.detail.values["About"].Text != "first" {
+			t.Errorf("the selection moved: record %d, details of %q", tab.selected, tab.detail.values["About"].Text)
 		}
 		if !strings.Contains(strings.Join(tab.client.Options, ","), "Zed") {
 			t.Errorf("the new client is not a filter option: %q", tab.client.Options)
@@ -263,8 +263,8 @@ func TestRenderActivityTab(t *testing.T) {
 		// details of the clicked row, the task's id in full.
 		got := seenIn(w.Canvas())
 		sees(t, "the activity tab", got,
-			"label: Client", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
-			"label: Search", "entry: (Search method, target, client, detail…)",
+			"label: AI app", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
+			"label: Search", "entry: (Search requests, tools, AI apps, details…)",
 			"label: Live · 5 requests", "check: [ ] Pause live",
 			when, "label: task {high}", "label: tools/call backup.run", "label: Claude Code",
 			when, "label: needs input {high}", "label: tools/call weather.today", "label: Cursor",
@@ -272,10 +272,11 @@ func TestRenderActivityTab(t *testing.T) {
 			when, "label: tool error {warning}", "label: tools/call files.wipe", "label: Cursor",
 			when, "label: ok {success}", "label: tools/call notes.add", "label: Claude Code",
 			"label: Time", `re:label: \w{3} \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d\.\d{3} \S+`,
-			"label: Client", "label: Claude Code 1.2", "label: Token", "label: laptop", "label: Era", "label: 2026-07-28",
-			"label: Method", "label: tools/call", "label: Target", "label: backup.run", "label: Outcome", "label: task {high}",
-			"label: Error code", "label: —", "label: Duration", "label: 2.3 ms",
+			"label: AI app", "label: Claude Code 1.2", "label: Token", "label: laptop",
+			"label: Request", "label: tools/call", "label: About", "label: backup.run", "label: Outcome", "label: task {high}",
+			"label: Error code", "label: —", "label: Took", "label: 2.3 ms",
 			"label: Task", "label: 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "label: Approvals", "label: —",
+			"label: Protocol", "label: 2026-07-28",
 			"label: Detail", "label: task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "button: Copy")
 		seesNone(t, "the activity tab", got, "No request", "Select a request", "Reading the activity log")
 		fits(t, w)

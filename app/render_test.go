@@ -126,8 +126,8 @@ func TestRenderManagerTabs(t *testing.T) {
 			})
 			m.activity.stopAndWait()
 		}, func() bool { return m.activity.read && !m.activity.Following() }, []string{
-			"label: Client", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
-			"label: Search", "entry: (Search method, target, client, detail…)", "label: Live · 0 requests", "check: [ ] Pause live",
+			"label: AI app", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
+			"label: Search", "entry: (Search requests, tools, AI apps, details…)", "label: Live · 0 requests", "check: [ ] Pause live",
 			"label: " + activityEmpty, "label: Select a request to see its details.",
 		}, ""},
 		{"settings", 4, func() {}, func() bool { return m.settings.name.Text == "mcptray" }, []string{
