@@ -502,12 +502,6 @@ func header(q mcpcore.Question, title string) fyne.CanvasObject {
 	return container.NewVBox(rows...)
 }
 
-func wrapLabel(s string) *widget.Label {
-	l := widget.NewLabel(s)
-	l.Wrapping = fyne.TextWrapWord
-	return l
-}
-
 // smallPrint is a line of explanation, smaller than the question itself
 // but in the text colour: grey small print is hard to read on either
 // theme.

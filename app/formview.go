@@ -27,10 +27,10 @@ func hint(t string) *widget.Label {
 	return l
 }
 
-// wrapped is a label that wraps at words: a long text (a description, a
+// wrapLabel is a label that wraps at words: a long text (a description, a
 // path, a warning) takes more lines instead of widening the window.
-func wrapped(t string) *widget.Label {
-	l := widget.NewLabel(t)
+func wrapLabel(s string) *widget.Label {
+	l := widget.NewLabel(s)
 	l.Wrapping = fyne.TextWrapWord
 	return l
 }

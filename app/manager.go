@@ -187,7 +187,7 @@ func (m *Manager) askDiscard(title, question string, answer func(discard bool)) 
 	keep.Importance = widget.HighImportance
 	discard := widget.NewButton("Discard", reply(true))
 	discard.Importance = widget.DangerImportance
-	d = dialog.NewCustomWithoutButtons(title, wrapped(question), m.win)
+	d = dialog.NewCustomWithoutButtons(title, wrapLabel(question), m.win)
 	d.SetButtons([]fyne.CanvasObject{discard, keep})
 	d.Resize(fyne.NewSize(460, 190))
 	// Keys reach the window only while no field has the focus.
@@ -377,7 +377,7 @@ func (p *entryPane) leave(proceed func()) {
 func (p *entryPane) close() {
 	p.open = catalogEntry{}
 	p.list.UnselectAll()
-	idle := wrapped(p.idle)
+	idle := wrapLabel(p.idle)
 	idle.Alignment = fyne.TextAlignCenter
 	// Not a Center container: that gives a wrapping label one letter's
 	// width.

@@ -26,7 +26,7 @@ type pickList[T any] struct {
 // newPickList lists items as line words them; acts are the buttons that
 // act on the selected one.
 func newPickList[T any](line func(T) string, acts ...fyne.Disableable) *pickList[T] {
-	p := &pickList[T]{sel: -1, line: line, full: wrapped(""), acts: acts}
+	p := &pickList[T]{sel: -1, line: line, full: wrapLabel(""), acts: acts}
 	p.list = widget.NewList(
 		func() int { return len(p.items) },
 		func() fyne.CanvasObject {

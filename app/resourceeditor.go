@@ -441,7 +441,7 @@ func (e *TemplateEditor) Content() fyne.CanvasObject { return e.content }
 func (e *TemplateEditor) completionRow(v string) *completionRow {
 	r, ok := e.completions[v]
 	if !ok {
-		r = &completionRow{values: widget.NewMultiLineEntry(), label: wrapped("")}
+		r = &completionRow{values: widget.NewMultiLineEntry(), label: wrapLabel("")}
 		r.values.SetPlaceHolder("values, one per line (optional)")
 		r.values.SetMinRowsVisible(2)
 		e.completions[v] = r

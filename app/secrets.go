@@ -22,7 +22,7 @@ import (
 // (or wait for the person to unlock it), so every call on it runs off the
 // GUI thread.
 func (s *SettingsTab) secretsSection() fyne.CanvasObject {
-	s.secretNote = wrapped("")
+	s.secretNote = wrapLabel("")
 	if s.sec == nil {
 		s.secretNote.SetText("Secrets are unavailable: mcptray could not open its secret store (see its log).")
 	} else {

@@ -89,7 +89,7 @@ func (s *SettingsTab) ctx() context.Context { return context.Background() }
 // end — so no switch sits above a Save button it does not need.
 func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
-	s.status = wrapped("")
+	s.status = wrapLabel("")
 	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
@@ -251,7 +251,7 @@ func (s *SettingsTab) headlessSection() fyne.CanvasObject {
 	return container.NewVBox(heading("Questions"),
 		s.numberField(timeout),
 		s.cols.row("Without the app", container.NewVBox(
-			wrapped("When mcptray serves without its desktop app (mcptray serve), questions meant for this computer are:"),
+			wrapLabel("When mcptray serves without its desktop app (mcptray serve), questions meant for this computer are:"),
 			s.ask, s.errLine("askPolicy"), s.askNote)),
 	)
 }

@@ -157,7 +157,7 @@ func (s *SettingsTab) CreateToken(name string, tools []string) bool {
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(secret)
 	})
-	note := wrapped("Copy it now: this is the only time mcptray shows it. AI apps send it as Authorization: Bearer <token>.")
+	note := wrapLabel("Copy it now: this is the only time mcptray shows it. AI apps send it as Authorization: Bearer <token>.")
 	d := dialog.NewCustom(fmt.Sprintf("Token %q created", name), "Done",
 		container.NewVBox(note, container.NewBorder(nil, nil, nil, copyBtn, shown)), s.win)
 	d.SetOnClosed(func() { shown.SetText("") })
