@@ -7,6 +7,8 @@ require (
 	fyne.io/systray v1.11.1-0.20250603113521-ca66a66d8b58
 	github.com/BurntSushi/toml v1.6.0
 	github.com/emersion/go-autostart v0.0.0-20250403115856-34830d6457d2
+	github.com/fsnotify/fsnotify v1.9.0
+	github.com/getkin/kin-openapi v0.153.0
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20240506104042-037f3cc74f2a
 	github.com/godbus/dbus/v5 v5.2.2
 	github.com/gofrs/flock v0.13.2
@@ -16,18 +18,21 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	github.com/zalando/go-keyring v0.2.8
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.22.0
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
 	github.com/danieljoos/wincred v1.2.3 // indirect
 	github.com/fredbi/uri v1.1.1 // indirect
-	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fyne-io/gl-js v0.2.0 // indirect
 	github.com/fyne-io/glfw-js v0.3.0 // indirect
 	github.com/fyne-io/image v0.1.1 // indirect
 	github.com/fyne-io/oksvg v0.2.0 // indirect
 	github.com/go-gl/gl v0.0.0-20231021071112-07e5d0ea2e71 // indirect
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/go-text/render v0.2.0 // indirect
 	github.com/go-text/typesetting v0.2.1 // indirect
 	github.com/hack-pad/go-indexeddb v0.3.2 // indirect
@@ -44,10 +49,15 @@ require (
 	github.com/stretchr/testify v1.12.1 // indirect
 	github.com/yuin/goldmark v1.7.8 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	go.yaml.in/yaml/v4 v4.0.0 // indirect
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/net v0.35.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
+
+// go-sdk with one patch (third_party/go-sdk.patch: internal/json.Unmarshal
+// without a buffered decoder); scripts/patch-go-sdk.sh re-creates the folder,
+// docs/go-sdk-patch.md says why.
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
