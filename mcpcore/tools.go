@@ -19,11 +19,15 @@ import (
 // checks the structured output against the output schema itself, so that a
 // mismatch is a tool error the model sees rather than a protocol error.
 func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
+	input, err := e.schemas.schema(t.InputSchemaJSON())
+	if err != nil {
+		return err
+	}
 	mt := &mcp.Tool{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: t.InputSchemaJSON(),
+		InputSchema: input,
 		Annotations: t.Hints.annotations(t.Title),
 	}
 	var output *jsonschema.Resolved
@@ -33,7 +37,6 @@ func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 		if err := json.Unmarshal(t.OutputSchema, &s); err != nil {
 			return fmt.Errorf("output schema: %w", err)
 		}
-		var err error
 		if output, err = s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 			return fmt.Errorf("output schema: %w", err)
 		}

@@ -2,7 +2,10 @@
 # make bench: tools/call throughput and p50/p99 latency of mcptray's MCP
 # endpoint versus a bare go-sdk server with the same tool, over HTTP on
 # 127.0.0.1, in both eras and with 1 and 8 concurrent clients; then the same
-# calls replayed in-process (server cost only). See bench/cmd/mcpbench.
+# calls replayed in-process (server cost only); first, an idle `mcptray serve`
+# (context switches and CPU per second) and a 10k-tool catalog (import, start,
+# first tools/list page, memory). See
+# bench/cmd/mcpbench.
 #
 # Settings (environment; defaults in brackets; `mcpbench -h` has the full list):
 #   BENCH_DURATION [3s] per server, configuration and round
@@ -12,6 +15,8 @@
 #   BENCH_TARGET [0.10]  BENCH_HTTP [1]  BENCH_REPLAY [1]  BENCH_REPLAY_DURATION [1s]
 #   BENCH_PROFILE_DIR (set: each server process writes DIR/<server>.pprof)
 #   BENCH_STRICT [0] (1: exit 1 when a configuration misses the target)
+#   BENCH_MCPTRAY_BIN [a headless mcptray built here; empty: skip idle and 10k tools]
+#   BENCH_IDLE_WINDOW [20s]  BENCH_BIG [1]
 # Quick: BENCH_DURATION=1s BENCH_ROUNDS=1 scripts/bench.sh  (default run: ~3 min)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,7 +25,12 @@ GO="${GO:-go}"
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/mcpbench-build.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
-echo "==> building bench/cmd/mcpbench"
+echo "==> building bench/cmd/mcpbench, mcptray (headless: idle and 10k-tool figures), bench/baseline"
 CGO_ENABLED=1 "$GO" build -o "$tmp/mcpbench" ./bench/cmd/mcpbench
-echo "==> running (HTTP load, then server-only replay)"
+CGO_ENABLED=1 "$GO" build -tags headless -o "$tmp/mcptray" .
+export BENCH_MCPTRAY_BIN="${BENCH_MCPTRAY_BIN-$tmp/mcptray}"
+# The bare go-sdk server of the HTTP load: its own module, so unpatched go-sdk.
+(cd bench/baseline && CGO_ENABLED=0 "$GO" build -o "$tmp/baseline" .)
+export BENCH_BASELINE_BIN="${BENCH_BASELINE_BIN-$tmp/baseline}"
+echo "==> running (idle serve, 10k tools, HTTP load, then server-only replay)"
 "$tmp/mcpbench"

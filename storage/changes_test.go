@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -207,5 +209,57 @@ func TestOwnWriteSignalsOnce(t *testing.T) {
 	// The watcher must not report the same commit again.
 	if receive(changes, 200*time.Millisecond) {
 		t.Error("a single write signalled twice")
+	}
+}
+
+// TestChangesFromOtherStoreWithoutPolling: another connection's commit is
+// noticed through the file watch, well before the safety poll (which is
+// longer than testutil.Patience) could see it.
+func TestChangesFromOtherStoreWithoutPolling(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.db")
+	s, other := openAt(t, path), openAt(t, path)
+	ctx := context.Background()
+	changes := s.Changes(ctx)
+	time.Sleep(2 * lastRecheck) // past the start-up looks: only the watch can notice now
+	if err := other.PutTool(ctx, greetTool("from-other", "Greets.")); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the other Store's tool to be signalled", func() bool {
+		select {
+		case <-changes:
+			return true
+		default:
+			return false
+		}
+	})
+	if _, err := s.Tool(ctx, "from-other"); err != nil {
+		t.Errorf("the other Store's tool is not visible: %v", err)
+	}
+}
+
+// TestCloseReleasesTheWatch: each Store's file-system watch (a file
+// descriptor or more) ends with the Store, so opening and closing many
+// leaks none.
+func TestCloseReleasesTheWatch(t *testing.T) {
+	openFDs := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd to count open files")
+		}
+		return len(fds)
+	}
+	dir := t.TempDir()
+	before := openFDs()
+	for i := range 20 {
+		s, err := Open(filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := openFDs(); after > before+3 {
+		t.Errorf("%d files open after opening and closing 20 stores, %d before", after, before)
 	}
 }

@@ -38,7 +38,8 @@ var ErrNotFound = errors.New("not found")
 var ErrExists = errors.New("already exists")
 
 // DefaultPollInterval is how often a Store checks whether another process
-// changed the database.
+// changed the database when it cannot watch the database's files (see
+// Changes); with a watch it checks when the files are written.
 const DefaultPollInterval = 150 * time.Millisecond
 
 // timeLayout is how timestamps are stored: UTC RFC 3339 with milliseconds,
@@ -100,7 +101,8 @@ type Store struct {
 type Option func(*Store)
 
 // WithPollInterval sets how often the Store checks the database for commits
-// made by other processes (default DefaultPollInterval).
+// made by other processes when it cannot watch its files (default
+// DefaultPollInterval).
 func WithPollInterval(d time.Duration) Option {
 	return func(s *Store) {
 		if d > 0 {
@@ -145,10 +147,10 @@ func Open(path string, opts ...Option) (*Store, error) {
 			_ = s.watchConn.Close()
 		}
 		_ = db.Close()
-		return nil, fmt.Errorf("open database %s: %w", abs, err)
+		return nil, fmt.Errorf("open database %s: %w", abs, unwritable(abs, err))
 	}
 	s.wg.Add(2)
-	go s.watch()
+	s.startWatch()
 	go s.touchLoop()
 	return s, nil
 }
@@ -172,6 +174,30 @@ func (s *Store) init(ctx context.Context) error {
 	}
 	s.lastVersion = v
 	return nil
+}
+
+// unwritable explains a failure to open the database at path when the
+// reason is that it cannot be written — a read-only mount, a folder or file
+// without write permission — which SQLite reports only as "unable to open
+// database file: no such file or directory" (it cannot create the -wal and
+// -shm files beside the database). Other errors are returned as they are.
+func unwritable(path string, err error) error {
+	if errors.Is(err, ErrSchemaTooNew) {
+		return err
+	}
+	f, ferr := os.OpenFile(path, os.O_RDWR, 0)
+	if ferr != nil {
+		return fmt.Errorf("mcptray cannot write the database (%v); it needs a database it can change, on a writable disk: %w", ferr, err)
+	}
+	f.Close()
+	dir := filepath.Dir(path)
+	probe, perr := os.CreateTemp(dir, ".mcptray-write-check-*")
+	if perr != nil {
+		return fmt.Errorf("mcptray cannot create files in the database's folder %s (%v), as SQLite must (the -wal and -shm files beside the database); move the database to a writable folder: %w", dir, perr, err)
+	}
+	probe.Close()
+	_ = os.Remove(probe.Name())
+	return err
 }
 
 // createFile makes the parent directory (0700) and an empty database file

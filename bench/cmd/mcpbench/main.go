@@ -69,6 +69,15 @@ Environment (defaults in brackets):
   BENCH_REPLAY_DURATION  its window per configuration and round [1s]
   BENCH_PROFILE_DIR      write each child's CPU profile to DIR/NAME.pprof
   BENCH_STRICT     exit 1 when a verdict is FAIL [0]
+  BENCH_MCPTRAY_BIN  an mcptray binary: first measure its idle ` + "`serve`" + ` (context
+                   switches and CPU per second) and a 10k-tool catalog (import,
+                   start, first tools/list page, memory); scripts/bench.sh sets
+                   it [unset: skip both]
+  BENCH_IDLE_WINDOW  the idle measurement's window [20s]
+  BENCH_BIG        measure the 10k-tool catalog: 1 or 0 [1]
+  BENCH_BASELINE_BIN  the bare server of the HTTP load: bench/baseline built from
+                   unpatched go-sdk (scripts/bench.sh sets it) [unset: this
+                   program's bench.NewBare, built with the patched go-sdk]
 `
 
 // Server names.
@@ -113,6 +122,10 @@ type config struct {
 	replayDuration       time.Duration
 	profileDir           string
 	strict               bool
+	mcptrayBin           string
+	baselineBin          string
+	idleWindow           time.Duration
+	big                  bool
 	gomaxprocs, numCPU   int
 	goVersion, goarchStr string
 }
@@ -203,6 +216,10 @@ func loadConfig() (config, error) {
 	c.replayDuration = dur("BENCH_REPLAY_DURATION", time.Second)
 	c.profileDir = os.Getenv("BENCH_PROFILE_DIR")
 	c.strict = os.Getenv("BENCH_STRICT") == "1"
+	c.mcptrayBin = os.Getenv("BENCH_MCPTRAY_BIN")
+	c.baselineBin = os.Getenv("BENCH_BASELINE_BIN")
+	c.idleWindow = dur("BENCH_IDLE_WINDOW", 20*time.Second)
+	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
 	return c, errors.Join(errs...)
 }
 
@@ -247,6 +264,12 @@ func run(ctx context.Context) error {
 	if cfg.replay {
 		total += time.Duration(cfg.rounds*len(cfg.eras)*len(cfg.conc)*len(cfg.servers)) * (cfg.replayDuration + 300*time.Millisecond)
 	}
+	if cfg.mcptrayBin != "" {
+		total += idleSettle + cfg.idleWindow
+	}
+	if cfg.big {
+		total += 10 * time.Second
+	}
 	fmt.Printf("mcpbench: %s %s, GOMAXPROCS=%d, NumCPU=%d; ~%s expected\n", cfg.goVersion, cfg.goarchStr, cfg.gomaxprocs, cfg.numCPU, total.Round(time.Second))
 	// Hard stop: the run ends by itself even if something hangs.
 	ctx, cancel := context.WithTimeout(ctx, 2*total+2*time.Minute)
@@ -258,6 +281,26 @@ func run(ctx context.Context) error {
 	}
 	defer os.RemoveAll(tmp)
 
+	// Idle first, while this process is quiet too.
+	var idle *bench.Idle
+	if cfg.mcptrayBin != "" {
+		fmt.Printf("==> idle: %s serve, %s window\n", cfg.mcptrayBin, cfg.idleWindow)
+		m, err := bench.MeasureIdle(ctx, cfg.mcptrayBin, tmp, idleSettle, cfg.idleWindow)
+		if err != nil {
+			return fmt.Errorf("idle measurement: %w", err)
+		}
+		idle = &m
+	}
+	var big *bench.BigCatalog
+	if cfg.big {
+		fmt.Printf("==> %d-tool catalog: import, %s serve -catalog, first tools/list page\n", bench.BigCatalogTools, cfg.mcptrayBin)
+		m, err := bench.MeasureBigCatalog(ctx, cfg.mcptrayBin, tmp, bench.BigCatalogTools)
+		if err != nil {
+			return fmt.Errorf("big catalog measurement: %w", err)
+		}
+		big = &m
+	}
+
 	children := map[string]*serverProc{}
 	defer func() {
 		for _, c := range children {
@@ -267,7 +310,7 @@ func run(ctx context.Context) error {
 	var httpRes results
 	if cfg.http {
 		for _, name := range cfg.servers {
-			c, err := startChild(ctx, name, tmp, cfg.profileDir)
+			c, err := startChild(ctx, name, tmp, cfg.profileDir, cfg.baselineBin)
 			if err != nil {
 				return err
 			}
@@ -294,6 +337,11 @@ func run(ctx context.Context) error {
 		fmt.Printf("   %d rounds x %s per server (+%s warm-up), servers interleaved in ~%s slices; medians over rounds.\n", cfg.rounds, cfg.duration, cfg.warmup, cfg.slice)
 		fmt.Println("   srv CPU/allocs/KB are per call, measured in the server process (getrusage, MemStats) over the window.")
 		fmt.Println("   x columns = ours/bare, median of per-round paired ratios (xrps < 1 and xp50 > 1 mean slower).")
+		if cfg.baselineBin != "" {
+			fmt.Println("   bare is bench/baseline: go-sdk as published, without our patch.")
+		} else {
+			fmt.Println("   bare is built into mcpbench, so with the patched go-sdk (BENCH_BASELINE_BIN unset).")
+		}
 		fmt.Println()
 		printTable(httpRes, cfg, true)
 	}
@@ -303,6 +351,7 @@ func run(ctx context.Context) error {
 		fmt.Println("== Server only, in-process: the go-sdk client's captured tools/call replayed straight into each handler")
 		fmt.Printf("   (no network, no client); %d rounds x %s per server, interleaved in ~%s slices; conc N = N goroutines,\n", cfg.rounds, cfg.replayDuration, cfg.slice)
 		fmt.Println("   each on its own session. CPU/allocs/KB are per call, for the whole process.")
+		fmt.Println("   bare here is built into this program, so with the patched go-sdk (docs/go-sdk-patch.md).")
 		fmt.Println()
 		printTable(replayRes, cfg, false)
 	}
@@ -318,6 +367,16 @@ func run(ctx context.Context) error {
 			fmt.Println(v)
 			fail = fail || !ok
 		}
+	}
+	if idle != nil {
+		v, ok := idleVerdicts(*idle)
+		fmt.Print(v)
+		fail = fail || !ok
+	}
+	if big != nil {
+		v, ok := bigVerdicts(*big)
+		fmt.Print(v)
+		fail = fail || !ok
 	}
 	if replayRes != nil {
 		for _, k := range keys(replayRes, cfg) {
@@ -344,6 +403,39 @@ func run(ctx context.Context) error {
 		return errors.New("overhead target missed (BENCH_STRICT=1)")
 	}
 	return nil
+}
+
+// idleSettle is how long the idle server runs before its window starts:
+// start-up work (migrations, the first catalog load) is not idling.
+const idleSettle = 5 * time.Second
+
+// idleVerdicts prints the idle figures against their targets, one line
+// each, and reports whether both are met.
+func idleVerdicts(m bench.Idle) (string, bool) {
+	sw, cpu := m.SwitchesPerSecond(), m.CPUPerSecond()
+	swOK, cpuOK := sw <= bench.IdleSwitchesTarget, cpu <= bench.IdleCPUTarget
+	return fmt.Sprintf("%s idle serve: %.2f context switches/s over %s (target <= %.0f/s)\n%s idle serve: %s CPU per second (target <= %s)\n",
+		passFail(swOK), sw, m.Window.Round(time.Second), bench.IdleSwitchesTarget,
+		passFail(cpuOK), cpu, bench.IdleCPUTarget), swOK && cpuOK
+}
+
+// bigVerdicts prints the big-catalog figures against their targets, one
+// line each (the start time has no target of its own), and reports whether
+// all are met.
+func bigVerdicts(m bench.BigCatalog) (string, bool) {
+	importOK, pageOK, rssOK := m.Import <= bench.ImportTarget, m.FirstPage <= bench.FirstPageTarget, m.RSS <= bench.BigRSSTarget
+	return fmt.Sprintf("%s %d tools: import %s (target <= %s)\n%s %d tools: first tools/list page %s after listening (target <= %s); serve started in %s\n%s %d tools: server RSS %d MB after it (target <= %d MB)\n",
+		passFail(importOK), m.Tools, fmtDur(m.Import), bench.ImportTarget,
+		passFail(pageOK), m.Tools, fmtDur(m.FirstPage), bench.FirstPageTarget, fmtDur(m.Start),
+		passFail(rssOK), m.Tools, m.RSS>>20, bench.BigRSSTarget>>20), importOK && pageOK && rssOK
+}
+
+// passFail is a verdict's word.
+func passFail(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "FAIL"
 }
 
 // runHTTP runs every round of the HTTP load against the child servers.
@@ -716,13 +808,17 @@ type ready struct {
 	Token string `json:"token"`
 }
 
-func startChild(ctx context.Context, name, tmp, profileDir string) (*serverProc, error) {
+// startChild starts the server name in a child process: this command with
+// -serve, or for bare the baseline program when one is given.
+func startChild(ctx context.Context, name, tmp, profileDir, baseline string) (*serverProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
 	args := []string{"-serve", name}
-	if profileDir != "" {
+	if name == bare && baseline != "" {
+		exe, args = baseline, nil
+	} else if profileDir != "" {
 		if err := os.MkdirAll(profileDir, 0o755); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,120 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/mcptray/mcptray/internal/paths"
+)
+
+// Idle targets of an idle `mcptray serve` (issue "Light and fast").
+const (
+	// IdleSwitchesTarget is the most context switches per second.
+	IdleSwitchesTarget = 5.0
+	// IdleCPUTarget is the most CPU time per second.
+	IdleCPUTarget = time.Millisecond
+)
+
+// Idle is what an idle process cost over a window.
+type Idle struct {
+	Window   time.Duration
+	Switches uint64        // voluntary and involuntary, all threads
+	CPU      time.Duration // user + system
+}
+
+// SwitchesPerSecond is the context switches per second of the window.
+func (i Idle) SwitchesPerSecond() float64 {
+	return float64(i.Switches) / i.Window.Seconds()
+}
+
+// CPUPerSecond is the CPU time per second of the window.
+func (i Idle) CPUPerSecond() time.Duration {
+	return time.Duration(float64(i.CPU) / i.Window.Seconds())
+}
+
+// MeasureIdle starts `bin serve` on a new database in dir (so with the
+// starter catalog), waits until it serves, lets it settle, and measures its
+// context switches and CPU over window while nothing talks to it.
+func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Duration) (Idle, error) {
+	srv, err := startServe(ctx, bin, dir, "idle")
+	if err != nil {
+		return Idle{}, err
+	}
+	defer srv.stop()
+	if err := sleep(ctx, settle); err != nil {
+		return Idle{}, err
+	}
+	pid := srv.cmd.Process.Pid
+	sw0, cpu0, err := ProcessCost(pid)
+	if err != nil {
+		return Idle{}, err
+	}
+	start := time.Now()
+	if err := sleep(ctx, window); err != nil {
+		return Idle{}, err
+	}
+	sw1, cpu1, err := ProcessCost(pid)
+	if err != nil {
+		return Idle{}, err
+	}
+	return Idle{Window: time.Since(start), Switches: sw1 - sw0, CPU: cpu1 - cpu0}, nil
+}
+
+// served is a running `mcptray serve` child process.
+type served struct {
+	cmd     *exec.Cmd
+	started time.Time // when the process was started
+	ready   time.Time // when its endpoint file appeared: it listens
+	url     string
+}
+
+// startServe starts `bin serve` on the database dir/NAME.db, auth off, with
+// more arguments, and waits until it serves (its endpoint file appears).
+func startServe(ctx context.Context, bin, dir, name string, args ...string) (*served, error) {
+	endpoint := filepath.Join(dir, name+"-endpoint.json")
+	args = append([]string{"serve", "-db", filepath.Join(dir, name+".db"), "-addr", "127.0.0.1:0",
+		"-endpoint-file", endpoint, "-no-auth"}, args...)
+	s := &served{cmd: exec.CommandContext(ctx, bin, args...)}
+	s.cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:") // no keyring probing
+	s.started = time.Now()
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s serve: %w", bin, err)
+	}
+	deadline := s.started.Add(time.Minute)
+	for {
+		if ep, err := paths.ReadEndpoint(endpoint); err == nil {
+			s.ready, s.url = time.Now(), ep.URL
+			return s, nil
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return nil, fmt.Errorf("%s serve: no endpoint file after a minute", bin)
+		}
+		if err := sleep(ctx, 5*time.Millisecond); err != nil {
+			s.stop()
+			return nil, err
+		}
+	}
+}
+
+// stop interrupts the server and waits for it to exit.
+func (s *served) stop() {
+	_ = s.cmd.Process.Signal(os.Interrupt)
+	_ = s.cmd.Wait()
+}
+
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
