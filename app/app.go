@@ -129,7 +129,7 @@ func newUI(a fyne.App, cfg Config, host TrayHost) *UI {
 
 // Run shows the app and blocks until it quits. ctx ending quits it too.
 func (u *UI) Run(ctx context.Context) {
-	stop := context.AfterFunc(ctx, func() { fyne.Do(u.app.Quit) })
+	stop := context.AfterFunc(ctx, func() { fyne.Do(u.quitApp) })
 	defer stop()
 	// The tray follows the server until Quit begins, not while it stops
 	// (the store closes) nor after the UI has gone.
@@ -151,12 +151,16 @@ func (u *UI) started() {
 		return
 	}
 	u.OpenManager()
+	// One dialog at a time: the no-tray notice waits for the welcome.
+	then := func() {}
 	if !u.host.Present {
-		u.sayNoTray()
+		then = u.sayNoTray
 	}
 	if u.cfg.Welcome {
-		u.manager.showWelcome()
+		u.manager.showWelcome(then)
+		return
 	}
+	then()
 }
 
 // Quit stops the server (BeforeQuit) while the UI still runs, then quits.
@@ -182,8 +186,22 @@ func (u *UI) quit() {
 		if u.cfg.BeforeQuit != nil {
 			u.cfg.BeforeQuit()
 		}
-		fyne.Do(u.app.Quit)
+		fyne.Do(u.quitApp)
 	}()
+}
+
+// quitApp quits Fyne, surviving a panic in its Quit. Fyne 2.7's Quit
+// closes its settings watcher after the driver has quit: when the watcher
+// could not start (fsnotify.NewWatcher failed — the per-user limit of
+// inotify instances was reached), it holds a nil *fsnotify.Watcher, and
+// closing that panics. Everything that matters is done by then.
+func (u *UI) quitApp() {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Warn("Fyne failed while quitting (its settings watcher had not started?)", "panic", r)
+		}
+	}()
+	u.app.Quit()
 }
 
 // OpenManager shows the manager window, creating it on first use.

@@ -76,6 +76,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := checkVersion(current, len(ms)); err != nil || current == len(ms) {
 		return err
 	}
+	if current > 0 {
+		// A migration rewrites the schema of data a person cares about:
+		// the database as it was is kept beside it first.
+		if err := s.backup(ctx, BackupPath(s.path, current+1)); err != nil {
+			return fmt.Errorf("backing up the database before migrating it from schema version %d: %w", current, err)
+		}
+	}
 	for _, m := range ms[current:] {
 		err := s.writeQuiet(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, createSchemaMigrations); err != nil {
@@ -115,9 +122,16 @@ const createSchemaMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
 // checkVersion fails when the database is ahead of the binary.
 func checkVersion(current, known int) error {
 	if current > known {
-		return fmt.Errorf("schema version %d, this binary knows up to %d: %w", current, known, ErrSchemaTooNew)
+		return fmt.Errorf("it was written by a newer mcptray (schema version %d; this mcptray knows up to %d) and was left untouched: use that newer mcptray, or another database (--db): %w", current, known, ErrSchemaTooNew)
 	}
 	return nil
+}
+
+// BackupPath is where the database at db is kept before a migration
+// brings it to schema version to (and any after it): beside it, as
+// "<db>.before-v<to>.bak".
+func BackupPath(db string, to int) string {
+	return fmt.Sprintf("%s.before-v%d.bak", db, to)
 }
 
 // schemaVersion is the highest applied migration, 0 for a new database.

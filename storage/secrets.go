@@ -15,12 +15,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/zalando/go-keyring"
 
 	"github.com/mcptray/mcptray/internal/atomicfile"
 	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/sessionbus"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -493,13 +495,30 @@ func (k *keyringBackend) del(ctx context.Context, user string) error {
 }
 
 // probe checks that the keyring answers: looking up an entry that is never
-// created must say "not found".
+// created must say "not found". Where the keyring is the Secret Service
+// (Linux, the BSDs), the lookup is made only when a D-Bus session bus is
+// already running: godbus would start one otherwise, and leave it.
 func (k *keyringBackend) probe(ctx context.Context, timeout time.Duration) error {
+	if keyringOverDBus() {
+		if _, why := sessionbus.Find(); why != "" {
+			return errors.New(why)
+		}
+	}
 	_, err := keyringCall(ctx, timeout, func() (string, error) { return keyring.Get(k.service, probeUser) })
 	if err == nil || errors.Is(err, keyring.ErrNotFound) {
 		return nil
 	}
 	return err
+}
+
+// keyringOverDBus says whether go-keyring reaches the keyring over D-Bus
+// (the Secret Service) on this system: everywhere but Windows (Credential
+// Manager) and macOS (Keychain). Test binaries put go-keyring's in-memory
+// mock (keyring.MockInit) in its place, which needs no bus; the mcptray
+// binary never runs with the mock, and a test of the real keyring runs in
+// a session with a bus (docs/ARCHITECTURE.md).
+func keyringOverDBus() bool {
+	return runtime.GOOS != "windows" && runtime.GOOS != "darwin" && !testing.Testing()
 }
 
 // keyringCall runs one keyring call, giving up after timeout or when ctx

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/mcptray/mcptray/internal/atmostonce"
 )
 
 // authTransport sends the Trier's bearer token with every request and lets
@@ -36,6 +38,9 @@ func (a *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	}
 	call := a.rec.request(body)
+	if call != nil {
+		r, call.delivery = atmostonce.Track(r)
+	}
 	resp, err := a.next.RoundTrip(r)
 	if err != nil || call == nil {
 		return resp, err
@@ -59,8 +64,11 @@ type exchange struct {
 	req     []byte
 	sse     bool
 	status  string
+	code    int
 	resp    bytes.Buffer
 	hasResp bool
+	// delivery tells whether any byte of the request was written.
+	delivery *atmostonce.Delivery
 }
 
 // reset forgets the previous call.
@@ -70,11 +78,38 @@ func (r *recorder) reset() {
 	r.mu.Unlock()
 }
 
-// sent says whether a tools/call went out since reset.
-func (r *recorder) sent() bool {
+// interrupted says whether the latest tools/call went out (some of it was
+// written) and no answer came back: no response, or a successful one
+// whose stream broke before the answer — the server stopped during the
+// call, which may have run. A call the server refused (401, say) was
+// answered.
+func (r *recorder) interrupted() bool {
+	r.mu.Lock()
+	x := r.last
+	r.mu.Unlock()
+	if x == nil || x.delivery == nil || x.delivery.Unsent() {
+		return false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if !x.hasResp {
+		return true
+	}
+	if x.code < 200 || x.code > 299 {
+		return false
+	}
+	if x.sse {
+		return sseMessage(x.resp.Bytes(), x.id) == nil
+	}
+	return !json.Valid(bytes.TrimSpace(x.resp.Bytes()))
+}
+
+// unsent says whether no byte of a tools/call was written since reset:
+// the server cannot have run it.
+func (r *recorder) unsent() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.last != nil
+	return r.last == nil || r.last.delivery == nil || r.last.delivery.Unsent()
 }
 
 // request starts recording body when it is a tools/call request, and
@@ -100,7 +135,7 @@ func (x *exchange) response(resp *http.Response) {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	x.mu.Lock()
 	x.sse = ct == "text/event-stream"
-	x.status = resp.Status
+	x.status, x.code = resp.Status, resp.StatusCode
 	x.hasResp = true
 	x.mu.Unlock()
 	resp.Body = &teeBody{ReadCloser: resp.Body, x: x}

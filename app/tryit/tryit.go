@@ -9,15 +9,18 @@ package tryit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/internal/atmostonce"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -48,12 +51,19 @@ type Trier struct {
 	secret string
 	rec    *recorder
 	client *mcp.Client
+	// transport counts what each connection wrote, so a failed call is
+	// known to have gone out or not.
+	transport *http.Transport
 
 	// closing ends when Close is called: a call still running (a long
 	// command, an approval nobody answers) is cancelled then, so Close
 	// never waits for it.
 	closing    context.Context
 	closeCalls context.CancelFunc
+
+	// answer answers the forms the tool being called asks (elicitation);
+	// nil while no call can answer them.
+	answer atomic.Pointer[FormAnswerer]
 
 	mu      sync.Mutex
 	session *mcp.ClientSession
@@ -74,21 +84,73 @@ func New(store *storage.Store, url func() string) (*Trier, error) {
 }
 
 func newTrier(secret string, url func() string) *Trier {
-	t := &Trier{url: url, secret: secret, rec: &recorder{}}
+	t := &Trier{url: url, secret: secret, rec: &recorder{}, transport: atmostonce.Wrap(http.DefaultTransport.(*http.Transport))}
 	t.closing, t.closeCalls = context.WithCancel(context.Background())
-	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"}, nil)
+	// Try it is the client: it answers the tool's forms itself, in the
+	// panel (TryToolAnswering), as an AI app that can would.
+	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"}, &mcp.ClientOptions{ElicitationHandler: t.elicit})
 	return t
+}
+
+// FormRequest is a form a tool asks while Try it calls it.
+type FormRequest struct {
+	Message string
+	// Schema is the form's flat requestedSchema.
+	Schema json.RawMessage
+}
+
+// FormAnswer is the answer to a FormRequest: Action "accept" (with the
+// Content typed), "decline" or "cancel".
+type FormAnswer struct {
+	Action  string
+	Content map[string]any
+}
+
+// FormAnswerer answers the forms a call asks; ctx ends when the call does.
+type FormAnswerer func(ctx context.Context, req FormRequest) (FormAnswer, error)
+
+// elicit answers an elicitation request of the tool being called.
+func (t *Trier) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	answer := t.answer.Load()
+	if answer == nil {
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
+	schema, err := json.Marshal(req.Params.RequestedSchema)
+	if err != nil {
+		return nil, fmt.Errorf("try it: the form's schema: %w", err)
+	}
+	a, err := (*answer)(ctx, FormRequest{Message: req.Params.Message, Schema: schema})
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
+}
+
+// TryToolAnswering is TryTool, the forms the tool asks answered by
+// answer (desktop questions still go to the desktop).
+func (t *Trier) TryToolAnswering(ctx context.Context, name string, args map[string]any, answer FormAnswerer) (Result, error) {
+	return t.try(ctx, name, args, answer)
 }
 
 // TryTool calls the tool name with args. A call the server answers with a
 // JSON-RPC error returns that error along with the Result holding the raw
 // exchange; a tool that fails returns a Result with IsError set.
 func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (Result, error) {
+	return t.try(ctx, name, args, nil)
+}
+
+// try calls the tool, answer (when set) answering its forms.
+func (t *Trier) try(ctx context.Context, name string, args map[string]any, answer FormAnswerer) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(t.closing, cancel)()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if answer != nil {
+		// Calls are serialized: this call's forms come while it holds mu.
+		t.answer.Store(&answer)
+		defer t.answer.Store(nil)
+	}
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -98,10 +160,12 @@ func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (
 	}
 	t.rec.reset()
 	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil && !fresh && !isRPCError(err) && ctx.Err() == nil && (!t.rec.sent() || errors.Is(err, mcp.ErrSessionMissing)) {
-		// The kept session broke before the call went out, or the server
-		// no longer knows it (it restarted): the tool did not run. Open a
-		// new session and send the call once.
+	if err != nil && !fresh && ctx.Err() == nil && (t.rec.unsent() || errors.Is(err, mcp.ErrSessionMissing)) {
+		// Not a byte of the call was written (the kept session's server
+		// is gone), or the server answered that it no longer knows the
+		// session (it restarted): the tool did not run. Open a new session
+		// and send the call once. Any other failure may have come after the
+		// tool ran, and is reported, never retried (see internal/atmostonce).
 		t.drop()
 		if _, err := t.connect(ctx); err != nil {
 			return Result{}, err
@@ -112,6 +176,12 @@ func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (
 	out := Result{}
 	out.Request, out.Response = t.rec.exchange()
 	if err != nil {
+		// go-sdk words a broken connection as a JSON-RPC error too: what
+		// came back tells them apart.
+		if ctx.Err() == nil && t.rec.interrupted() {
+			t.drop()
+			return out, fmt.Errorf("mcptray stopped during the call of %q, so its outcome is unknown: the tool may have run. It was not sent again, since that could run it twice; check its effect before trying again: %w", name, err)
+		}
 		if isRPCError(err) {
 			return out, fmt.Errorf("calling %q: %w", name, err)
 		}
@@ -146,7 +216,7 @@ func (t *Trier) connect(ctx context.Context) (bool, error) {
 	t.drop()
 	transport := &mcp.StreamableClientTransport{
 		Endpoint:             url,
-		HTTPClient:           &http.Client{Transport: &authTransport{secret: t.secret, rec: t.rec, next: http.DefaultTransport}},
+		HTTPClient:           &http.Client{Transport: &authTransport{secret: t.secret, rec: t.rec, next: t.transport}},
 		MaxRetries:           -1,
 		DisableStandaloneSSE: true,
 	}

@@ -2,11 +2,13 @@ package tryit
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
@@ -211,5 +213,38 @@ func TestCloseCancelsARunningCall(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the running call was not cancelled")
+	}
+}
+
+// TestTryToolAnswersTheToolsForm: Try it is the client, so a form step the
+// client answers is answered by the FormAnswerer of the call; a plain
+// TryTool cancels it.
+func TestTryToolAnswersTheToolsForm(t *testing.T) {
+	s := newServed(t)
+	tool := mcpcore.Tool{Name: "ask", Description: "asks",
+		Steps: []mcpcore.InputStep{{Key: "q", Kind: mcpcore.StepForm, Message: "Your name?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}},
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
+	if err := s.st.PutTool(context.Background(), tool); err != nil {
+		t.Fatal(err)
+	}
+	tr := newTestTrier(t, s)
+	var asked FormRequest
+	answer := func(_ context.Context, req FormRequest) (FormAnswer, error) {
+		asked = req
+		return FormAnswer{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}
+	var res Result
+	var err error
+	testutil.Eventually(t, "the tool served", func() bool {
+		res, err = tr.TryToolAnswering(context.Background(), "ask", nil, answer)
+		return err == nil || !strings.Contains(err.Error(), "unknown tool")
+	})
+	if err != nil || res.Text != "Hi Ada" || asked.Message != "Your name?" || !strings.Contains(string(asked.Schema), `"name"`) {
+		t.Fatalf("result %+v, %v; asked %+v", res, err, asked)
+	}
+	res, err = tr.TryTool(context.Background(), "ask", nil)
+	if err != nil || !res.IsError {
+		t.Fatalf("unanswered: %+v, %v", res, err)
 	}
 }

@@ -13,14 +13,27 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/atmostonce"
 )
 
 // JSON-RPC error codes the shim itself answers with.
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
-	codeUnavailable    = -32000 // mcptray unreachable or refused the shim
+	// codeInternal answers a request mcptray stopped during: what became
+	// of it is unknown, which is JSON-RPC's "internal error"; the data
+	// field says why (see mayHaveRunData).
+	codeInternal    = -32603
+	codeUnavailable = -32000 // mcptray unreachable or refused the shim
 )
+
+// maxLine caps a message read from stdin. It is four times mcptray's
+// default request limit (maxBodyBytes, 4 MiB), so no message mcptray would
+// take is refused here, and a runaway client cannot make the shim hold
+// hundreds of megabytes: a longer line is read to its end in small pieces
+// and answered with an error.
+const maxLine = 16 << 20
 
 // modernVersion is what a 2026-era request without a version in _meta is sent as.
 const modernVersion = "2026-07-28"
@@ -71,7 +84,7 @@ func newBridge(cfg config, cfgErr error, stdout, stderr io.Writer) *bridge {
 		cfgErr:   cfgErr,
 		out:      &lineWriter{w: bufio.NewWriter(stdout)},
 		log:      stderr,
-		http:     &http.Client{Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16, DisableCompression: true}},
+		http:     &http.Client{Transport: atmostonce.Wrap(&http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16, DisableCompression: true})},
 		up:       &upstreamFinder{cfg: cfg, log: stderr},
 		inflight: map[string]context.CancelFunc{},
 	}
@@ -93,8 +106,11 @@ func (b *bridge) run(ctx context.Context, stdin io.Reader) {
 	}()
 	r := bufio.NewReaderSize(stdin, 64<<10)
 	for {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		line, long, err := readLine(r, maxLine)
+		switch {
+		case long:
+			b.writeError(idIn(line), codeInvalidRequest, fmt.Sprintf("the message is larger than mcptray-stdio accepts (%d MiB); it was not sent to mcptray", maxLine>>20), nil)
+		case len(bytes.TrimSpace(line)) > 0:
 			b.handleLine(ctx, &wg, line)
 		}
 		if err != nil {
@@ -329,20 +345,61 @@ func (b *bridge) relayRequest(ctx context.Context, m message, line []byte, h htt
 	if ctx.Err() != nil {
 		return resp, answered // cancelled by the client or stdin closed: no answer is due
 	}
-	if err != nil {
-		var ue *unavailableError
-		if errors.As(err, &ue) {
-			b.writeError(m.ID, codeUnavailable, ue.Error(), nil)
-		} else {
-			b.writeError(m.ID, codeUnavailable, "mcptray-stdio could not reach mcptray: "+err.Error(), nil)
-		}
-		return resp, false
+	var ue *unavailableError
+	var re *refusedError
+	switch {
+	case errors.Is(err, errMayHaveRun), err == nil && !answered:
+		// The request reached mcptray (or may have), which stopped before
+		// answering: it is not sent again, since that could run a tool twice.
+		b.writeMayHaveRun(m)
+	case errors.As(err, &re):
+		b.writeError(m.ID, re.code, re.msg, nil)
+	case errors.As(err, &ue):
+		b.writeError(m.ID, codeUnavailable, ue.Error(), nil)
+	case err != nil:
+		b.writeError(m.ID, codeUnavailable, "mcptray-stdio could not reach mcptray: "+err.Error(), nil)
 	}
-	if !answered {
-		b.writeError(m.ID, codeUnavailable, "mcptray closed the connection without answering this request; try again (see mcptray's activity log)", nil)
-	}
-	return resp, answered
+	return resp, err == nil && answered
 }
+
+// errMayHaveRun means a request went out to mcptray (at least its first
+// byte was written) and no answer came back: mcptray stopped while it
+// handled the request, or before it read it — the shim cannot tell which.
+var errMayHaveRun = errors.New("mcptray stopped during the request")
+
+// writeMayHaveRun answers a request that reached mcptray (or may have)
+// when mcptray stopped before answering. The request is not sent again:
+// the shim re-sends only what provably never reached mcptray (see
+// internal/atmostonce), so a tool never runs twice for one call.
+func (b *bridge) writeMayHaveRun(m message) {
+	what := "this request (" + m.Method + ")"
+	effect := "it may have taken effect"
+	if m.Method == "tools/call" {
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		what, effect = fmt.Sprintf("the call of %q", p.Name), "the tool may have run"
+	}
+	msg := fmt.Sprintf("mcptray stopped during %s, so its outcome is unknown: %s. mcptray-stdio does not send it again, since that could run it twice; check its effect before trying again.", what, effect)
+	b.writeError(m.ID, codeInternal, msg, mayHaveRunData())
+}
+
+// mayHaveRunData is the data of the error writeMayHaveRun sends, for
+// clients that act on it rather than show it.
+func mayHaveRunData() map[string]any {
+	return map[string]any{"reason": "mcptray-stopped-during-request", "mayHaveRun": true, "resent": false}
+}
+
+// refusedError is mcptray's answer to a request it turned away before
+// reading it (413: larger than maxBodyBytes): nothing ran. It is relayed
+// under the request's id, since mcptray could not read that id.
+type refusedError struct {
+	code int
+	msg  string
+}
+
+func (e *refusedError) Error() string { return e.msg }
 
 func (b *bridge) legacyRequest(ctx context.Context, m message, line []byte) {
 	sess, err := b.waitSession(ctx)
@@ -596,11 +653,20 @@ func (b *bridge) post(ctx context.Context, body []byte, h http.Header, onMsg fun
 		if ep.token != "" {
 			req.Header.Set("Authorization", "Bearer "+ep.token)
 		}
+		req, delivery := atmostonce.Track(req)
 		resp, err := b.http.Do(req)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if !delivery.Unsent() {
+				// Part of the request went out: mcptray may have read it
+				// and acted on it, so it must not be sent again.
+				b.up.invalidate()
+				return nil, errMayHaveRun
+			}
+			// Not a byte was written (typically: connection refused, as
+			// mcptray is not running): sending it again is safe.
 			if sessionID != "" {
 				// mcptray stopped: the session is gone with it.
 				b.up.invalidate()
@@ -640,6 +706,9 @@ func (b *bridge) post(ctx context.Context, body []byte, h http.Header, onMsg fun
 			if err != nil && ctx.Err() == nil {
 				return resp, err
 			}
+			if re := refusal(resp.StatusCode, data); re != nil {
+				return resp, re
+			}
 			if len(bytes.TrimSpace(data)) > 0 && json.Valid(data) {
 				b.deliver(data, onMsg, quiet)
 			} else if resp.StatusCode >= 400 {
@@ -648,6 +717,29 @@ func (b *bridge) post(ctx context.Context, body []byte, h http.Header, onMsg fun
 		}
 		return resp, nil
 	}
+}
+
+// refusal is the refusedError of a JSON-RPC error mcptray answered without
+// an id — it turned the request away before reading it — or nil.
+func refusal(status int, body []byte) *refusedError {
+	if status < 400 {
+		return nil
+	}
+	var r struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Error == nil || (len(r.ID) > 0 && string(r.ID) != "null") {
+		return nil
+	}
+	msg := "mcptray refused this request: " + r.Error.Message
+	if status == http.StatusRequestEntityTooLarge {
+		msg = "mcptray refused this request without running it: " + r.Error.Message + " (its maxBodyBytes setting)"
+	}
+	return &refusedError{code: r.Error.Code, msg: msg}
 }
 
 // readSSE relays each event's data as one message.

@@ -672,3 +672,64 @@ func stopStartedServer(h home) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestOversizedMessages: a 100 MB line is refused by the shim itself, in
+// bounded memory, under the request's id; a line mcptray refuses (larger
+// than its maxBodyBytes) is answered with mcptray's reason under the
+// request's id — never with advice to try again, and nothing ran.
+func TestOversizedMessages(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(modernReq(1, "tools/list", ""))
+	s.answer(1, 10*time.Second)
+
+	line := func(id, size int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_simple_text","arguments":{"pad":"%s"},%s}}`+"\n",
+			id, strings.Repeat("A", size), modernMeta)
+	}
+	s.send(line(2, 100<<20))
+	m := s.answer(2, 30*time.Second)
+	e, _ := m["error"].(map[string]any)
+	if errCode(m) != codeInvalidRequest || !strings.Contains(fmt.Sprint(e["message"]), "larger than mcptray-stdio accepts") {
+		t.Errorf("100 MB line: %v", m)
+	}
+	// The shim may hold up to maxLine (16 MiB) before it knows the line is
+	// too long; a buffered 100 MB line would take several times that.
+	if hwm := peakRSS(t, s.cmd.Process.Pid); hwm > 96<<20 {
+		t.Errorf("the shim peaked at %d MB of memory for a 100 MB line", hwm>>20)
+	} else {
+		t.Logf("the shim peaked at %d MB for a 100 MB line", hwm>>20)
+	}
+
+	s.send(line(3, 6<<20)) // past mcptray's default maxBodyBytes (4 MiB)
+	m = s.answer(3, 30*time.Second)
+	e, _ = m["error"].(map[string]any)
+	msg := fmt.Sprint(e["message"])
+	if errCode(m) != codeInvalidRequest || !strings.Contains(msg, "larger than") || !strings.Contains(msg, "maxBodyBytes") || strings.Contains(msg, "try again") {
+		t.Errorf("a line mcptray refuses: %v", m)
+	}
+	s.send(modernReq(4, "tools/list", ""))
+	if m := s.answer(4, 10*time.Second); m["result"] == nil {
+		t.Errorf("after the refusals: %v", m)
+	}
+}
+
+// peakRSS is a process's peak resident memory, in bytes (Linux).
+func peakRSS(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for l := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			var kb int
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
+			return kb << 10
+		}
+	}
+	t.Skip("no VmHWM")
+	return 0
+}

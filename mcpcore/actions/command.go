@@ -429,26 +429,28 @@ func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, e
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.WaitDelay = waitDelay
-	killGroupOnCancel(cmd)
+	grp := groupProcess(cmd)
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
-	stdout := &capWriter{max: limit}
-	stderr := &capWriter{max: limit}
+	extra := data.lookahead()
+	stdout := &capWriter{max: limit, extra: extra}
+	stderr := &capWriter{max: limit, extra: extra}
 	if rep != nil && c.Stream != "" {
-		stdout.onLine = c.streamer(tctx, data, rep, filepath.Base(argv[0]))
+		stdout.data = data
+		stdout.onLine = c.streamer(tctx, rep, filepath.Base(argv[0]))
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 
 	start := time.Now()
-	err = cmd.Run()
+	err = runGrouped(ctx, cmd, grp, data, argv[0])
 	stdout.flush()
 	out := &Output{
 		Program:         data.Redact(argv[0]),
-		Stdout:          redactBytes(data, stdout.buf.Bytes()),
-		Stderr:          redactBytes(data, stderr.buf.Bytes()),
-		StdoutTruncated: stdout.truncated,
-		StderrTruncated: stderr.truncated,
+		Stdout:          stdout.kept(data),
+		Stderr:          stderr.kept(data),
+		StdoutTruncated: stdout.total > int64(limit),
+		StderrTruncated: stderr.total > int64(limit),
 		StdoutBytes:     stdout.total,
 		StderrBytes:     stderr.total,
 		ExitCode:        -1,
@@ -473,15 +475,29 @@ func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, e
 	return out, redactErr(data, fmt.Errorf("cannot run %s: %w", argv[0], err))
 }
 
-// streamer returns the function that sends one stdout line to rep.
-func (c *Command) streamer(ctx context.Context, data *Data, rep Reporter, logger string) func(string) {
+// runGrouped starts cmd, records its process group (ProcessGroups) while it
+// runs, and waits for it. It keeps its OS thread meanwhile (pinThread: the
+// Pdeathsig of the program is tied to the thread that started it).
+func runGrouped(ctx context.Context, cmd *exec.Cmd, grp *procGroup, data *Data, program string) error {
+	defer pinThread()()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	grp.started()
+	defer grp.release()
+	defer recordGroup(ctx, data, cmd, program)()
+	return cmd.Wait()
+}
+
+// streamer returns the function that sends one stdout line (redacted
+// already) to rep.
+func (c *Command) streamer(ctx context.Context, rep Reporter, logger string) func(string) {
 	n := 0
 	return func(line string) {
 		if strings.TrimSpace(line) == "" {
 			return
 		}
 		n++
-		line = data.Redact(line)
 		// A failed notification (the client went away) does not stop the
 		// program; cancellation does that.
 		if c.Stream == "progress" {
@@ -563,63 +579,90 @@ func findProgram(name, dir string, env []string) (string, error) {
 
 // capWriter keeps the first max bytes written to it, counts the rest and
 // discards it, so a runaway program neither blocks on a full pipe nor fills
-// memory. When onLine is set, each complete line within the kept bytes is
-// passed to it as it arrives.
+// memory. It keeps extra bytes past max — the longest secret's length —
+// so that kept can redact before it cuts (see redactCut). When onLine is
+// set, each line that starts within the first max bytes is passed to it,
+// redacted and cut at maxStreamLine, as it arrives.
 type capWriter struct {
-	max       int
-	buf       bytes.Buffer
-	truncated bool
-	total     int64
-	onLine    func(string)
-	line      []byte
-	longLine  bool
+	max, extra int
+	buf        bytes.Buffer
+	total      int64
+	data       *Data
+	onLine     func(string)
+	// line is the current line's raw bytes (at most its cut, plus extra,
+	// plus one);
+	// lineMax is where it is cut: maxStreamLine, or less when the output
+	// cap comes first; lineOff says the line started past the cap.
+	line    []byte
+	lineMax int
+	lineOff bool
+	started bool
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
 	n := len(p)
-	w.total += int64(n)
-	if room := w.max - w.buf.Len(); room < len(p) {
-		w.truncated = true
-		p = p[:max(room, 0)]
-	}
-	w.buf.Write(p)
-	if w.onLine != nil {
-		for len(p) > 0 {
-			i := bytes.IndexByte(p, '\n')
-			if i < 0 {
-				w.addLine(p)
-				break
-			}
-			w.addLine(p[:i])
-			w.emit()
-			p = p[i+1:]
+	for len(p) > 0 && w.onLine != nil {
+		if !w.started {
+			w.started = true
+			w.lineMax = min(maxStreamLine, w.max-int(min(w.total, int64(w.max))))
+			w.lineOff = w.total >= int64(w.max)
 		}
+		i := bytes.IndexByte(p, '\n')
+		seg := p
+		if i >= 0 {
+			seg = p[:i]
+		}
+		// One byte more than a cut needs, to know that the line was cut.
+		if room := w.lineMax + w.extra + 1 - len(w.line); room > 0 {
+			w.line = append(w.line, seg[:min(room, len(seg))]...)
+		}
+		w.keep(seg)
+		if i < 0 {
+			break
+		}
+		w.keep(p[i : i+1])
+		w.emit()
+		p = p[i+1:]
+	}
+	if w.onLine == nil {
+		w.keep(p)
 	}
 	return n, nil
 }
 
-func (w *capWriter) addLine(p []byte) {
-	if room := maxStreamLine - len(w.line); room < len(p) {
-		w.longLine = true
-		p = p[:max(room, 0)]
+// keep adds p to what is kept (up to max+extra) and counts it.
+func (w *capWriter) keep(p []byte) {
+	if room := w.max + w.extra - w.buf.Len(); room > 0 {
+		w.buf.Write(p[:min(room, len(p))])
 	}
-	w.line = append(w.line, p...)
+	w.total += int64(len(p))
 }
 
+// emit passes the current line on, unless it started past the output cap.
 func (w *capWriter) emit() {
-	line := string(bytes.TrimSuffix(w.line, []byte("\r")))
-	if w.longLine {
-		line = string(trimPartialRune([]byte(line))) + "…"
+	raw := bytes.TrimSuffix(w.line, []byte("\r"))
+	line, cut := w.data.redactCut(raw, w.lineMax)
+	w.line, w.started = w.line[:0], false
+	if w.lineOff {
+		return
 	}
-	w.line, w.longLine = w.line[:0], false
-	w.onLine(line)
+	if cut {
+		line = append(trimPartialRune(line), "…"...)
+	}
+	w.onLine(string(line))
 }
 
 // flush streams a last line that had no newline.
 func (w *capWriter) flush() {
-	if w.onLine != nil && len(w.line) > 0 {
+	if w.onLine != nil && w.started && len(w.line) > 0 {
 		w.emit()
 	}
+}
+
+// kept is the output kept, redacted, then cut at max.
+func (w *capWriter) kept(data *Data) []byte {
+	b, _ := data.redactCut(w.buf.Bytes(), w.max)
+	return b
 }
 
 // redactedError carries a message with secrets redacted; errors.Is still
@@ -638,16 +681,6 @@ func redactErr(data *Data, err error) error {
 		return nil
 	}
 	return &redactedError{msg: data.Redact(err.Error()), err: err}
-}
-
-func redactBytes(data *Data, b []byte) []byte {
-	if data == nil || len(b) == 0 {
-		return b
-	}
-	if r := data.Redact(string(b)); r != string(b) {
-		return []byte(r)
-	}
-	return b
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -320,7 +320,9 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 		return nil, h.exchangeError(ctx, tctx, method, u, timeout, err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	// Past the cap, the longest secret's length more is read, so that the
+	// body is redacted before it is cut (redactCut), never a secret halved.
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+int64(data.lookahead())+1))
 	if err != nil {
 		return nil, h.exchangeError(ctx, tctx, method, u, timeout, fmt.Errorf("reading the response: %w", err))
 	}
@@ -335,10 +337,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	if r.Reason == "" {
 		r.Reason = http.StatusText(r.Status)
 	}
-	if int64(len(b)) > limit {
-		r.Body, r.Truncated = b[:limit], true
-	}
-	r.Body = redactBytes(data, r.Body)
+	r.Body, r.Truncated = data.redactCut(b, int(limit))
 	for _, vs := range r.Header {
 		for i := range vs {
 			vs[i] = data.Redact(vs[i])

@@ -1,22 +1,25 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package actions
 
 import (
+	"errors"
+	"io"
 	"os/exec"
-	"runtime"
-	"strconv"
 )
 
-// killGroupOnCancel kills the process and, on Windows, its process tree
-// (taskkill /T) when the command's context is done. Elsewhere only the
-// process is killed, as exec.CommandContext does by default.
-func killGroupOnCancel(cmd *exec.Cmd) {
-	if runtime.GOOS != "windows" {
-		return
-	}
-	cmd.Cancel = func() error {
-		_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
-		return cmd.Process.Kill()
-	}
-}
+// procGroup does nothing here: only the program itself is killed on
+// cancellation, as exec.CommandContext does.
+type procGroup struct{}
+
+func groupProcess(*exec.Cmd) *procGroup { return &procGroup{} }
+func (*procGroup) started()             {}
+func (*procGroup) release()             {}
+func pinThread() (unpin func())         { return func() {} }
+
+var errNoStartTime = errors.New("process start times are not read on this system")
+
+func startTime(int) (uint64, error) { return 0, errNoStartTime }
+func killLeftover(ProcessGroup) int { return 0 }
+
+func startWatcher() (io.WriteCloser, func() error, error) { return nil, nil, errNoStartTime }

@@ -26,6 +26,9 @@ type Data struct {
 	Templates *TemplateCache
 	// Secret resolves {{secret "name"}}; nil means no secrets are available.
 	Secret func(name string) (string, error)
+	// Processes, when set, records the process group of each command the
+	// call runs, so that the next start of mcptray kills what a crash left.
+	Processes ProcessGroups
 
 	mu   sync.Mutex
 	used map[string]string // secret value -> name, for Redact
