@@ -74,17 +74,25 @@ func TestRenderManagerTabs(t *testing.T) {
 	}{
 		{"tools", 0, func() { m.tools.list.Select(0) }, func() bool { return m.editor != nil && m.editor.name.Text == "weather" }, []string{
 			// A disabled tool, not served, is dimmed.
-			"entry: (Search tools)", "check: [x]", "label: weather — Weather", "check: [ ]", "label: wttr_old {low}", "button: New tool",
+			"entry: (Search tools)", "check: [x]", "label: weather — Weather", "check: [ ]", "label: wttr_old {low}", "button: New tool", "button: From an example…",
 			"label: Name", "entry: weather", "label: Title", "entry: Weather", "label: Description", "entry: Today's weather in a city.",
 			"label: Parameters", "label: Parameter 1", "check: [x] Required", "button: (delete icon)",
 			"label: Name", "entry: city", "label: Type", "select: text", "label: Description", "entry: City name",
 			"label: Allowed values", "label: Default", "label: HTTP header", "button: Add parameter",
 			"label: Action", "select: Call a URL", "label: Method", "select: GET",
-			"label: URL", "entry: https://wttr.in/{{pathescape .args.city}}",
+			// Every templated field offers Insert ▸ and previews itself.
+			"label: URL", "entry: https://wttr.in/{{pathescape .args.city}}", "button: Insert {low}",
+			"label: With Try it's sample arguments: https://wttr.in/%5Bcity%5D",
+			"label: Query parameters", "entry: format=3", "button: Insert {low}",
+			"label: Headers", "button: Insert {low}", "label: Body", "button: Insert {low}",
 			"label: Input steps", "label: Step 1", "button: (arrow-up icon) {disabled}", "button: (arrow-down icon) {disabled}",
 			"label: What it asks", "select: Questions to fill in (form)", "label: Key", "entry: units", "label: Round",
-			"label: Message — tells the person what to fill in", "entry: Which units?",
-			`re:(?s)entry: \{.*"enum": \[\s*"metric",\s*"imperial"\s*\].*`,
+			"label: Message — tells the person what to fill in", "entry: Which units?", "button: Insert {low}",
+			// The form's questions as fields, its JSON Schema under
+			// Advanced.
+			"label: The questions", "label: Question 1", "label: Name", "entry: units", "label: Label", "label: Type", "select: choice",
+			"label: Help", "check: [ ] Required", "label: Default", "label: Choices", "entry: metric\nimperial",
+			"button: Add question", "button: Advanced: the form's schema (JSON) {low}",
 			"label: Who answers", "select: the AI app (client)", "label: The AI app asks its user (or its model) and sends the answer.",
 			"button: Add input step",
 			"label: Approval", "select: Ask before destructive calls",
@@ -148,6 +156,12 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Caching & limits", "label: Lists stay fresh for", "entry: 5000", "label: milliseconds",
 			"label: Who may reuse a list", "select: any AI app (public)",
 			"label: Time to answer a step", "entry: 600", "label: seconds",
+			// Each client token's limits, after what the log keeps.
+			"label: Calls at once, per token", "entry: 16", "label: calls",
+			"label: Background calls, per token", "entry: 64", "label: calls",
+			"label: Waiting background calls, per token", "entry: 16", "label: calls",
+			"label: Sessions, per token", "entry: 64", "label: sessions",
+			"label: Largest answer", "entry: 8388608", "label: bytes",
 			"label: Questions", "label: Answer within", "entry: 300", "label: seconds",
 			"label: Without the app", "select: Decline them (deny)",
 			"button: Save settings {high}", "button: Revert",

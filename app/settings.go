@@ -230,6 +230,16 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 			help: "Beyond this many, the oldest requests leave the activity log (activityMaxRows)."},
 		{key: "activityMaxAgeDays", label: "Activity: keep for", unit: "days",
 			help: "Older requests leave the activity log (activityMaxAgeDays)."},
+		{key: "maxCallsPerToken", label: "Calls at once, per token", unit: "calls",
+			help: "How many tool calls, reads and prompts one client token may have running at once; more are refused until one ends (maxCallsPerToken)."},
+		{key: "maxTasksPerToken", label: "Background calls, per token", unit: "calls",
+			help: "How many background calls one client token may have running or waiting at once (maxTasksPerToken)."},
+		{key: "maxWaitingTasksPerToken", label: "Waiting background calls, per token", unit: "calls",
+			help: "How many background calls of one client token may wait for an answer from the AI app at once (maxWaitingTasksPerToken)."},
+		{key: "maxSessionsPerToken", label: "Sessions, per token", unit: "sessions",
+			help: "How many older-protocol sessions one client token may keep open; a new one closes its least recently used (maxSessionsPerToken)."},
+		{key: "maxResultBytes", label: "Largest answer", unit: "bytes",
+			help: "A tool result, resource or prompt larger than this once encoded is refused with an error saying so (maxResultBytes)."},
 	}
 	box := container.NewVBox(heading("Caching & limits"))
 	for i, n := range s.nums {
@@ -337,6 +347,9 @@ func (s *SettingsTab) Reload() {
 		"taskTtlMs": set.TaskTTLMs, "taskPollIntervalMs": set.TaskPollIntervalMs,
 		"activityMaxRows": int64(set.ActivityMaxRows), "activityMaxAgeDays": int64(set.ActivityMaxAgeDays),
 		"askTimeoutSeconds": int64(set.AskTimeoutSeconds),
+		"maxCallsPerToken":  int64(set.MaxCallsPerToken), "maxTasksPerToken": int64(set.MaxTasksPerToken),
+		"maxWaitingTasksPerToken": int64(set.MaxWaitingTasksPerToken), "maxSessionsPerToken": int64(set.MaxSessionsPerToken),
+		"maxResultBytes": set.MaxResultBytes,
 	}
 	for _, n := range s.nums {
 		n.entry.SetText(strconv.FormatInt(vals[n.key], 10))
@@ -397,6 +410,16 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 			set.ActivityMaxAgeDays = int(v)
 		case "askTimeoutSeconds":
 			set.AskTimeoutSeconds = int(v)
+		case "maxCallsPerToken":
+			set.MaxCallsPerToken = int(v)
+		case "maxTasksPerToken":
+			set.MaxTasksPerToken = int(v)
+		case "maxWaitingTasksPerToken":
+			set.MaxWaitingTasksPerToken = int(v)
+		case "maxSessionsPerToken":
+			set.MaxSessionsPerToken = int(v)
+		case "maxResultBytes":
+			set.MaxResultBytes = v
 		}
 	}
 	return set, ps

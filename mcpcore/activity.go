@@ -57,10 +57,24 @@ const (
 	// OutcomeCancelled is a request the client cancelled, or a task
 	// cancelled by its client or on the desktop.
 	OutcomeCancelled = "cancelled"
+	// OutcomeRunning is a call still running a second after it started,
+	// recorded then so that the log keeps it even if mcptray dies before
+	// it ends; a second record says how it ended.
+	OutcomeRunning = "running"
 )
 
+// RefusedMethodPrefix starts the Method of a request turned away before it
+// was read (a foreign Host or Origin, no or a bad token, a body too large):
+// "HTTP " and the HTTP method, e.g. "HTTP POST".
+const RefusedMethodPrefix = "HTTP "
+
+// Refused reports whether a records a request turned away before it was
+// read. The activity log counts those apart (storage aggregates them), so
+// that a flood of them never pushes accepted requests out of the log.
+func (a Activity) Refused() bool { return strings.HasPrefix(a.Method, RefusedMethodPrefix) }
+
 // Outcomes lists every outcome, in the order people read them in a filter.
-var Outcomes = []string{OutcomeOK, OutcomeToolError, OutcomeError, OutcomeCancelled, OutcomeInputRequired, OutcomeTask}
+var Outcomes = []string{OutcomeOK, OutcomeToolError, OutcomeError, OutcomeCancelled, OutcomeInputRequired, OutcomeTask, OutcomeRunning}
 
 // maxDetail bounds an activity record's Detail, in characters.
 const maxDetail = 200

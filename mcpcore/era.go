@@ -32,6 +32,13 @@ type message struct {
 // hasModernMeta reports whether a body carries the 2026 per-request
 // protocolVersion; it is decoded only when the headers cannot decide.
 func hasModernMeta(body []byte) bool {
+	_, ok := metaVersion(body)
+	return ok
+}
+
+// metaVersion is the 2026 per-request _meta protocolVersion of a body, and
+// whether it has one (of any JSON type; a non-string reads as "").
+func metaVersion(body []byte) (string, bool) {
 	var m struct {
 		Params struct {
 			Meta struct {
@@ -39,7 +46,12 @@ func hasModernMeta(body []byte) bool {
 			} `json:"_meta"`
 		} `json:"params"`
 	}
-	return json.Unmarshal(body, &m) == nil && m.Params.Meta.Version != nil
+	if json.Unmarshal(body, &m) != nil || m.Params.Meta.Version == nil {
+		return "", false
+	}
+	var v string
+	_ = json.Unmarshal(*m.Params.Meta.Version, &v)
+	return v, true
 }
 
 // isModern decides the era of a POST: a legacy version header, or no

@@ -61,14 +61,18 @@ func (e *Engine) Handler() http.Handler {
 		p, _ := r.Context().Value(principalKey{}).(Principal)
 		return e.serverFor(p)
 	}
+	// The guard checks the Host first, case-insensitively as RFC 9110 has
+	// it; go-sdk's own check takes "LOCALHOST" for a foreign host.
 	modern := mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		PropagateRequestCancellation: true,
+		DisableLocalhostProtection:   true,
 		Logger:                       e.sdkLog,
 	})
 	legacy := mcp.NewStreamableHTTPHandler(serverFor, &mcp.StreamableHTTPOptions{
-		SessionTimeout: 30 * time.Minute,
-		Logger:         e.sdkLog,
+		SessionTimeout:             30 * time.Minute,
+		DisableLocalhostProtection: true,
+		Logger:                     e.sdkLog,
 	})
 	// go-sdk reads the token identity through its own context key, which
 	// only its middleware sets; the token was verified already, so this
@@ -88,20 +92,43 @@ func (e *Engine) Handler() http.Handler {
 			return
 		}
 		if e.opts.Tokens == nil {
+			authenticated(r.Context())
 			route.ServeHTTP(w, r)
 			return
 		}
-		p, ok := e.authenticate(w, r)
+		p, credential, ok := e.authenticate(w, r)
 		if !ok {
 			return
 		}
+		authenticated(r.Context())
 		if !e.sessionInScope(r, p) {
 			e.reject(w, r, http.StatusNotFound, jsonrpc.CodeInvalidRequest, "session not found: this client token's tool allowlist changed; initialize a new session")
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
+		ctx := context.WithValue(r.Context(), principalKey{}, p)
+		r = r.WithContext(context.WithValue(ctx, credentialKey{}, credential))
 		authed.ServeHTTP(w, r)
 	})
+}
+
+// authenticatedKey carries, in a connection's context, what to call once a
+// request on the connection passed the guard and the token check.
+type authenticatedKey struct{}
+
+// OnAuthenticated returns ctx (a connection's base context: see
+// http.Server.ConnContext) carrying mark, which the handler calls each time
+// a request on that connection passes the guard and the token check. A
+// connection limiter uses it to tell clients from connections that never
+// showed a valid token.
+func OnAuthenticated(ctx context.Context, mark func()) context.Context {
+	return context.WithValue(ctx, authenticatedKey{}, mark)
+}
+
+// authenticated calls the OnAuthenticated mark of ctx, if any.
+func authenticated(ctx context.Context) {
+	if mark, ok := ctx.Value(authenticatedKey{}).(func()); ok {
+		mark()
+	}
 }
 
 // guard enforces the local-server posture: a loopback Host (DNS rebinding),
@@ -112,7 +139,7 @@ func (e *Engine) guard(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		host, port = r.Host, ""
 	}
-	if !isLoopbackName(host) {
+	if !IsLoopbackHost(host) {
 		e.reject(w, r, http.StatusForbidden, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Host %q is not allowed: this server only answers on a loopback address", r.Host))
 		return false
 	}
@@ -142,7 +169,10 @@ func (e *Engine) guard(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-func isLoopbackName(host string) bool {
+// IsLoopbackHost reports whether a Host header's host part (no port) names
+// this computer: "localhost" in any case, or a loopback address. Every
+// endpoint mcptray serves checks it, against DNS rebinding.
+func IsLoopbackHost(host string) bool {
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if strings.EqualFold(host, "localhost") {
 		return true
@@ -158,7 +188,7 @@ func (e *Engine) originAllowed(origin, port string) bool {
 	if err != nil {
 		return false
 	}
-	if h, p, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(norm, "http://"), "https://")); err == nil && isLoopbackName(h) && p == port {
+	if h, p, err := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(norm, "http://"), "https://")); err == nil && IsLoopbackHost(h) && p == port {
 		return true
 	}
 	for _, a := range e.currentSettings().AllowedOrigins {
@@ -169,15 +199,17 @@ func (e *Engine) originAllowed(origin, port string) bool {
 	return false
 }
 
-// authenticate resolves the bearer token; on failure it answers 401 with a
-// WWW-Authenticate challenge. The token itself is never logged.
-func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal, bool) {
+// authenticate resolves the bearer token, returning its principal and the
+// token itself (what a stream it opens is checked with again later); on
+// failure it answers 401 with a WWW-Authenticate challenge. The token
+// itself is never logged.
+func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal, string, bool) {
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray"`)
 		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "missing bearer token: send Authorization: Bearer <token> (create one with `mcptray token create NAME`)")
-		return Principal{}, false
+		return Principal{}, "", false
 	}
 	p, err := e.opts.Tokens.VerifyToken(r.Context(), token)
 	if err != nil {
@@ -186,9 +218,9 @@ func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray", error="invalid_token"`)
 		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "invalid bearer token: it is unknown or was revoked")
-		return Principal{}, false
+		return Principal{}, "", false
 	}
-	return p, true
+	return p, token, true
 }
 
 // sessionInScope reports whether a 2025-11-25 session request belongs to
@@ -225,11 +257,19 @@ type router struct {
 }
 
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = newWriteDeadlines(w)
 	sessionID := r.Header.Get("Mcp-Session-Id")
+	p, _ := r.Context().Value(principalKey{}).(Principal)
 	if r.Method != http.MethodPost {
 		if sessionID != "" && (r.Method == http.MethodGet || r.Method == http.MethodDelete) {
+			rt.e.sessionUsed(sessionID)
 			jw := &jsonErrors{ResponseWriter: w}
 			defer jw.finish()
+			if r.Method == http.MethodGet {
+				var release func()
+				r, release = rt.e.holdStream(r, p, sessionID)
+				defer release()
+			}
 			rt.legacy.ServeHTTP(jw, r)
 			return
 		}
@@ -267,8 +307,20 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.ContentLength = int64(len(body))
 	jw := &jsonErrors{ResponseWriter: w, id: msg.ID}
 	defer jw.finish()
-	if !isModern(sessionID, r.Header.Get("MCP-Protocol-Version"), &msg, body) {
-		rt.legacy.ServeHTTP(jw, r)
+	version := r.Header.Get("MCP-Protocol-Version")
+	if !isModern(sessionID, version, &msg, body) {
+		rt.serveLegacy(jw, r, p, sessionID, msg.Method)
+		return
+	}
+	if version != "" && version < modernVersion && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		// go-sdk answers an unknown version older than 2026-07-28 in plain
+		// text; the client is owed -32022 and the versions it may use (or
+		// -32020 when the body names another version than the header).
+		if mv, ok := metaVersion(body); ok && mv != version {
+			writeError(jw, http.StatusBadRequest, msg.ID, mcp.CodeHeaderMismatch, fmt.Sprintf("the MCP-Protocol-Version header %q does not match the request's _meta protocolVersion %q", version, mv))
+			return
+		}
+		writeUnsupportedVersion(jw, msg.ID, version)
 		return
 	}
 	if isTaskMethod(msg.Method) {
@@ -280,12 +332,56 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if msg.Method == "subscriptions/listen" {
+		var release func()
+		r, release = rt.e.holdStream(r, p, "")
+		defer release()
 		ka := &keepAlive{ResponseWriter: jw}
 		defer ka.start(r.Context(), rt.e.opts.KeepAlive)()
 		rt.modern.ServeHTTP(ka, r)
 		return
 	}
 	rt.modern.ServeHTTP(jw, r)
+}
+
+// serveLegacy serves a 2025-11-25 POST: a request in a session notes the
+// session's use; an initialize first makes room among the token's sessions
+// (maxSessionsPerToken), and the session it opens is recorded, so it ends
+// when the token is revoked or changed.
+func (rt *router) serveLegacy(w http.ResponseWriter, r *http.Request, p Principal, sessionID, method string) {
+	if sessionID != "" {
+		rt.e.sessionUsed(sessionID)
+		rt.legacy.ServeHTTP(w, r)
+		return
+	}
+	if method != "initialize" {
+		rt.legacy.ServeHTTP(w, r)
+		return
+	}
+	rt.e.makeRoomForSession(p, rt.e.currentSettings().MaxSessionsPerToken)
+	rt.legacy.ServeHTTP(w, r)
+	if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+		rt.e.sessionOpened(id, r, p)
+	}
+}
+
+// writeUnsupportedVersion answers a request for a protocol version this
+// server does not speak: -32022 with the versions it does (HTTP 400).
+func writeUnsupportedVersion(w http.ResponseWriter, id json.RawMessage, requested string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error": map[string]any{
+			"code":    mcp.CodeUnsupportedProtocolVersion,
+			"message": fmt.Sprintf("protocol version %q is not supported; use one of %s", requested, strings.Join(mcp.SupportedProtocolVersions(), ", ")),
+			"data":    mcp.UnsupportedProtocolVersionData{Supported: mcp.SupportedProtocolVersions(), Requested: requested},
+		},
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(body)
 }
 
 // reject answers a request turned away before it reaches go-sdk (Host,
@@ -300,7 +396,7 @@ func (e *Engine) reject(w http.ResponseWriter, r *http.Request, status int, code
 	e.opts.Activity.Record(Activity{
 		Time:      time.Now(),
 		Token:     p.Token,
-		Method:    "HTTP " + r.Method,
+		Method:    RefusedMethodPrefix + r.Method,
 		Target:    r.URL.Path,
 		Outcome:   OutcomeError,
 		ErrorCode: code,
@@ -377,6 +473,59 @@ func (j *jsonErrors) finish() {
 	j.capture = nil
 	writeError(w, j.status, j.id, code, msg)
 }
+
+// WriteTimeout is the longest one write of a response may block on a
+// client that does not read. It is no bound on how long a response lasts:
+// the HTTP server's WriteTimeout covers a response from its request's
+// headers on, which would cut listen streams, session GET streams and
+// calls that wait for a person; so every routed request drops that
+// deadline and each of its writes gets one of its own instead.
+const WriteTimeout = 30 * time.Second
+
+// writeDeadlines gives each write of a response a deadline of WriteTimeout
+// (renewed at most every quarter of it, so a busy stream does not pay a
+// timer update per write).
+type writeDeadlines struct {
+	http.ResponseWriter
+	rc   *http.ResponseController
+	mu   sync.Mutex
+	last time.Time
+}
+
+func newWriteDeadlines(w http.ResponseWriter) *writeDeadlines {
+	d := &writeDeadlines{ResponseWriter: w, rc: http.NewResponseController(w)}
+	_ = d.rc.SetWriteDeadline(time.Time{})
+	return d
+}
+
+// extend renews the write deadline before a write.
+func (d *writeDeadlines) extend() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if now := time.Now(); now.Sub(d.last) >= WriteTimeout/4 {
+		_ = d.rc.SetWriteDeadline(now.Add(WriteTimeout))
+		d.last = now
+	}
+}
+
+func (d *writeDeadlines) WriteHeader(status int) {
+	d.extend()
+	d.ResponseWriter.WriteHeader(status)
+}
+
+func (d *writeDeadlines) Write(p []byte) (int, error) {
+	d.extend()
+	return d.ResponseWriter.Write(p)
+}
+
+// Flush forwards flushes, which SSE needs.
+func (d *writeDeadlines) Flush() {
+	d.extend()
+	_ = d.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (d *writeDeadlines) Unwrap() http.ResponseWriter { return d.ResponseWriter }
 
 // keepAlive writes an SSE comment on a listen stream that has been quiet
 // for a while, so proxies and clients keep the connection open.

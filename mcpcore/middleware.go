@@ -40,11 +40,20 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			start := time.Now()
 			ctx, c := withCallRecord(ctx)
 			c.owner = principalOf(req.GetExtra())
-			res, err = e.handle(ctx, sc, next, method, req)
+			res, err = e.limited(ctx, method, req, c.owner, func(ctx context.Context) (mcp.Result, error) {
+				return e.handle(ctx, sc, next, method, req)
+			})
 			if err == nil && c.task != nil {
 				res = c.task
 			}
+			// Redacted first: a limit on size must never cut a secret
+			// into a part that is no longer recognised.
 			res, err = c.redactResult(res), wireError(c.redactError(err))
+			if err == nil && res != nil && isLimitedCall(method) {
+				if lerr := checkResultSize(res, e.currentSettings().MaxResultBytes); lerr != nil {
+					res, err = nil, lerr
+				}
+			}
 			if e.opts.Activity != nil {
 				a := activityOf(start, method, req, res, err)
 				c.mu.Lock()
@@ -54,6 +63,78 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			}
 			return res, err
 		}
+	}
+}
+
+// longCall is how long a call runs before the activity log gets a record
+// that it is running: if mcptray dies before the call ends, the log still
+// shows the call was accepted and may have run.
+const longCall = time.Second
+
+// callsDrain bounds how long Shutdown waits for the calls it stopped to
+// answer.
+const callsDrain = 3 * time.Second
+
+// errStopping is the cause of the cancellation of calls in flight when the
+// engine shuts down.
+var errStopping = errors.New("mcptray is stopping")
+
+// limited runs one request within its token's limits (limits.go) and the
+// engine's life: a call beyond maxCallsPerToken is refused, a long one is
+// logged as running, and one still in flight when the engine shuts down is
+// answered with errStoppedDuring instead of a dropped connection.
+func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, token string, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
+	if method == "subscriptions/listen" {
+		return run(ctx) // ended, with its result, by Shutdown
+	}
+	if isLimitedCall(method) {
+		max := e.currentSettings().MaxCallsPerToken
+		release, ok := e.calls.acquire(token, max)
+		if !ok {
+			return nil, limitError("maxCallsPerToken", int64(max), 0,
+				"%s has %d calls running, the most it may (maxCallsPerToken); wait for one to finish, or raise the limit in mcptray's settings", tokenLabel(token), max)
+		}
+		defer release()
+		if e.opts.Activity != nil {
+			// Described now: the handler may change the request.
+			a := activityOf(time.Now(), method, req, nil, nil)
+			a.Outcome, a.Detail = OutcomeRunning, "still running; a second record says how it ended (none if mcptray stopped first)"
+			t := time.AfterFunc(longCall, func() {
+				a.Duration = time.Since(a.Time)
+				e.record(a)
+			})
+			defer t.Stop()
+		}
+	}
+	e.inflight.Add(1)
+	defer e.inflight.Add(-1)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer context.AfterFunc(e.stopping, func() { cancel(errStopping) })()
+	res, err := run(ctx)
+	if errors.Is(context.Cause(ctx), errStopping) && e.stopping.Err() != nil && (err != nil || isErrorResult(res)) {
+		return nil, errStoppedDuring(method)
+	}
+	return res, err
+}
+
+// errStoppedDuring answers a call that mcptray stopped before it ended.
+func errStoppedDuring(method string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("mcptray is stopping: this %s was stopped before it finished, and may have run in part; send it again once mcptray is back", method)}
+}
+
+// isErrorResult reports whether res is a tool error result.
+func isErrorResult(res mcp.Result) bool {
+	r, ok := res.(*mcp.CallToolResult)
+	return ok && r != nil && r.IsError
+}
+
+// awaitCalls waits until no call is in flight, or for at most d.
+func (e *Engine) awaitCalls(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for e.inflight.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -70,6 +70,9 @@ func generateSchema(params []Param) json.RawMessage {
 // mistakes such as an unknown type, and by resolving it with the library
 // go-sdk validates arguments with, which panics on what it rejects.
 func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	if err := checkDepth(raw); err != nil {
+		return nil, err
+	}
 	doc, err := santhosh.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("not valid JSON: %w", err)
@@ -94,6 +97,40 @@ func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 		return nil, fmt.Errorf("invalid JSON Schema: %w", err)
 	}
 	return r, nil
+}
+
+// maxSchemaDepth bounds how deeply a hand-written schema nests (objects and
+// arrays). Real schemas nest a few levels; the libraries that check a
+// schema take superlinear time on deep ones, and the database refuses JSON
+// nested past 1000 levels with an opaque error.
+const maxSchemaDepth = 64
+
+// checkDepth refuses JSON nested more than maxSchemaDepth levels, saying
+// where the limit was passed.
+func checkDepth(raw []byte) error {
+	depth, inString, escaped := 0, false, false
+	for i, b := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch b {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > maxSchemaDepth {
+				return fmt.Errorf("the schema nests more than %d levels deep (at byte %d); flatten it, e.g. with $defs and $ref", maxSchemaDepth, i)
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return nil
 }
 
 // schemaError flattens a meta-schema failure into one readable line.
@@ -132,6 +169,9 @@ func schemaError(err error) string {
 // checkInputSchema applies MCP's rules for a tool input schema: an object
 // root, a resolvable schema, and valid x-mcp-header annotations.
 func checkInputSchema(raw json.RawMessage) []string {
+	if err := checkDepth(raw); err != nil {
+		return []string{err.Error()}
+	}
 	var root map[string]any
 	if err := json.Unmarshal(raw, &root); err != nil {
 		return []string{fmt.Sprintf("not a JSON object: %v", err)}

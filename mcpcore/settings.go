@@ -44,6 +44,23 @@ type Settings struct {
 	// a form) waits for an answer; then it is declined, saying so, so that
 	// no client waits forever on a person who is away.
 	AskTimeoutSeconds int `json:"askTimeoutSeconds"`
+	// The per-token limits: what one client token may hold at once, so
+	// that no local program with a token can starve the others. Requests
+	// over a limit get a JSON-RPC error with CodeLimitExceeded naming it.
+	//
+	// MaxCallsPerToken bounds the tools/call, resources/read and
+	// prompts/get requests in flight.
+	MaxCallsPerToken int `json:"maxCallsPerToken"`
+	// MaxTasksPerToken bounds the tasks not yet ended (working or waiting
+	// for input); MaxWaitingTasksPerToken those parked in input_required.
+	MaxTasksPerToken        int `json:"maxTasksPerToken"`
+	MaxWaitingTasksPerToken int `json:"maxWaitingTasksPerToken"`
+	// MaxSessionsPerToken bounds the open 2025-11-25 sessions; a new one
+	// beyond it closes the token's least recently used session.
+	MaxSessionsPerToken int `json:"maxSessionsPerToken"`
+	// MaxResultBytes bounds a result as sent, counted after JSON encoding
+	// (a NUL byte of output takes six).
+	MaxResultBytes int64 `json:"maxResultBytes"`
 }
 
 // DefaultPort is the port mcptray listens on unless told otherwise.
@@ -65,6 +82,14 @@ func DefaultSettings() Settings {
 		Port:                   DefaultPort,
 		AskPolicy:              AskDeny,
 		AskTimeoutSeconds:      300,
+		// Limits no real AI app comes near (a handful of calls at once,
+		// one session each), which still bound what one token can hold:
+		// see README.md, "Limits".
+		MaxCallsPerToken:        16,
+		MaxTasksPerToken:        64,
+		MaxWaitingTasksPerToken: 16,
+		MaxSessionsPerToken:     64,
+		MaxResultBytes:          8 << 20,
 	}
 }
 
@@ -92,6 +117,13 @@ func (s Settings) RequestStateTTL() time.Duration {
 
 // maxAskTimeoutSeconds bounds the desktop question timeout: a day.
 const maxAskTimeoutSeconds = 86400
+
+// The bounds of the maxResultBytes setting: a result must at least hold a
+// page of text, and a GiB is more than any client takes.
+const (
+	minResultBytes = 64 << 10
+	maxResultBytes = 1 << 30
+)
 
 // AskTimeout is the desktop question timeout as a duration.
 func (s Settings) AskTimeout() time.Duration {
@@ -140,6 +172,26 @@ func (s Settings) Problems() []Problem {
 	}
 	if s.AskTimeoutSeconds < 1 || s.AskTimeoutSeconds > maxAskTimeoutSeconds {
 		bad("askTimeoutSeconds", "must be between 1 and %d (a day)", maxAskTimeoutSeconds)
+	}
+	for _, l := range []struct {
+		field string
+		v     int
+		max   int
+	}{
+		{"maxCallsPerToken", s.MaxCallsPerToken, 10_000},
+		{"maxTasksPerToken", s.MaxTasksPerToken, 10_000},
+		{"maxWaitingTasksPerToken", s.MaxWaitingTasksPerToken, 10_000},
+		{"maxSessionsPerToken", s.MaxSessionsPerToken, 10_000},
+	} {
+		if l.v < 1 || l.v > l.max {
+			bad(l.field, "must be between 1 and %d", l.max)
+		}
+	}
+	if s.MaxWaitingTasksPerToken > s.MaxTasksPerToken && s.MaxTasksPerToken >= 1 {
+		bad("maxWaitingTasksPerToken", "must not be more than maxTasksPerToken (%d): a task waiting for input is a task", s.MaxTasksPerToken)
+	}
+	if s.MaxResultBytes < minResultBytes || s.MaxResultBytes > maxResultBytes {
+		bad("maxResultBytes", "must be between %d (64 KiB) and %d (1 GiB)", minResultBytes, maxResultBytes)
 	}
 	if !slices.Contains(AskPolicies, s.AskPolicy) {
 		bad("askPolicy", "must be one of %s", strings.Join(AskPolicies, ", "))

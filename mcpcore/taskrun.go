@@ -59,6 +59,10 @@ type taskRegistry struct {
 	mu   sync.Mutex
 	runs map[string]*taskRun
 	subs map[chan Task]struct{}
+	// limitMu makes counting a token's tasks and changing the count one
+	// step (maxTasksPerToken, maxWaitingTasksPerToken). It is never taken
+	// with mu or a run's mu held.
+	limitMu sync.Mutex
 }
 
 // taskStore returns the engine's task store.
@@ -98,8 +102,13 @@ func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Co
 		e.log.Warn("deleting expired tasks", "err", err)
 	}
 	e.expireRuns(now)
-	if err := store.CreateTask(ctx, task); err != nil {
-		return nil, fmt.Errorf("creating the task: %w", err)
+	// Counted and registered under one lock, so parallel calls cannot all
+	// pass the count.
+	e.tasks.limitMu.Lock()
+	if n := e.tasksOf(c.token, false); n >= set.MaxTasksPerToken {
+		e.tasks.limitMu.Unlock()
+		return nil, limitError("maxTasksPerToken", int64(set.MaxTasksPerToken), 0,
+			"%s has %d tasks running or waiting for input, the most it may (maxTasksPerToken); wait for one to end or cancel one (tasks/cancel), or raise the limit in mcptray's settings", tokenLabel(c.token), n)
 	}
 	// The task outlives the request: it gets a context and a call record
 	// of its own.
@@ -110,20 +119,44 @@ func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Co
 	e.tasks.mu.Lock()
 	e.tasks.runs[task.ID] = r
 	e.tasks.mu.Unlock()
+	e.tasks.limitMu.Unlock()
+	if err := store.CreateTask(ctx, task); err != nil {
+		e.forgetRun(task.ID)
+		cancel()
+		return nil, fmt.Errorf("creating the task: %w", err)
+	}
 	e.publishTask(task)
 	go func() {
 		defer close(r.done)
 		defer cancel()
-		defer func() {
-			e.tasks.mu.Lock()
-			delete(e.tasks.runs, task.ID)
-			e.tasks.mu.Unlock()
-		}()
+		defer e.forgetRun(task.ID)
 		res, err := work(runCtx, r)
 		rc.secrets.Store(true) // redact whatever secret the run resolved
 		r.finish(runCtx, rc, res, err)
 	}()
 	return &createTaskResult{ResultType: "task", taskWire: wireOf(task)}, nil
+}
+
+// forgetRun drops a task from those running in this process.
+func (e *Engine) forgetRun(id string) {
+	e.tasks.mu.Lock()
+	defer e.tasks.mu.Unlock()
+	delete(e.tasks.runs, id)
+}
+
+// tasksOf counts the tasks of token running in this process that have not
+// ended; with waiting, only those waiting for input.
+func (e *Engine) tasksOf(token string, waiting bool) int {
+	n := 0
+	for _, r := range e.runs() {
+		r.mu.Lock()
+		t := r.task
+		r.mu.Unlock()
+		if t.Owner == token && !t.Terminal() && (!waiting || t.Status == TaskInputRequired) {
+			n++
+		}
+	}
+	return n
 }
 
 // addApproval records an approval given or refused while the task ran, for
@@ -185,6 +218,13 @@ func (r *taskRun) finish(ctx context.Context, rc *callRecord, res *mcp.CallToolR
 			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInternalError, "message": "the result cannot be encoded: " + merr.Error()})
 			break
 		}
+		if max := r.e.currentSettings().MaxResultBytes; int64(len(b)) > max {
+			var je *jsonrpc.Error
+			errors.As(errResultTooLarge(int64(len(b)), max), &je)
+			r.task.Status, r.task.StatusMessage = TaskFailed, je.Message
+			r.task.Error, _ = json.Marshal(je)
+			break
+		}
 		r.task.Status, r.task.Result = TaskCompleted, b
 		r.task.StatusMessage = "completed"
 		if res.IsError {
@@ -236,6 +276,10 @@ func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *action
 		return nil
 	}
 	for _, round := range roundsOf(steps) {
+		parked, err := r.e.parking(r)
+		if err != nil {
+			return err
+		}
 		r.mu.Lock()
 		data.Inputs = mergeInputs(data.Inputs, decodeAnswers(r.answers))
 		r.pending = map[string]*pendingStep{}
@@ -243,6 +287,7 @@ func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *action
 			ir, err := inputRequest(s, data)
 			if err != nil {
 				r.mu.Unlock()
+				parked()
 				return err
 			}
 			r.pending[r.keyLocked(s.Key)] = &pendingStep{step: s, req: ir, left: maxAsks - 1}
@@ -253,6 +298,7 @@ func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *action
 		r.task.InputRequests = r.pendingJSONLocked()
 		r.saveLocked()
 		r.mu.Unlock()
+		parked()
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -264,6 +310,28 @@ func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *action
 	r.mu.Unlock()
 	data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
 	return nil
+}
+
+// parking checks, before r parks in input_required, that its token's tasks
+// waiting for input stay within maxWaitingTasksPerToken: each holds its
+// state until the task's TTL, so one token must not park thousands. On
+// success the count stays locked until parked is called, once r's status
+// says it waits.
+func (e *Engine) parking(r *taskRun) (parked func(), err error) {
+	max := e.currentSettings().MaxWaitingTasksPerToken
+	e.tasks.limitMu.Lock()
+	r.mu.Lock()
+	owner, already := r.task.Owner, r.task.Status == TaskInputRequired
+	r.mu.Unlock()
+	if already {
+		return e.tasks.limitMu.Unlock, nil
+	}
+	if n := e.tasksOf(owner, true); n >= max {
+		e.tasks.limitMu.Unlock()
+		return nil, limitError("maxWaitingTasksPerToken", int64(max), 0,
+			"%s has %d tasks waiting for input, the most it may (maxWaitingTasksPerToken); answer them (tasks/update) or cancel some, or raise the limit in mcptray's settings", tokenLabel(owner), n)
+	}
+	return e.tasks.limitMu.Unlock, nil
 }
 
 // keyLocked is a fresh wire key for a step: keys are never reused over a

@@ -13,13 +13,27 @@ import (
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// Activity writer defaults; see ActivityWriterOptions.
+// Activity writer defaults; see ActivityWriterOptions. The batch delay is
+// also what a crash (kill -9, power loss) can lose of the log: records of
+// requests answered in the last DefaultActivityBatchDelay, and those of the
+// batch being written.
 const (
 	DefaultActivityBuffer            = 4096
 	DefaultActivityBatchSize         = 200
-	DefaultActivityBatchDelay        = 100 * time.Millisecond
+	DefaultActivityBatchDelay        = 10 * time.Millisecond
 	DefaultActivityRetentionInterval = time.Minute
 )
+
+// MaxRefusedRows caps the records of refused requests (mcpcore.Activity's
+// Refused) the log keeps, apart from activityMaxRows, which counts accepted
+// requests only: anyone on this computer can send refused requests, and
+// they must never push the record of an accepted one out.
+const MaxRefusedRows = 1000
+
+// maxRefusalKinds bounds the kinds of refused requests counted apart in a
+// minute; a refused request's detail can hold what its sender chose (a
+// Host, an Origin), so beyond it they are counted together.
+const maxRefusalKinds = 32
 
 // Activity query limits: a query returns DefaultActivityLimit records
 // unless it asks for another number, and never more than MaxActivityLimit.
@@ -145,8 +159,9 @@ func (s *Store) RecentClients(ctx context.Context, since time.Time) ([]RecentCli
 }
 
 // PruneActivity deletes the records older than maxAge, then all but the
-// newest maxRows; a limit of 0 or less is not applied. It returns how many
-// records it deleted.
+// newest maxRows records of accepted requests and the newest MaxRefusedRows
+// of refused ones, each counted apart; a limit of 0 or less is not
+// applied. It returns how many records it deleted.
 func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Duration) (int64, error) {
 	var deleted int64
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
@@ -159,8 +174,14 @@ func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Dura
 			n, _ := res.RowsAffected()
 			deleted += n
 		}
-		if maxRows > 0 {
-			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE id <= (SELECT id FROM activity ORDER BY id DESC LIMIT 1 OFFSET ?)`, maxRows)
+		if maxRows <= 0 {
+			return nil
+		}
+		for _, class := range []struct {
+			where string
+			keep  int
+		}{{"NOT " + refusedSQL, maxRows}, {refusedSQL, min(maxRows, MaxRefusedRows)}} {
+			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE `+class.where+` AND id <= (SELECT id FROM activity WHERE `+class.where+` ORDER BY id DESC LIMIT 1 OFFSET ?)`, class.keep)
 			if err != nil {
 				return err
 			}
@@ -174,6 +195,10 @@ func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Dura
 	}
 	return deleted, nil
 }
+
+// refusedSQL selects the records of refused requests (mcpcore.Activity's
+// Refused).
+var refusedSQL = fmt.Sprintf("(method LIKE '%s%%')", mcpcore.RefusedMethodPrefix)
 
 // where builds the WHERE clause of q (and id > afterID when afterID > 0).
 func (q ActivityQuery) where(afterID int64) (string, []any) {
@@ -289,6 +314,12 @@ type ActivityWriterOptions struct {
 // RetentionInterval, it applies the settings ActivityMaxRows and
 // ActivityMaxAgeDays.
 //
+// Refused requests (mcpcore.Activity's Refused) are counted, not queued one
+// by one: in each minute, the first of each kind (same method, target,
+// token, code and detail) is recorded at once, and the others of its kind
+// become one record at the end of the minute ("41 more like this since
+// 10:02:07: …"), so a flood of them neither fills the buffer nor the log.
+//
 // Close it before its Store.
 type ActivityWriter struct {
 	st  *Store
@@ -319,6 +350,32 @@ type ActivityWriter struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	refusals refusals
+}
+
+// refusals counts the refused requests of the current minute.
+type refusals struct {
+	mu     sync.Mutex
+	minute time.Time
+	kinds  map[refusalKind]*refusal
+	// timer writes the counts at the end of the minute; it runs only while
+	// some are counted and not yet written.
+	timer *time.Timer
+}
+
+// refusalKind is what makes refused requests alike.
+type refusalKind struct {
+	method, target, token, detail string
+	code                          int64
+}
+
+// refusal is one kind of refused request in the current minute: the first
+// (recorded at once), and how many more came since it was last written.
+type refusal struct {
+	first mcpcore.Activity
+	more  int
+	since time.Time
 }
 
 // NewActivityWriter starts an activity writer on this Store.
@@ -356,6 +413,14 @@ func (w *ActivityWriter) Record(a mcpcore.Activity) {
 	if a.Time.IsZero() {
 		a.Time = time.Now()
 	}
+	if a.Refused() && !w.countRefusal(a) {
+		return
+	}
+	w.queue(a)
+}
+
+// queue hands one record to the writer goroutine, or drops it.
+func (w *ActivityWriter) queue(a mcpcore.Activity) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.closed {
@@ -370,6 +435,63 @@ func (w *ActivityWriter) Record(a mcpcore.Activity) {
 	}
 }
 
+// countRefusal counts a refused request; it reports whether the record
+// should be written now (the first of its kind this minute).
+func (w *ActivityWriter) countRefusal(a mcpcore.Activity) bool {
+	r := &w.refusals
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if minute := a.Time.Truncate(time.Minute); !minute.Equal(r.minute) {
+		w.writeRefusalsLocked()
+		r.minute, r.kinds = minute, map[refusalKind]*refusal{}
+	}
+	k := refusalKind{method: a.Method, target: a.Target, token: a.Token, detail: a.Detail, code: a.ErrorCode}
+	if _, ok := r.kinds[k]; !ok && len(r.kinds) >= maxRefusalKinds {
+		k = refusalKind{method: a.Method, target: a.Target, detail: "other refused requests (too many kinds to count apart)"}
+		a.Token, a.ErrorCode, a.Detail = "", 0, k.detail
+	}
+	kind := r.kinds[k]
+	if kind == nil {
+		r.kinds[k] = &refusal{first: a}
+		return true
+	}
+	if kind.more == 0 {
+		kind.since = a.Time
+	}
+	kind.more++
+	if r.timer == nil {
+		r.timer = time.AfterFunc(time.Until(r.minute.Add(time.Minute)), w.writeRefusals)
+	}
+	return false
+}
+
+// writeRefusals writes the refused requests counted and not yet written.
+func (w *ActivityWriter) writeRefusals() {
+	w.refusals.mu.Lock()
+	defer w.refusals.mu.Unlock()
+	w.writeRefusalsLocked()
+}
+
+// writeRefusalsLocked queues one record per kind of refused request
+// counted since it was last written; refusals.mu is held.
+func (w *ActivityWriter) writeRefusalsLocked() {
+	r := &w.refusals
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	for _, kind := range r.kinds {
+		if kind.more == 0 {
+			continue
+		}
+		a := kind.first
+		a.Time, a.Duration = kind.since, 0
+		a.Detail = fmt.Sprintf("%d more like this since %s: %s", kind.more, kind.since.Local().Format("15:04:05"), kind.first.Detail)
+		kind.more = 0
+		w.queue(a)
+	}
+}
+
 // Dropped is how many records were lost so far: buffer overflows, failed
 // writes, and records arriving after Close.
 func (w *ActivityWriter) Dropped() uint64 { return w.droppedTotal.Load() }
@@ -377,6 +499,7 @@ func (w *ActivityWriter) Dropped() uint64 { return w.droppedTotal.Load() }
 // Flush writes every record recorded before it was called, and returns the
 // error of the last write, if any.
 func (w *ActivityWriter) Flush(ctx context.Context) error {
+	w.writeRefusals()
 	ack := make(chan error, 1)
 	select {
 	case w.flushCh <- ack:
@@ -397,6 +520,7 @@ func (w *ActivityWriter) Flush(ctx context.Context) error {
 // subscription. Calling it again returns the first result.
 func (w *ActivityWriter) Close() error {
 	w.closeOnce.Do(func() {
+		w.writeRefusals()
 		w.mu.Lock()
 		w.closed = true
 		w.mu.Unlock()

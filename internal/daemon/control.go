@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
+	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // The control endpoint: a launch of the desktop app talks to the mcptray
@@ -42,7 +44,8 @@ func newControlSecret() (string, error) {
 
 // controlled answers the control endpoint and passes everything else to
 // next. Only a request bearing the secret, from no browser (no Origin),
-// gets through.
+// addressed to this computer by name (the MCP endpoint's Host check,
+// against DNS rebinding), gets through.
 func (d *Daemon) controlled(next http.Handler) http.Handler {
 	app := d.cfg.Asker != nil
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +53,13 @@ func (d *Daemon) controlled(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
 		switch {
+		case !mcpcore.IsLoopbackHost(host):
+			http.Error(w, fmt.Sprintf("Host %q is not allowed: this server only answers on a loopback address", r.Host), http.StatusForbidden)
 		case r.Method != http.MethodPost:
 			w.Header().Set("Allow", http.MethodPost)
 			http.Error(w, "POST it", http.StatusMethodNotAllowed)

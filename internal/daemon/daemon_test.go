@@ -242,32 +242,6 @@ func TestOneServerPerDatabase(t *testing.T) {
 	}
 }
 
-func TestStarterOnlyForANewDatabase(t *testing.T) {
-	cat, err := mcpcore.ParseCatalog(examples.Starter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := testConfig(t.TempDir())
-	cfg.Starter = cat
-	d, err := Start(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := d.Store().Catalog(context.Background())
-	if !d.Seeded() || len(c.Tools) != len(cat.Tools) {
-		t.Fatalf("new database: seeded %v, %d tools", d.Seeded(), len(c.Tools))
-	}
-	if err := d.Store().DeleteTool(context.Background(), c.Tools[0].Name); err != nil {
-		t.Fatal(err)
-	}
-	d.Stop()
-	d = start(t, cfg)
-	c, _ = d.Store().Catalog(context.Background())
-	if d.Seeded() || len(c.Tools) != len(cat.Tools)-1 {
-		t.Fatalf("existing database: seeded %v, %d tools", d.Seeded(), len(c.Tools))
-	}
-}
-
 func TestSetPortMovesTheEndpoint(t *testing.T) {
 	d, token := startStarter(t)
 	oldURL := d.URL()

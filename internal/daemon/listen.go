@@ -20,6 +20,19 @@ import (
 // finish before their connections (long-lived streams among them) close.
 const drainTimeout = 5 * time.Second
 
+// The HTTP server's timeouts. Reading a request, body included, takes
+// milliseconds on loopback, so a request still unread after readTimeout
+// is a stalled or malicious one; a kept-alive connection idle for
+// idleTimeout is closed (a client opens another). Responses are bounded
+// per write (mcpcore.WriteTimeout), not as a whole, since listen streams,
+// session GET streams and calls waiting for a person last as long as
+// they must.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 20 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
 // publish makes ln the endpoint: its URL is the one URL reports and the
 // endpoint file names, so the stdio shim finds it.
 func (d *Daemon) publish(ln net.Listener) error {
@@ -51,13 +64,20 @@ func (d *Daemon) unpublish() {
 // Only the current server's failure ends Wait: a former port's server
 // ends because a port move retired it.
 func (d *Daemon) serveOn(ln net.Listener) {
-	srv := &http.Server{Handler: d.handler, ReadHeaderTimeout: 10 * time.Second}
+	d.mu.Lock()
+	if d.conns == nil {
+		d.conns = newConnLimit()
+	}
+	conns := d.conns
+	d.mu.Unlock()
+	srv := &http.Server{Handler: d.handler, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: mcpcore.WriteTimeout, IdleTimeout: idleTimeout, ConnState: conns.track, ConnContext: conns.connContext}
 	d.mu.Lock()
 	old := d.http
 	d.http = srv
 	d.mu.Unlock()
 	go func() {
-		err := srv.Serve(ln)
+		err := srv.Serve(conns.listener(ln))
 		d.mu.Lock()
 		current := d.http == srv
 		d.mu.Unlock()

@@ -1,0 +1,106 @@
+package mcpcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// CodeLimitExceeded is the JSON-RPC error code of a request refused because
+// its client token reached one of its limits (the settings
+// maxCallsPerToken, maxTasksPerToken, maxWaitingTasksPerToken,
+// maxResultBytes). It is in the range JSON-RPC leaves to servers, outside
+// the -3202x codes MCP defines; data names the setting and its value.
+const CodeLimitExceeded = -32050
+
+// limitData is the data of a CodeLimitExceeded error.
+type limitData struct {
+	// Limit is the setting's key, Max its value.
+	Limit string `json:"limit"`
+	Max   int64  `json:"max"`
+	// Size is what the result measured, for maxResultBytes.
+	Size int64 `json:"size,omitempty"`
+}
+
+// limitError is a CodeLimitExceeded error whose message says what was
+// refused and how to get under the limit.
+func limitError(setting string, max, size int64, format string, args ...any) error {
+	data, _ := json.Marshal(limitData{Limit: setting, Max: max, Size: size})
+	return &jsonrpc.Error{Code: CodeLimitExceeded, Message: fmt.Sprintf(format, args...), Data: data}
+}
+
+// isLimitedCall reports whether a method runs catalog work (templates,
+// commands, HTTP requests) and so counts against maxCallsPerToken and
+// maxResultBytes. Lists, pings and task polls are cheap and never limited.
+func isLimitedCall(method string) bool {
+	return method == "tools/call" || method == "resources/read" || method == "prompts/get"
+}
+
+// tokenCounts counts what each client token holds at once (calls in
+// flight). The zero value is ready to use.
+type tokenCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// acquire takes one of token's max slots; ok is false when all are taken.
+// release gives the slot back.
+func (c *tokenCounts) acquire(token string, max int) (release func(), ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[token] >= max {
+		return nil, false
+	}
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[token]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.n[token]--; c.n[token] <= 0 {
+				delete(c.n, token)
+			}
+		})
+	}, true
+}
+
+// tokenLabel names a client token in an error message.
+func tokenLabel(token string) string {
+	if token == "" {
+		return "this client"
+	}
+	return fmt.Sprintf("client token %q", token)
+}
+
+// checkResultSize refuses a result that is larger than max once encoded —
+// the size that matters, since JSON escapes can make it several times
+// larger than the output it holds.
+func checkResultSize(res mcp.Result, max int64) error {
+	// Counted, not kept: json.Marshal would copy a result of many MiB once
+	// more per call in flight.
+	var n byteCount
+	if err := json.NewEncoder(&n).Encode(res); err != nil || int64(n)-1 <= max {
+		return nil // an unencodable result fails on its way out, saying why
+	}
+	return errResultTooLarge(int64(n)-1, max) // less Encode's newline
+}
+
+// byteCount is an io.Writer that counts what is written to it.
+type byteCount int64
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	*c += byteCount(len(p))
+	return len(p), nil
+}
+
+// errResultTooLarge is the error of a result over maxResultBytes.
+func errResultTooLarge(size, max int64) error {
+	return limitError("maxResultBytes", max, size,
+		"the result is %d bytes once encoded, more than this server sends (maxResultBytes: %d); ask for less, or raise the limit in mcptray's settings", size, max)
+}

@@ -1,0 +1,168 @@
+package mcpcore_test
+
+// The per-token limits: calls in flight, tasks, tasks waiting for input,
+// 2025-11-25 sessions, and the size of a result once encoded.
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// limitTools are the tools the limit tests call.
+var limitTools = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+	{
+		Name: "l_slow", Description: "Answers after two seconds.",
+		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 2000, Log: &actions.LogStep{Level: "info", Data: "slept"}}},
+			Content: []actions.Content{{Type: "text", Text: "slow"}}}},
+	},
+	{
+		// 20 KiB of NUL bytes: 120 KiB once JSON escapes each as \u0000.
+		Name: "l_nuls", Description: "Answers NUL bytes.",
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(strings.Repeat("\x00", 20<<10))}}}},
+	},
+	{
+		Name: "l_plain", Description: "Answers as many plain bytes.",
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(strings.Repeat("a", 20<<10))}}}},
+	},
+	{
+		Name: "l_ask", Description: "Asks inside its task.", TaskMode: mcpcore.TaskOptional,
+		Steps: []mcpcore.InputStep{{Key: "a", Kind: mcpcore.StepForm, InTask: true, Message: "A?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)}},
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "{{.inputs.a.content.v}}"}}}},
+	},
+	{
+		Name: "l_slow_task", Description: "Runs a while, as a task.", TaskMode: mcpcore.TaskOptional,
+		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 3000, Log: &actions.LogStep{Level: "info", Data: "slept"}}},
+			Content: []actions.Content{{Type: "text", Text: "done"}}}},
+	},
+}}
+
+// wantLimit requires a CodeLimitExceeded error naming setting.
+func wantLimit(t *testing.T, rep *reply, setting string) *rpcError {
+	t.Helper()
+	re := rpcErrorOf(t, rep, mcpcore.CodeLimitExceeded)
+	var data struct {
+		Limit string `json:"limit"`
+	}
+	if err := json.Unmarshal(re.Data, &data); err != nil || data.Limit != setting {
+		t.Errorf("error data %s, want limit %q", re.Data, setting)
+	}
+	if !strings.Contains(re.Message, setting) {
+		t.Errorf("the message does not name the setting %s: %q", setting, re.Message)
+	}
+	return re
+}
+
+func TestLimitCallsPerToken(t *testing.T) {
+	e := newEnv(t, envOptions{auth: true, extra: limitTools, settings: func(s *mcpcore.Settings) { s.MaxCallsPerToken = 2 }})
+	a, err := e.st.CreateToken(testCtx(t), "a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.st.CreateToken(testCtx(t), "b", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { completed(t, toolCall{name: "l_slow", token: a}.send(t, e)) })
+	}
+	// Once both slow calls run, a quick one is refused.
+	var rep *reply
+	testutil.Eventually(t, "a third call of token a refused", func() bool {
+		rep = toolCall{name: "test_simple_text", token: a}.send(t, e)
+		m := rep.response(t)
+		return m.Error != nil
+	})
+	re := wantLimit(t, rep, "maxCallsPerToken")
+	if !strings.Contains(re.Message, `"a"`) {
+		t.Errorf("the message does not name the token: %q", re.Message)
+	}
+	// Another token, and what is no call, go on.
+	completed(t, toolCall{name: "test_simple_text", token: b}.send(t, e))
+	e.send(t, e.modern("tools/list", nil).as(a).Request).result(t, nil)
+	wg.Wait()
+	completed(t, toolCall{name: "test_simple_text", token: a}.send(t, e))
+}
+
+func TestLimitResultSizeAfterEncoding(t *testing.T) {
+	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *mcpcore.Settings) { s.MaxResultBytes = 64 << 10 }})
+	// 20 KiB of text fits; 20 KiB of NULs does not, once encoded.
+	completed(t, toolCall{name: "l_plain"}.send(t, e))
+	re := wantLimit(t, toolCall{name: "l_nuls"}.send(t, e), "maxResultBytes")
+	var data struct {
+		Size int64 `json:"size"`
+	}
+	if err := json.Unmarshal(re.Data, &data); err != nil || data.Size < 120<<10 {
+		t.Errorf("the error's size %d (%s), want the encoded size (≥ 120 KiB)", data.Size, re.Data)
+	}
+}
+
+func TestLimitTasksPerToken(t *testing.T) {
+	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *mcpcore.Settings) {
+		s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 2, 1
+	}})
+	// One task waits for input; a second cannot wait too, and fails
+	// saying why.
+	waiting := startTask(t, e, "l_ask", nil, "")
+	e.waitTask(t, waiting.TaskID, "", "input_required", func(v taskView) bool { return v.Status == mcpcore.TaskInputRequired })
+	second := startTask(t, e, "l_ask", nil, "")
+	failed := e.waitTask(t, second.TaskID, "", "failed", terminal)
+	if failed.Status != mcpcore.TaskFailed || failed.Error == nil || failed.Error.Code != mcpcore.CodeLimitExceeded ||
+		!strings.Contains(failed.Error.Message, "maxWaitingTasksPerToken") {
+		t.Fatalf("a second task waiting for input: %+v %+v", failed, failed.Error)
+	}
+	// Two tasks not ended are the most: a third is refused at once.
+	startTask(t, e, "l_slow_task", nil, "")
+	wantLimit(t, toolCall{name: "l_slow_task", caps: withTasks}.send(t, e), "maxTasksPerToken")
+	// Answering the waiting task makes room.
+	e.taskCall(t, "tasks/update", waiting.TaskID, withTasks, "", map[string]any{"inputResponses": map[string]any{
+		"a": map[string]any{"action": "accept", "content": map[string]any{"v": "x"}}}}).result(t, nil)
+	e.waitTask(t, waiting.TaskID, "", "completed", terminal)
+	startTask(t, e, "l_slow_task", nil, "")
+}
+
+func TestLimitSessionsPerToken(t *testing.T) {
+	e := newEnv(t, envOptions{settings: func(s *mcpcore.Settings) { s.MaxSessionsPerToken = 2 }})
+	first, second := e.initialize(t), e.initialize(t)
+	// The second was used since: the first is the least recently used.
+	e.send(t, e.legacy(second, "ping", nil).Request).result(t, nil)
+	third := e.initialize(t)
+	testutil.Eventually(t, "the least recently used session to close", func() bool {
+		return e.send(t, e.legacy(first, "ping", nil).Request).status == http.StatusNotFound
+	})
+	for _, s := range []string{second, third} {
+		e.send(t, e.legacy(s, "ping", nil).Request).result(t, nil)
+	}
+}
+
+// TestLimitSettingsValidated: each limit is refused beside its field when
+// it is out of its bounds, and a token may not wait on more tasks than it
+// may hold.
+func TestLimitSettingsValidated(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		set   func(*mcpcore.Settings)
+	}{
+		{"maxCallsPerToken", func(s *mcpcore.Settings) { s.MaxCallsPerToken = 0 }},
+		{"maxTasksPerToken", func(s *mcpcore.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 100_000, 1 }},
+		{"maxWaitingTasksPerToken", func(s *mcpcore.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 4, 5 }},
+		{"maxSessionsPerToken", func(s *mcpcore.Settings) { s.MaxSessionsPerToken = -1 }},
+		{"maxResultBytes", func(s *mcpcore.Settings) { s.MaxResultBytes = 1000 }},
+		{"maxResultBytes", func(s *mcpcore.Settings) { s.MaxResultBytes = 2 << 30 }},
+	} {
+		set := mcpcore.DefaultSettings()
+		c.set(&set)
+		ps := set.Problems()
+		if len(ps) != 1 || ps[0].Field != c.field {
+			t.Errorf("%s out of bounds: problems %v", c.field, ps)
+		}
+	}
+}
