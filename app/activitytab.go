@@ -471,9 +471,8 @@ func outcomeImportance(r storage.ActivityRecord) widget.Importance {
 }
 
 // turnedAway says whether r is a request turned away before the server read
-// it (Host, Origin, token, size checks): mcpcore records those under the
-// HTTP method.
-func turnedAway(r storage.ActivityRecord) bool { return strings.HasPrefix(r.Method, "HTTP ") }
+// it (Host, Origin, token, size checks).
+func turnedAway(r storage.ActivityRecord) bool { return r.Refused() }
 
 // outcomeLabel is r's outcome in a row or the details.
 func outcomeLabel(r storage.ActivityRecord) string {

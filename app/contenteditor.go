@@ -32,6 +32,8 @@ const (
 // only the fields its kind uses.
 type contentEditor struct {
 	*cardList[*blockRow]
+	// ctx offers Insert ▸ and previews in the text blocks.
+	ctx *templateContext
 }
 
 // blockRow is one block's card.
@@ -48,7 +50,8 @@ func (r *blockRow) cardOf() *card { return r.card }
 type blockFields struct {
 	orig                               actions.Content
 	kind, source                       *widget.Select
-	text, data, file, mimeType         *widget.Entry
+	text                               *templated
+	data, file, mimeType               *widget.Entry
 	uri, name, linkTitle, description  *widget.Entry
 	textBox, mediaBox, resBox, linkBox fyne.CanvasObject
 	fileBox, dataBox, uriBox, mimeBox  fyne.CanvasObject
@@ -56,8 +59,8 @@ type blockFields struct {
 	fields []fyne.CanvasObject
 }
 
-func newContentEditor(blocks []actions.Content, changed func()) *contentEditor {
-	c := &contentEditor{newCardList[*blockRow]("Block", "action.respond.content", changed)}
+func newContentEditor(blocks []actions.Content, changed func(), ctx *templateContext) *contentEditor {
+	c := &contentEditor{cardList: newCardList[*blockRow]("Block", "action.respond.content", changed), ctx: ctx}
 	for _, b := range blocks {
 		c.add(b)
 	}
@@ -74,13 +77,14 @@ func (c *contentEditor) content() fyne.CanvasObject {
 }
 
 func (c *contentEditor) add(b actions.Content) {
-	r := &blockRow{blockFields: newBlockFields(b, c.changed)}
+	r := &blockRow{blockFields: newBlockFields(b, c.changed, c.ctx)}
 	r.card = c.newCard(func() *blockRow { return r }, r.fields...)
 	c.append(r)
 }
 
-// newBlockFields edits b; changed is called on every edit.
-func newBlockFields(b actions.Content, changed func()) *blockFields {
+// newBlockFields edits b; changed is called on every edit. ctx offers
+// Insert ▸ and a preview in its text.
+func newBlockFields(b actions.Content, changed func(), ctx *templateContext) *blockFields {
 	r := &blockFields{orig: b}
 	entry := func(placeholder, text string) *widget.Entry {
 		e := widget.NewEntry()
@@ -88,11 +92,12 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 		e.SetText(text)
 		return e
 	}
-	r.text = widget.NewMultiLineEntry()
-	r.text.Wrapping = fyne.TextWrapWord
-	r.text.SetMinRowsVisible(4)
-	r.text.SetPlaceHolder("The text; templates like {{.args.name}} are filled in")
-	r.text.SetText(string(b.Text))
+	text := widget.NewMultiLineEntry()
+	text.Wrapping = fyne.TextWrapWord
+	text.SetMinRowsVisible(4)
+	text.SetPlaceHolder("The text; templates like {{.args.name}} are filled in")
+	text.SetText(string(b.Text))
+	r.text = ctx.templatedEntry(text, func() int { return -1 })
 	r.data = widget.NewMultiLineEntry()
 	r.data.Wrapping = fyne.TextWrapBreak
 	r.data.SetMinRowsVisible(3)
@@ -109,7 +114,7 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 	r.dataBox = labelled("Data", r.data)
 	r.uriBox = labelled("URI", r.uri)
 	r.mimeBox = labelled("Media type (MIME)", r.mimeType)
-	r.textBox = labelled("Text", r.text)
+	r.textBox = container.NewVBox(widget.NewLabel("Text"), r.text.box())
 	r.source = widget.NewSelect([]string{mediaFromFile, mediaInline}, func(string) {
 		r.showKind()
 		changed()
@@ -133,7 +138,7 @@ func newBlockFields(b actions.Content, changed func()) *blockFields {
 	}
 	selectKeeping(r.kind, blockLabel(cmp.Or(b.Type, "text")))
 	r.showKind()
-	for _, e := range []*widget.Entry{r.text, r.data, r.file, r.mimeType, r.uri, r.name, r.linkTitle, r.description} {
+	for _, e := range []*widget.Entry{r.text.entry, r.data, r.file, r.mimeType, r.uri, r.name, r.linkTitle, r.description} {
 		e.OnChanged = func(string) { changed() }
 	}
 	return r
@@ -198,7 +203,7 @@ func (r *blockFields) block() actions.Content {
 	b := actions.Content{Type: t}
 	switch t {
 	case "text":
-		b.Text = actions.Template(r.text.Text)
+		b.Text = actions.Template(r.text.entry.Text)
 	case "image", "audio":
 		if r.source.Selected == mediaInline {
 			b.Data = actions.Template(strings.TrimSpace(r.data.Text))
@@ -209,8 +214,8 @@ func (r *blockFields) block() actions.Content {
 	case "resource":
 		b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
 		b.MimeType = strings.TrimSpace(r.mimeType.Text)
-		b.Text = actions.Template(r.text.Text)
-		if r.orig.Type == t && r.text.Text == "" {
+		b.Text = actions.Template(r.text.entry.Text)
+		if r.orig.Type == t && r.text.entry.Text == "" {
 			b.Blob = r.orig.Blob
 		}
 	case "resource_link":

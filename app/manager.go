@@ -225,9 +225,10 @@ func (m *Manager) ctx() context.Context { return context.Background() }
 
 func (m *Manager) toolsTab() fyne.CanvasObject {
 	newBtn := widget.NewButtonWithIcon("New tool", theme.ContentAddIcon(), m.NewTool)
+	fromExample := widget.NewButton("From an example…", func() { m.showGallery() })
 	var content fyne.CanvasObject
 	m.tools, content = newEntryPane("Search tools", "Select a tool, or create one with New tool.",
-		m.openToolEntry, m.setEntryEnabled, newBtn)
+		m.openToolEntry, m.setEntryEnabled, newBtn, fromExample)
 	return content
 }
 
@@ -248,6 +249,7 @@ func (m *Manager) editTool(t mcpcore.Tool, isNew bool) {
 	m.dropToolEditor()
 	m.editor = NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
 	m.editor.SetTrier(m.cfg.TryIt)
+	m.editor.tmpl.readSecrets(m.cfg.Secrets)
 	m.editor.confirm = m.confirmDelete("Delete tool")
 	m.tools.show(m.editor.Content(), catalogEntry{kind: entryTool, key: keyUnlessNew(t.Name, isNew)})
 }
@@ -521,6 +523,7 @@ func (m *Manager) forgetEditor(kind string) {
 func (m *Manager) editResource(r mcpcore.Resource, isNew bool) {
 	m.tmplEditor = nil
 	m.resEditor = NewResourceEditor(m.cfg.Store, m.win, r, isNew, m.savedIn(m.resources, entryResource))
+	m.resEditor.tmpl.readSecrets(m.cfg.Secrets)
 	m.resEditor.confirm = m.confirmDelete("Delete resource")
 	m.resources.show(m.resEditor.Content(), catalogEntry{kind: entryResource, key: keyUnlessNew(r.URI, isNew)})
 }
@@ -528,12 +531,14 @@ func (m *Manager) editResource(r mcpcore.Resource, isNew bool) {
 func (m *Manager) editTemplate(t mcpcore.ResourceTemplate, isNew bool) {
 	m.resEditor = nil
 	m.tmplEditor = NewTemplateEditor(m.cfg.Store, m.win, t, isNew, m.savedIn(m.resources, entryTemplate))
+	m.tmplEditor.tmpl.readSecrets(m.cfg.Secrets)
 	m.tmplEditor.confirm = m.confirmDelete("Delete resource template")
 	m.resources.show(m.tmplEditor.Content(), catalogEntry{kind: entryTemplate, key: keyUnlessNew(t.URITemplate, isNew)})
 }
 
 func (m *Manager) editPrompt(p mcpcore.Prompt, isNew bool) {
 	m.promptEditor = NewPromptEditor(m.cfg.Store, p, isNew, m.savedIn(m.prompts, entryPrompt))
+	m.promptEditor.tmpl.readSecrets(m.cfg.Secrets)
 	m.promptEditor.confirm = m.confirmDelete("Delete prompt")
 	m.prompts.show(m.promptEditor.Content(), catalogEntry{kind: entryPrompt, key: keyUnlessNew(p.Name, isNew)})
 }
@@ -612,7 +617,8 @@ func (m *Manager) settingsTab() fyne.CanvasObject {
 
 // ------------------------------------------------------------------ Welcome
 
-func (m *Manager) showWelcome() {
+// showWelcome greets a first start; then runs once it is closed.
+func (m *Manager) showWelcome(then func()) {
 	text := widget.NewLabel("mcptray serves tools you define to your AI assistants, on this computer.\n\n" +
 		"1. Define — a few example tools are already in the Tools tab; edit them or add your own.\n" +
 		"2. Connect — Server ▸ Connect a client (in this window's menu, or the tray's) shows the exact entry for your assistant.\n" +
@@ -621,5 +627,6 @@ func (m *Manager) showWelcome() {
 	d := dialog.NewCustom("Welcome to mcptray", "Start", text, m.win)
 	d.Resize(fyne.NewSize(560, 260))
 	hideOnKeys(m.win, d)
+	d.SetOnClosed(then)
 	d.Show()
 }

@@ -77,13 +77,7 @@ func (s *served) callText(t *testing.T, name string, args map[string]any) string
 	if err != nil {
 		t.Fatalf("tools/call: %v", err)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+	return resultText(res)
 }
 
 func TestEditorCreatesAServedTool(t *testing.T) {
@@ -100,7 +94,7 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 	e.addParam(mcpcore.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Tap(e.params[0].required)
-	test.Type(e.blocks.items[0].text, "Hello, {{.args.who}}!")
+	test.Type(e.blocks.items[0].text.entry, "Hello, {{.args.who}}!")
 	test.Tap(e.save)
 
 	if !strings.HasPrefix(e.status.Text, "Saved") {
@@ -144,7 +138,7 @@ func TestEditorRefusesAnInvalidName(t *testing.T) {
 		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
 	}
 	test.Type(e.description, "Does things.")
-	test.Type(e.blocks.items[0].text, "ok")
+	test.Type(e.blocks.items[0].text.entry, "ok")
 	test.Tap(e.save)
 
 	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
@@ -274,14 +268,21 @@ func TestWelcomeDismissedByEscape(t *testing.T) {
 	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
 	t.Cleanup(m.win.Close)
 	m.win.Show()
-	m.showWelcome()
+	next := false // the no-tray notice, which waits for the welcome
+	m.showWelcome(func() { next = true })
 	c := m.win.Canvas()
+	if next {
+		t.Fatal("what comes after the welcome came before it was closed")
+	}
 	if c.Overlays().Top() == nil {
 		t.Fatal("no welcome")
 	}
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if c.Overlays().Top() != nil {
 		t.Fatal("Escape left the welcome open")
+	}
+	if !next {
+		t.Error("closing the welcome did not bring what comes next")
 	}
 	if c.OnTypedKey() != nil {
 		t.Error("the welcome's key handler outlived it")
@@ -346,7 +347,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 	p := m.promptEditor
 	test.Type(p.name, "greet")
 	test.Type(p.description, "Greets.")
-	test.Type(p.messages.items[0].text, "Hello")
+	test.Type(p.messages.items[0].text.entry, "Hello")
 	if !p.Unsaved() || !p.Save() || p.Unsaved() {
 		t.Fatalf("unsaved before/after saving: %v", p.Unsaved())
 	}

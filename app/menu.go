@@ -63,6 +63,13 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	w.newResource = fyne.NewMenuItem("New resource", w.does(func() { w.showTab("Resources"); m.NewResource() }))
 	w.newPrompt = fyne.NewMenuItem("New prompt", w.does(func() { w.showTab("Prompts"); m.NewPrompt() }))
 	w.importItem = fyne.NewMenuItem("Import catalog…", w.does(m.chooseImport))
+	// The importers (curlimport.go, openapiimport.go) make tools: they
+	// show the Tools tab, where what they make appears.
+	fromCurl := fyne.NewMenuItem("New tool from curl…", w.does(func() { w.showTab("Tools"); m.showCurlImport() }))
+	fromOpenAPI := fyne.NewMenuItem("Import from OpenAPI…", w.does(func() { w.showTab("Tools"); m.chooseOpenAPI() }))
+	fromCurl.Disabled, fromOpenAPI.Disabled = u.cfg.Store == nil, u.cfg.Store == nil
+	fromExample := fyne.NewMenuItem("New tool from an example…", w.does(func() { w.showTab("Tools"); m.showGallery() }))
+	fromExample.Disabled = u.cfg.Store == nil
 	w.export = fyne.NewMenuItem("Export catalog…", w.does(m.chooseExport))
 	w.save = fyne.NewMenuItem("Save", w.does(m.saveOpenEditor))
 	w.save.Shortcut = saveShortcut
@@ -73,8 +80,8 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	// Marked, Fyne adds no Quit of its own, which would end the app
 	// without stopping the server first.
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", w.newTool, w.newResource, w.newPrompt,
-		fyne.NewMenuItemSeparator(), w.importItem, w.export,
+	file := fyne.NewMenu("File", w.newTool, fromExample, fromCurl, w.newResource, w.newPrompt,
+		fyne.NewMenuItemSeparator(), w.importItem, fromOpenAPI, w.export,
 		fyne.NewMenuItemSeparator(), w.save,
 		fyne.NewMenuItemSeparator(), closeItem, quit)
 

@@ -87,7 +87,7 @@ func TestWindowMenuHasEveryCommand(t *testing.T) {
 		menus = append(menus, m.Label)
 	}
 	want := map[string][]string{
-		"File":   {"New tool", "New resource", "New prompt", "", "Import catalog…", "Export catalog…", "", "Save", "", "Close window", "Quit"},
+		"File":   {"New tool", "New tool from an example…", "New tool from curl…", "New resource", "New prompt", "", "Import catalog…", "Import from OpenAPI…", "Export catalog…", "", "Save", "", "Close window", "Quit"},
 		"Server": {"Pause serving", "Copy address", "Connect a client", "", "No question waiting"},
 		"View":   {"Tools", "Resources", "Prompts", "Activity", "Settings", "", "Find", "Task window"},
 		"Help":   {"About mcptray", "Open the documentation", "Copy diagnostics"},
@@ -235,7 +235,7 @@ func TestKeyboardShortcuts(t *testing.T) {
 	}
 	test.Type(e.name, "by_keyboard")
 	test.Type(e.description, "Saved with Ctrl+S.")
-	test.Type(e.blocks.items[0].text, "ok")
+	test.Type(e.blocks.items[0].text.entry, "ok")
 	typed.TypedShortcut(saveShortcut)
 	if _, err := s.st.Tool(context.Background(), "by_keyboard"); err != nil {
 		t.Fatalf("Ctrl+S did not save: %v (%s)", err, e.status.Text)

@@ -50,6 +50,8 @@ type PromptEditor struct {
 	argBox   *fyne.Container
 	messages *cardList[*messageRow]
 	steps    *stepsEditor
+	// tmpl is what the messages insert and preview with.
+	tmpl *templateContext
 
 	content fyne.CanvasObject
 }
@@ -61,9 +63,10 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	e := &PromptEditor{editorCore: newEditorCore(st, promptKind, p, isNew, onSaved, errs)}
 	e.read = e.Prompt
 	e.word = e.wordProblem
-	// Edits are not followed as they happen: Unsaved compares readings.
-	e.messages = newCardList[*messageRow]("Message", "messages", func() {})
-	e.steps = newStepsEditor(p.Steps, true, func() {})
+	// Edits are followed by the previews only: Unsaved compares readings.
+	e.tmpl = newTemplateContext(st.Path(), e.templateParams, func() []stepInfo { return e.steps.infos() })
+	e.messages = newCardList[*messageRow]("Message", "messages", e.tmpl.changed)
+	e.steps = newStepsEditor(p.Steps, true, e.tmpl.changed, e.tmpl)
 	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.steps.showProblems(e.messages.showProblems(ps)) }
 
 	e.titledFields = newTitledFields(p.Name, p.Title, p.Description, [3]string{
@@ -108,6 +111,23 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 // Content is the editor's widget tree.
 func (e *PromptEditor) Content() fyne.CanvasObject { return e.content }
 
+// templateParams are the arguments' names, with sample values: the first
+// suggested value, else the argument's name in brackets.
+func (e *PromptEditor) templateParams() ([]string, map[string]any) {
+	var names []string
+	sample := map[string]any{}
+	for _, r := range e.args {
+		n := strings.TrimSpace(r.name.Text)
+		if n == "" {
+			continue
+		}
+		names = append(names, n)
+		v, _, _ := strings.Cut(r.completions.Text, ",")
+		sample[n] = cmp.Or(strings.TrimSpace(v), "["+n+"]")
+	}
+	return names, sample
+}
+
 // numberArgs titles the argument cards in their order.
 func (e *PromptEditor) numberArgs() {
 	for i, r := range e.args {
@@ -144,7 +164,7 @@ func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 }
 
 func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
-	r := &messageRow{role: newChoiceSelect(promptRoles, cmp.Or(m.Role, "user")), blockFields: newBlockFields(m.Content, func() {})}
+	r := &messageRow{role: newChoiceSelect(promptRoles, cmp.Or(m.Role, "user")), blockFields: newBlockFields(m.Content, e.tmpl.changed, e.tmpl)}
 	r.card = e.messages.newCard(func() *messageRow { return r },
 		append([]fyne.CanvasObject{labelled("Role", r.role)}, r.fields...)...)
 	e.messages.append(r)

@@ -52,7 +52,7 @@ func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
 	if len(e.messages.items) != 1 || promptRoles.valueOf(e.messages.items[0].role.Selected) != "user" {
 		t.Fatalf("a new prompt starts with %d message(s)", len(e.messages.items))
 	}
-	test.Type(e.messages.items[0].text, "Say hello to {{.args.who}}.")
+	test.Type(e.messages.items[0].text.entry, "Say hello to {{.args.who}}.")
 	test.Tap(e.save)
 
 	if !strings.HasPrefix(e.status.Text, "Saved") {
@@ -94,7 +94,7 @@ func TestPromptEditorRefusesAnInvalidName(t *testing.T) {
 		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
 	}
 	test.Type(e.description, "d")
-	test.Type(e.messages.items[0].text, "hi")
+	test.Type(e.messages.items[0].text.entry, "hi")
 	test.Tap(e.save)
 	if shown := shownErrors(e.errs); len(shown) != 1 || shown["name"] == "" {
 		t.Fatalf("errors shown: %v", shown)
@@ -190,7 +190,7 @@ func TestPromptEditorImageMessage(t *testing.T) {
 	e := m.promptEditor
 	test.Type(e.name, "describe")
 	test.Type(e.description, "Describes a picture.")
-	test.Type(e.messages.items[0].text, "What is in this picture?")
+	test.Type(e.messages.items[0].text.entry, "What is in this picture?")
 	e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
 	img := e.messages.items[1]
 	img.kind.SetSelected("Image")

@@ -120,6 +120,8 @@ type ResourceEditor struct {
 	file      *widget.Entry
 	http      *httpFields
 	command   *commandFields
+	// tmpl is what the request and the command insert and preview with.
+	tmpl *templateContext
 
 	// emptySource says the chosen source was left empty: the form names
 	// that itself, better than the server's "exactly one source" rule.
@@ -132,7 +134,8 @@ type ResourceEditor struct {
 // file dialogs; onSaved gets the URI after a save, "" after a delete.
 func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, isNew bool, onSaved func(uri string)) *ResourceEditor {
 	errs := newFieldErrors("uri", "name", "title", "description", "mimeType", "text", "blob", "file",
-		"http", "http.method", "http.url", "http.headers", "command", "command.argv", "command.dir", "command.env", "command.timeoutMs")
+		"http", "http.method", "http.url", "http.query", "http.headers", "command", "command.argv", "command.dir", "command.env",
+		"command.inheritEnv", "command.stdin", "command.stream", "command.maxOutputBytes", "command.timeoutMs")
 	e := &ResourceEditor{editorCore: newEditorCore(st, resourceKind, r, isNew, onSaved, errs), win: win}
 	e.read = e.Resource
 	e.validate = func(r mcpcore.Resource) []mcpcore.Problem {
@@ -171,8 +174,14 @@ func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, i
 	choose := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), e.chooseFile)
 	fileHint := hint("Read on every request. AI apps that follow it are told when the file changes (resources/updated).")
 
-	e.http = newHTTPFields(errs, "http", r.HTTP)
-	e.command = newCommandFields(errs, "command", r.Command)
+	// A resource has no arguments: its request or command can use
+	// secrets and mcptray's paths, and Insert ▸ offers just those.
+	e.tmpl = newTemplateContext(st.Path(), func() ([]string, map[string]any) { return []string{}, map[string]any{} }, func() []stepInfo { return nil })
+	e.http = newHTTPFields(errs, "http", r.HTTP, e.tmpl)
+	e.command = newCommandFields(errs, "command", r.Command, e.tmpl)
+	for _, en := range append(e.http.entries(), e.command.entries()...) {
+		en.OnChanged = func(string) { e.tmpl.changed() }
+	}
 
 	boxes := map[string]*fyne.Container{
 		srcText: container.NewVBox(errs.sub("Text", e.text, "text")),
@@ -202,6 +211,7 @@ func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, i
 	}
 	e.content = e.layout(container.NewVBox(rows...))
 	e.settle()
+	e.tmpl.refresh()
 	return e
 }
 
@@ -363,8 +373,10 @@ type TemplateEditor struct {
 	uriTemplate *widget.Entry
 	describe    describeFields
 	source      *widget.Select
-	text        *widget.Entry
-	folder      *widget.Entry
+	text        *templated
+	// tmpl is what the text inserts and previews with.
+	tmpl   *templateContext
+	folder *widget.Entry
 	// completions has a row per variable of the URI template, and keeps
 	// the rows of variables no longer in it while they hold values, so a
 	// renamed variable loses nothing.
@@ -396,10 +408,14 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 	e.uriTemplate.SetText(t.URITemplate)
 	e.describe = newDescribeFields(t.Name, t.Title, t.Description, t.MimeType)
 
-	e.text = widget.NewMultiLineEntry()
-	e.text.SetPlaceHolder("The content; {{.args.day}} is the URI's day variable")
-	e.text.SetMinRowsVisible(6)
-	e.text.SetText(string(t.Text))
+	// The text's parameters are the URI template's variables.
+	e.tmpl = newTemplateContext(st.Path(), e.templateParams, func() []stepInfo { return nil })
+	text := widget.NewMultiLineEntry()
+	text.SetPlaceHolder("The content; {{.args.day}} is the URI's day variable")
+	text.SetMinRowsVisible(6)
+	text.SetText(string(t.Text))
+	text.OnChanged = func(string) { e.tmpl.changed() }
+	e.text = e.tmpl.templatedEntry(text, func() int { return -1 })
 	e.folder = widget.NewEntry()
 	e.folder.SetPlaceHolder("/absolute/path/to/a/folder")
 	e.folder.SetText(t.Folder)
@@ -407,7 +423,7 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 	folderHint := hint("The template's one variable is the path of a file inside the folder; reads never leave it.")
 
 	boxes := map[string]*fyne.Container{
-		tmplSrcText:   container.NewVBox(errs.sub("Text", e.text, "text")),
+		tmplSrcText:   container.NewVBox(errs.templatedSub("Text", e.text, "text")),
 		tmplSrcFolder: container.NewVBox(errs.sub("Folder", container.NewBorder(nil, nil, nil, choose, input(e.folder)), "folder"), folderHint),
 	}
 	e.source = sourceSwitch(boxes, tmplSrcText, tmplSrcFolder)
@@ -421,7 +437,10 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 		e.completionRow(v).values.SetText(strings.Join(vals, "\n"))
 	}
 	e.completionBox = container.NewVBox()
-	e.uriTemplate.OnChanged = func(string) { e.layoutCompletions() }
+	e.uriTemplate.OnChanged = func(string) {
+		e.layoutCompletions()
+		e.tmpl.changed()
+	}
 	e.layoutCompletions()
 	compHint := hint("Values AI apps may suggest for each variable of the URI template, one per line.")
 
@@ -432,11 +451,31 @@ func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTem
 		errs.field("Completions", container.NewVBox(compHint, e.completionBox), "completions"))
 	e.content = e.layout(container.NewVBox(rows...))
 	e.settle()
+	e.tmpl.refresh()
 	return e
 }
 
 // Content is the editor's widget tree.
 func (e *TemplateEditor) Content() fyne.CanvasObject { return e.content }
+
+// templateParams are the URI template's variables, each with its first
+// completion as the sample, else its name in brackets.
+func (e *TemplateEditor) templateParams() ([]string, map[string]any) {
+	names := templateVars(strings.TrimSpace(e.uriTemplate.Text))
+	sample := map[string]any{}
+	for _, n := range names {
+		sample[n] = "[" + n + "]"
+		if r, ok := e.completions[n]; ok {
+			if v := strings.TrimSpace(strings.Split(r.values.Text, "\n")[0]); v != "" {
+				sample[n] = v
+			}
+		}
+	}
+	if names == nil {
+		names = []string{}
+	}
+	return names, sample
+}
 
 func (e *TemplateEditor) completionRow(v string) *completionRow {
 	r, ok := e.completions[v]
@@ -505,7 +544,7 @@ func (e *TemplateEditor) Template() (mcpcore.ResourceTemplate, []mcpcore.Problem
 			bad.add("folder", "choose the folder whose files this template serves")
 		}
 	} else {
-		t.Text = actions.Template(e.text.Text)
+		t.Text = actions.Template(e.text.entry.Text)
 		if t.Text == "" {
 			e.emptySource = true
 			bad.add("text", "write the text clients read")

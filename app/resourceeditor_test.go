@@ -280,12 +280,27 @@ func TestTemplateEditorCreatesAServedTemplate(t *testing.T) {
 	}
 	test.Type(e.uriTemplate, "notes://days/{day}")
 	test.Type(e.describe.name, "day")
-	test.Type(e.text, "Notes for {{.args.day}}")
+	test.Type(e.text.entry, "Notes for {{.args.day}}")
 	row := e.completions["day"]
 	if row == nil || len(e.completionBox.Objects) != 1 {
 		t.Fatalf("no completion row for {day}: %v", e.completions)
 	}
 	test.Type(row.values, "monday\ntuesday\n")
+	// The text's preview fills the URI's variables with their first
+	// completion; a variable the URI does not have is a mistake.
+	e.tmpl.refresh()
+	if e.text.preview.Text != "With sample values: Notes for monday" {
+		t.Fatalf("preview %q", e.text.preview.Text)
+	}
+	if it := menuPath(e.text.menu(), "Parameter", "day"); it == nil {
+		t.Fatal("Insert ▸ Parameter has no day")
+	}
+	e.text.entry.SetText("Notes for {{.args.month}}")
+	e.tmpl.work.Wait()
+	if p := e.errs["text"]; !p.Visible() || !strings.Contains(p.Text, `unknown parameter "month" (parameters: day)`) {
+		t.Fatalf("the text says %q", p.Text)
+	}
+	e.text.entry.SetText("Notes for {{.args.day}}")
 	if !e.Save() {
 		t.Fatalf("save: %v", shownErrors(e.errs))
 	}

@@ -222,6 +222,28 @@ func schemaProblems(input, output json.RawMessage) []mcpcore.Problem {
 	return out
 }
 
+// objectProperties reads an object schema's "required" (a list of what,
+// e.g. "property names"), each naming a property, and its "properties",
+// in the order written.
+func objectProperties(root map[string]json.RawMessage, what string) (required, names []string, props map[string]json.RawMessage, err error) {
+	if r, ok := root["required"]; ok {
+		if err := json.Unmarshal(r, &required); err != nil {
+			return nil, nil, nil, fmt.Errorf(`"required" must be a list of %s`, what)
+		}
+	}
+	names, props, err = orderedObject(root["properties"])
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf(`"properties": %w`, err)
+	}
+	// Written back, a required name that is no property would be lost.
+	for _, r := range required {
+		if !slices.Contains(names, r) {
+			return nil, nil, nil, fmt.Errorf("%q is required but not a property", r)
+		}
+	}
+	return required, names, props, nil
+}
+
 // paramsFromSchema turns a hand-written input schema back into parameters,
 // or says what in it parameters cannot express.
 func paramsFromSchema(text string) ([]mcpcore.Param, error) {
@@ -243,20 +265,9 @@ func paramsFromSchema(text string) ([]mcpcore.Param, error) {
 	if string(root["additionalProperties"]) != "false" {
 		return nil, errors.New(`parameters always refuse unknown arguments; add "additionalProperties": false to go back`)
 	}
-	var required []string
-	if r, ok := root["required"]; ok {
-		if err := json.Unmarshal(r, &required); err != nil {
-			return nil, errors.New(`"required" must be a list of property names`)
-		}
-	}
-	names, props, err := orderedObject(root["properties"])
+	required, names, props, err := objectProperties(root, "property names")
 	if err != nil {
-		return nil, fmt.Errorf(`"properties": %w`, err)
-	}
-	for _, r := range required {
-		if !slices.Contains(names, r) {
-			return nil, fmt.Errorf("%q is required but not a property", r)
-		}
+		return nil, err
 	}
 	var out []mcpcore.Param
 	for _, name := range names {

@@ -26,20 +26,25 @@ type stepsEditor struct {
 	// prompt says the steps are a prompt's: the client answers them all,
 	// so no approvals, no desktop and no tasks.
 	prompt bool
+	// ctx offers Insert ▸ and previews in the messages and URLs.
+	ctx *templateContext
 }
 
 // stepRow is one step's card.
 type stepRow struct {
 	*card
-	orig                   mcpcore.InputStep
-	key, round, message    *widget.Entry
-	schema, url, maxTokens *widget.Entry
-	systemPrompt           *widget.Entry
-	kind, answeredBy       *widget.Select
-	optional, inTask       *widget.Check
-	prompt                 bool
-	messageLabel           *widget.Label
-	answeredNote           *widget.Label
+	orig         mcpcore.InputStep
+	key, round   *widget.Entry
+	message, url *templated
+	maxTokens    *widget.Entry
+	systemPrompt *widget.Entry
+	// form is a form's questions, with its schema under Advanced.
+	form             *formBuilder
+	kind, answeredBy *widget.Select
+	optional, inTask *widget.Check
+	prompt           bool
+	messageLabel     *widget.Label
+	answeredNote     *widget.Label
 	// The error lines of the fields problems are most often about, under
 	// them; the others show on the card's line.
 	schemaErr, keyErr       *widget.Label
@@ -61,8 +66,8 @@ func (r *stepRow) fieldLines() map[string]*widget.Label {
 		"message": r.messageErr, "url": r.urlErr}
 }
 
-func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func()) *stepsEditor {
-	s := &stepsEditor{cardList: newCardList[*stepRow]("Step", "steps", changed), prompt: prompt}
+func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func(), ctx *templateContext) *stepsEditor {
+	s := &stepsEditor{cardList: newCardList[*stepRow]("Step", "steps", changed), prompt: prompt, ctx: ctx}
 	for _, st := range steps {
 		s.add(st)
 	}
@@ -72,7 +77,13 @@ func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func()) *ste
 // content is the list of cards with the Add button under it.
 func (s *stepsEditor) content() fyne.CanvasObject {
 	add := widget.NewButtonWithIcon("Add input step", theme.ContentAddIcon(), func() {
-		s.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
+		// New questions go where they can be answered: most AI apps
+		// cannot answer a form (see answeredByNotes).
+		st := mcpcore.InputStep{Kind: mcpcore.StepForm, AnsweredBy: mcpcore.AnsweredByAuto}
+		if s.prompt {
+			st.AnsweredBy = ""
+		}
+		s.add(st)
 		s.changed()
 	})
 	what := "the action runs"
@@ -104,19 +115,27 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	r.optional.SetChecked(st.Optional)
 	r.inTask = widget.NewCheck("Ask while it runs in the background", nil)
 	r.inTask.SetChecked(st.InTask)
-	r.message = widget.NewMultiLineEntry()
-	r.message.Wrapping = fyne.TextWrapWord
-	r.message.SetMinRowsVisible(2)
-	r.message.SetText(string(st.Message))
-	r.messageLabel = widget.NewLabel("")
-	r.schema = jsonArea(`{"type": "object", "properties": {"reason": {"type": "string"}}, "required": ["reason"]}`, 5)
-	if len(st.Schema) > 0 {
-		r.schema.SetText(indentJSON(st.Schema))
+	round := func() int {
+		n, _ := strconv.Atoi(strings.TrimSpace(r.round.Text))
+		return n
 	}
+	message := widget.NewMultiLineEntry()
+	message.Wrapping = fyne.TextWrapWord
+	message.SetMinRowsVisible(2)
+	message.SetText(string(st.Message))
+	r.message = s.ctx.templatedEntry(message, round)
+	r.messageLabel = widget.NewLabel("")
 	r.schemaErr, r.keyErr, r.roundErr, r.messageErr, r.urlErr = fieldError(), fieldError(), fieldError(), fieldError(), fieldError()
-	r.url = widget.NewEntry()
-	r.url.SetPlaceHolder("https://… the page the person opens (templates allowed)")
-	r.url.SetText(string(st.URL))
+	r.message.problem = r.messageErr
+	r.form = newFormBuilder(st.Schema, func() {
+		r.checkSchemaSyntax(r.form.raw.Text)
+		s.changed()
+	})
+	url := widget.NewEntry()
+	url.SetPlaceHolder("https://… the page the person opens (templates allowed)")
+	url.SetText(string(st.URL))
+	r.url = s.ctx.templatedEntry(url, round)
+	r.url.problem = r.urlErr
 	r.maxTokens = widget.NewEntry()
 	r.maxTokens.SetPlaceHolder("optional")
 	if st.MaxTokens != 0 {
@@ -132,11 +151,11 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		s.changed()
 	})
 
-	r.messageBox = container.NewVBox(r.messageLabel, input(r.message), r.messageErr)
-	r.formBox = container.NewVBox(widget.NewLabel("The questions, as a form schema"),
-		hint(`A JSON object of flat properties: text (string), numbers (number, integer), yes or no (boolean) and choices (enum).`),
-		input(r.schema), r.schemaErr)
-	r.urlBox = container.NewVBox(labelled("URL", r.url), r.urlErr)
+	r.messageBox = container.NewVBox(r.messageLabel, r.message.box())
+	r.formBox = container.NewVBox(widget.NewLabel("The questions"),
+		hint("Each question is a field of the form: text, a number, yes or no, a date, an e-mail address, a URL, or a choice among values you list."),
+		r.form.box, r.schemaErr)
+	r.urlBox = container.NewVBox(widget.NewLabel("URL"), r.url.box())
 	r.samplingBox = container.NewVBox(labelled("Longest answer (tokens)", fixedWidth(numberWidth, r.maxTokens)),
 		labelled("System prompt", r.systemPrompt))
 	r.optionalBox = container.NewVBox(r.optional,
@@ -167,11 +186,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 	if st.AnsweredBy != "" && slices.ContainsFunc(r.routes, func(c choice) bool { return c.value == st.AnsweredBy }) {
 		r.answeredBy.SetSelected(r.routes.labelOf(st.AnsweredBy))
 	}
-	r.schema.OnChanged = func(text string) {
-		r.checkSchemaSyntax(text)
-		s.changed()
-	}
-	for _, en := range []*widget.Entry{r.key, r.round, r.message, r.url, r.maxTokens, r.systemPrompt} {
+	for _, en := range []*widget.Entry{r.key, r.round, r.message.entry, r.url.entry, r.maxTokens, r.systemPrompt} {
 		en.OnChanged = func(string) { s.changed() }
 	}
 	for _, c := range []*widget.Check{r.optional, r.inTask} {
@@ -202,8 +217,9 @@ func (r *stepRow) showKind() {
 		mcpcore.StepApproval: "Question shown to the person",
 	}[k])
 	// The routes each kind allows (mcpcore.InputStep.AnsweredBy); the
-	// first is the default.
+	// first is the default of a stored step, whose answeredBy is empty.
 	prev := r.routes.valueOf(r.answeredBy.Selected)
+	forced := len(r.routes) == 1
 	switch {
 	case r.prompt:
 		r.routes = answeredByChoices.only(mcpcore.AnsweredByClient)
@@ -216,9 +232,13 @@ func (r *stepRow) showKind() {
 	}
 	r.answeredBy.Options = r.routes.labels()
 	enable(r.answeredBy, len(r.routes) > 1)
-	if slices.Contains(r.answeredBy.Options, r.routes.labelOf(prev)) {
+	switch {
+	case slices.Contains(r.answeredBy.Options, r.routes.labelOf(prev)) && !(forced && len(r.routes) > 1):
 		r.answeredBy.Refresh()
-	} else {
+	case len(r.routes) > 1 && r.orig.AnsweredBy == mcpcore.AnsweredByAuto:
+		// A step made here, or stored as auto, comes back to auto.
+		r.answeredBy.SetSelected(r.routes.labelOf(mcpcore.AnsweredByAuto))
+	default:
 		r.answeredBy.SetSelected(r.answeredBy.Options[0])
 	}
 }
@@ -266,19 +286,22 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 			st.AnsweredBy = a
 		}
 		if st.Kind != mcpcore.StepRoots {
-			st.Message = actions.Template(r.message.Text)
+			st.Message = actions.Template(r.message.entry.Text)
 		}
 		switch st.Kind {
 		case mcpcore.StepForm:
-			if text := strings.TrimSpace(r.schema.Text); text != "" {
+			if text := strings.TrimSpace(r.form.raw.Text); text != "" {
 				if err := jsonSyntax(text); err != nil {
 					bad(".schema", err.Error())
 				} else {
 					st.Schema = compactJSON(text)
 				}
 			}
+			for _, m := range r.form.problems() {
+				bad(".schema", m)
+			}
 		case mcpcore.StepURL:
-			st.URL = actions.Template(strings.TrimSpace(r.url.Text))
+			st.URL = actions.Template(strings.TrimSpace(r.url.entry.Text))
 		case mcpcore.StepSampling:
 			if t := strings.TrimSpace(r.maxTokens.Text); t != "" {
 				n, err := strconv.Atoi(t)
@@ -292,6 +315,21 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 		out = append(out, st)
 	}
 	return out, ps
+}
+
+// infos are the steps as templates see them, for Insert ▸ and the
+// previews.
+func (s *stepsEditor) infos() []stepInfo {
+	steps, _ := s.steps("")
+	out := make([]stepInfo, 0, len(steps))
+	for _, st := range steps {
+		if st.Key == "" {
+			continue
+		}
+		answer, fields := sampleAnswer(st)
+		out = append(out, stepInfo{key: st.Key, kind: st.Kind, round: st.Round, fields: fields, answer: answer})
+	}
+	return out
 }
 
 // indentJSON formats raw JSON for a text area.

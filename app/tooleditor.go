@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -76,15 +77,17 @@ type ToolEditor struct {
 	paramBox *fyne.Container
 	// paramSection is the list with its Add button, hidden while the input
 	// schema is hand-written; paramsRaw says so meanwhile.
-	paramSection           fyne.CanvasObject
-	paramsRaw              *widget.Label
-	actionKind             *widget.Select
-	blocks                 *contentEditor
-	isError                *widget.Check
-	structured             *widget.Entry
-	command                *commandFields
-	http                   *httpFields
-	body                   *widget.Entry
+	paramSection fyne.CanvasObject
+	paramsRaw    *widget.Label
+	actionKind   *widget.Select
+	blocks       *contentEditor
+	isError      *widget.Check
+	structured   *templated
+	command      *commandFields
+	http         *httpFields
+	body         *templated
+	// tmpl is what the templated fields insert and preview with.
+	tmpl                   *templateContext
 	respondBox, commandBox *fyne.Container
 	httpBox                *fyne.Container
 	readOnly, destructive  *widget.Check
@@ -113,13 +116,19 @@ type ToolEditor struct {
 func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
 	errs := newFieldErrors("name", "title", "description", "params",
 		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
-		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.headers",
+		"action.command.inheritEnv", "action.command.stdin", "action.command.stream", "action.command.maxOutputBytes",
+		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.query", "action.http.headers",
 		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")
 	e := &ToolEditor{}
 	e.editorCore = newEditorCore(st, toolKind(func() storage.ToolAccess { return e.tokens.access() }), t, isNew, onSaved, errs)
 	e.read = e.Tool
 	e.word = e.wordProblem
-	e.changed = e.followChange
+	e.changed = func() {
+		e.followChange()
+		e.checkProgram()
+	}
+	e.tmpl = newTemplateContext(st.Path(), e.templateParams, e.templateSteps)
+	e.tmpl.samples = "Try it's sample arguments"
 	e.titledFields = newTitledFields(t.Name, t.Title, t.Description, [3]string{
 		"e.g. search_notes (letters, digits, _ - .)",
 		"Shown to people, e.g. Search my notes",
@@ -165,7 +174,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.taskMode = newChoiceSelect(taskModeChoices, cmp.Or(t.TaskMode, mcpcore.TaskNever))
 	e.approval = newChoiceSelect(approvalChoices, t.Approval)
 	approvalNote := hint("Asked on this computer before the tool runs; an approval step replaces it.")
-	e.steps = newStepsEditor(t.Steps, false, e.followChange)
+	e.steps = newStepsEditor(t.Steps, false, e.followChange, e.tmpl)
 	e.tokens = newTokenAccess(st, e.origKey(), e.followChange)
 	e.extra = e.tokens
 	errs["tokens"] = e.tokens.err
@@ -207,14 +216,14 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	)
 	e.content = e.layout(form, e.tryBtn)
 	e.checkName(t.Name)
-	for _, en := range []*widget.Entry{e.title, e.description, e.structured, e.command.argv, e.command.dir, e.command.env,
-		e.command.timeout, e.http.url, e.http.headers, e.body} {
+	entries := append([]*widget.Entry{e.title, e.description, e.structured.entry, e.body.entry}, e.command.entries()...)
+	for _, en := range append(entries, e.http.entries()...) {
 		en.OnChanged = func(string) { e.followChange() }
 	}
 	for _, c := range []*widget.Check{e.readOnly, e.destructive, e.idempotent, e.openWorld, e.isError} {
 		c.OnChanged = func(bool) { e.followChange() }
 	}
-	for _, sel := range []*widget.Select{e.taskMode, e.approval, e.http.method} {
+	for _, sel := range append([]*widget.Select{e.taskMode, e.approval, e.http.method}, e.command.selects()...) {
 		sel.OnChanged = func(string) { e.followChange() }
 	}
 	onKind := e.actionKind.OnChanged
@@ -224,6 +233,8 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	}
 	e.built = true
 	e.settle()
+	// The previews show at once; after an edit, once typing pauses.
+	e.tmpl.refresh()
 	return e
 }
 
@@ -242,12 +253,80 @@ func (e *ToolEditor) SetTrier(t ToolTrier) {
 }
 
 // followChange follows an edit or a save: Try it's Run says whether it
-// saves first.
+// saves first, and the previews follow.
 func (e *ToolEditor) followChange() {
 	if !e.built {
 		return
 	}
 	e.try.setDirty(e.dirty())
+	t, _ := e.Tool()
+	e.try.follow(t.InputSchemaJSON())
+	e.tmpl.changed()
+}
+
+// checkProgram warns, after a save, when the command's program cannot be
+// found.
+func (e *ToolEditor) checkProgram() {
+	if c := e.orig.Action.Command; c != nil {
+		e.command.checkProgram(c, e.tmpl.server)
+		return
+	}
+	e.command.warn.Hide()
+}
+
+// templateParams are the parameters' names, and sample values of them:
+// Try it's arguments when they read, else samples from the schema. A
+// hand-written schema whose properties cannot be read declares no names,
+// so any goes.
+func (e *ToolEditor) templateParams() ([]string, map[string]any) {
+	var names []string
+	var schema json.RawMessage
+	if e.schema.raw.Checked {
+		schema = json.RawMessage(e.schema.input.Text)
+		var root struct {
+			Properties json.RawMessage `json:"properties"`
+		}
+		if json.Unmarshal(schema, &root) != nil {
+			return nil, map[string]any{}
+		}
+		ns, _, err := orderedObject(root.Properties)
+		if err != nil {
+			return nil, map[string]any{}
+		}
+		names = append([]string{}, ns...)
+	} else {
+		ps := e.readParams()
+		for _, p := range ps {
+			names = append(names, p.Name)
+		}
+		schema = mcpcore.Tool{Params: ps}.InputSchemaJSON()
+	}
+	// Samples from the schema, "[NAME]" for text without one, and over
+	// them what Try it holds.
+	args, _ := parseArgs(sampleArgs(schema))
+	for _, n := range names {
+		if v, ok := args[n]; !ok || v == "" {
+			args[n] = "[" + n + "]"
+		}
+	}
+	if e.try != nil {
+		if vals, ok := e.try.sampleValues(); ok {
+			maps.Copy(args, vals)
+		}
+	}
+	return names, args
+}
+
+// templateSteps are the input steps as templates see them, the implicit
+// approval of a destructive tool last.
+func (e *ToolEditor) templateSteps() []stepInfo {
+	out := e.steps.infos()
+	if e.destructive != nil && (e.destructive.Checked || approvalChoices.valueOf(e.approval.Selected) == mcpcore.ApprovalAlways) &&
+		approvalChoices.valueOf(e.approval.Selected) != mcpcore.ApprovalOff && !slices.ContainsFunc(out, func(s stepInfo) bool { return s.kind == mcpcore.StepApproval }) {
+		answer, _ := sampleAnswer(mcpcore.InputStep{Kind: mcpcore.StepApproval})
+		out = append(out, stepInfo{key: "approval", kind: mcpcore.StepApproval, round: afterAllRounds, answer: answer})
+	}
+	return out
 }
 
 // dirty says whether the form differs from what is stored.
@@ -417,26 +496,29 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 		// (structured content only, an error) stays without.
 		r.Content = []actions.Content{{Type: "text"}}
 	}
-	e.blocks = newContentEditor(r.Content, e.followChange)
+	action := func() int { return -1 }
+	e.blocks = newContentEditor(r.Content, e.followChange, e.tmpl)
 	e.isError = widget.NewCheck("Answer as an error", nil)
 	e.isError.SetChecked(r.IsError)
-	e.structured = jsonArea(`optional, e.g. {"city": "{{.args.city}}", "temperature": 21}`, 3)
+	structured := jsonArea(`optional, e.g. {"city": "{{.args.city}}", "temperature": 21}`, 3)
 	if len(r.Structured) > 0 {
-		e.structured.SetText(indentJSON(r.Structured))
+		structured.SetText(indentJSON(r.Structured))
 	}
-	e.command = newCommandFields(e.errs, "action.command", a.Command)
-	e.http = newHTTPFields(e.errs, "action.http", a.HTTP)
-	e.body = widget.NewMultiLineEntry()
-	e.body.SetPlaceHolder("request body (optional; templates allowed)")
+	e.structured = e.tmpl.templatedEntry(structured, action)
+	e.command = newCommandFields(e.errs, "action.command", a.Command, e.tmpl)
+	e.http = newHTTPFields(e.errs, "action.http", a.HTTP, e.tmpl)
+	body := widget.NewMultiLineEntry()
+	body.SetPlaceHolder("request body (optional; templates allowed)")
 	if a.HTTP != nil {
-		e.body.SetText(string(a.HTTP.Body))
+		body.SetText(string(a.HTTP.Body))
 	}
+	e.body = e.tmpl.templatedEntry(body, action)
 	structuredHint := hint("JSON whose strings are templates, for AI apps that read data; with an output schema (under Advanced) it is checked against it.")
 	e.respondBox = container.NewVBox(e.blocks.content(), e.errs["action.respond"],
 		e.isError, hint("The AI app's model sees that the tool failed (isError)."),
-		e.errs.sub("Structured content (JSON)", container.NewVBox(structuredHint, input(e.structured)), "action.respond.structured"))
+		widget.NewLabel("Structured content (JSON)"), structuredHint, e.structuredBox())
 	e.commandBox = e.command.box
-	e.httpBox = container.NewVBox(e.http.box, e.errs.sub("Body", e.body, "action.http.body"))
+	e.httpBox = container.NewVBox(e.http.box, e.errs.templatedSub("Body", e.body, "action.http.body"))
 	e.actionKind = widget.NewSelect([]string{kindRespond, kindCommand, kindHTTP}, func(k string) {
 		e.respondBox.Hide()
 		e.commandBox.Hide()
@@ -458,6 +540,13 @@ func (e *ToolEditor) buildAction(a actions.Spec) {
 	default:
 		e.actionKind.SetSelected(kindRespond)
 	}
+}
+
+// structuredBox is the structured content's field, its problems on its
+// error line.
+func (e *ToolEditor) structuredBox() fyne.CanvasObject {
+	e.structured.problem = e.errs["action.respond.structured"]
+	return e.structured.box()
 }
 
 func joinMap(m map[string]actions.Template, sep string) string {
@@ -549,7 +638,7 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 		t.Action = actions.Spec{Command: c}
 	case kindHTTP:
 		h := e.http.spec(t.Action.HTTP, "action.http", bad)
-		h.Body = actions.Template(e.body.Text)
+		h.Body = actions.Template(e.body.entry.Text)
 		t.Action = actions.Spec{HTTP: h}
 	default:
 		r := &actions.Respond{}
@@ -559,7 +648,7 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 		r.Content = e.blocks.blocks()
 		r.IsError = e.isError.Checked
 		r.Structured = nil
-		if text := strings.TrimSpace(e.structured.Text); text != "" {
+		if text := strings.TrimSpace(e.structured.entry.Text); text != "" {
 			if err := jsonSyntax(text); err != nil {
 				bad("action.respond.structured", err.Error())
 			} else {

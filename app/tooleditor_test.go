@@ -40,7 +40,7 @@ func newEditor(t *testing.T, st *storage.Store, tool mcpcore.Tool, isNew bool) *
 func fillBasics(e *ToolEditor, name string) {
 	test.Type(e.name, name)
 	test.Type(e.description, "A tool made in a test.")
-	test.Type(e.blocks.items[0].text, "done")
+	test.Type(e.blocks.items[0].text.entry, "done")
 }
 
 func TestEditorStoresAnInputStep(t *testing.T) {
@@ -52,8 +52,8 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 	r := e.steps.items[0]
 	test.Type(r.key, "reason")
 	r.kind.SetSelected(stepKindChoices.labelOf(mcpcore.StepForm))
-	test.Type(r.message, "Why?")
-	test.Type(r.schema, `{"type": "object", "properties": {"why": {"type": "string"}}}`)
+	test.Type(r.message.entry, "Why?")
+	test.Type(r.form.raw, `{"type": "object", "properties": {"why": {"type": "string"}}}`)
 	r.answeredBy.SetSelected("me, on this computer (desktop)")
 	test.Type(r.round, "1")
 	// The kind decides what shows.
@@ -112,8 +112,8 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
 	r := e.steps.items[1]
 	test.Type(r.key, "details")
-	test.Type(r.message, "Details please")
-	test.Type(r.schema, "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": }\n}")
+	test.Type(r.message.entry, "Details please")
+	test.Type(r.form.raw, "{\n  \"type\": \"object\",\n  \"properties\": {\"a\": }\n}")
 	// Seen as it is typed, with where.
 	if !r.schemaErr.Visible() || !strings.Contains(r.schemaErr.Text, "line 3, column") {
 		t.Fatalf("live schema error %q (visible %v)", r.schemaErr.Text, r.schemaErr.Visible())
@@ -137,7 +137,7 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 
 	// A schema that parses but is no form (nested object) is refused by
 	// the server's own validation, next to the step too.
-	r.schema.SetText(`{"type": "object", "properties": {"a": {"type": "object"}}}`)
+	r.form.raw.SetText(`{"type": "object", "properties": {"a": {"type": "object"}}}`)
 	if e.Save() {
 		t.Fatal("saved a nested form schema")
 	}
@@ -387,13 +387,19 @@ func TestEditorTryIt(t *testing.T) {
 	e.addParam(mcpcore.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Type(e.params[0].def, "World")
-	test.Type(e.blocks.items[0].text, "Hello, {{.args.who}}!")
-	p.fill()
-	if !strings.Contains(p.args.Text, `"who": "World"`) {
-		t.Fatalf("sample arguments %q", p.args.Text)
+	test.Type(e.blocks.items[0].text.entry, "Hello, {{.args.who}}!")
+	// The arguments are a form made from the parameters, defaults filled
+	// in; as JSON they say the same.
+	if len(p.fields) != 1 || p.fields[0].entry == nil || p.fields[0].entry.Text != "World" {
+		t.Fatalf("the arguments' form: %d fields", len(p.fields))
+	}
+	test.Tap(p.asJSON)
+	if !strings.Contains(p.args.Text, `"who": "World"`) || p.formBox.Visible() {
+		t.Fatalf("as JSON: %q (form shown %v)", p.args.Text, p.formBox.Visible())
 	}
 
-	// Not JSON: nothing runs, nothing is saved.
+	// Not JSON: nothing runs, nothing is saved, and the form cannot come
+	// back until it reads.
 	p.args.SetText(`{"who": }`)
 	test.Tap(p.run)
 	if !p.argsErr.Visible() || !strings.Contains(p.argsErr.Text, "line 1, column") {
@@ -401,6 +407,10 @@ func TestEditorTryIt(t *testing.T) {
 	}
 	if _, err := s.st.Tool(context.Background(), "greet"); err == nil {
 		t.Fatal("saved though nothing ran")
+	}
+	test.Tap(p.asJSON)
+	if !p.asJSON.Checked {
+		t.Fatal("back to the form with arguments that do not read")
 	}
 
 	p.args.SetText(`{"who": "Ada"}`)
@@ -415,6 +425,28 @@ func TestEditorTryIt(t *testing.T) {
 	if p.run.Text != "Run" {
 		t.Errorf("after saving, Run says %q", p.run.Text)
 	}
+	test.Tap(p.asJSON)
+	if p.fields[0].entry.Text != "Ada" {
+		t.Fatalf("back in the form, who is %q", p.fields[0].entry.Text)
+	}
+	// The next time the tool is opened, its last arguments are there.
+	stored, err := s.st.Tool(context.Background(), "greet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := newEditor(t, s.st, stored, false)
+	if got := again.try.fields[0].entry.Text; got != "Ada" {
+		t.Errorf("reopened, who is %q", got)
+	}
+	// A required field left empty is refused at its field.
+	again.try.fields[0].entry.SetText("")
+	again.try.fields[0].required = true
+	again.try.fields[0].formField.required = true
+	again.SetTrier(TryItTrier(tr, s.eng))
+	test.Tap(again.try.run)
+	if !strings.Contains(again.try.result.Text, "1 field needs fixing") || !again.try.fields[0].problem.Visible() {
+		t.Errorf("empty required argument: %q", again.try.result.Text)
+	}
 	w := test.NewWindow(e.Content())
 	w.Resize(fyne.NewSize(760, 760))
 	test.Tap(e.tryBtn) // opens the panel and scrolls to it
@@ -425,7 +457,7 @@ func TestEditorTryIt(t *testing.T) {
 	if err := s.st.SetToolDisabled(context.Background(), "greet", true); err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := s.st.Tool(context.Background(), "greet")
+	stored, _ = s.st.Tool(context.Background(), "greet")
 	e2 := newEditor(t, s.st, stored, false)
 	e2.SetTrier(TryItTrier(tr, s.eng))
 	test.Tap(e2.try.run)
@@ -493,7 +525,7 @@ func TestEditorContentBlocks(t *testing.T) {
 	e := newEditor(t, s.st, mcpcore.Tool{}, true)
 	fillBasics(e, "pictures")
 	test.Tap(e.isError)
-	test.Type(e.structured, `{"city": "{{.args.city}}"`) // not closed yet
+	test.Type(e.structured.entry, `{"city": "{{.args.city}}"`) // not closed yet
 
 	add := func(kind string) *blockRow {
 		e.blocks.add(actions.Content{Type: "text"})
@@ -526,7 +558,7 @@ func TestEditorContentBlocks(t *testing.T) {
 	}
 
 	img.data.SetText(base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n")))
-	test.Type(e.structured, "}")
+	test.Type(e.structured.entry, "}")
 	if !e.Save() {
 		t.Fatalf("not saved: %q %v", e.status.Text, visibleErrors(e))
 	}
@@ -689,7 +721,7 @@ func TestSaveShowsEveryProblemAtOnce(t *testing.T) {
 	m.NewTool()
 	e := m.Editor()
 	test.Type(e.name, "taken")
-	test.Type(e.blocks.items[0].text, "done")
+	test.Type(e.blocks.items[0].text.entry, "done")
 	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
 	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepApproval, Message: "Sure?"}) // no key
 	if e.Save() {

@@ -31,28 +31,61 @@ type tryitAdapter struct {
 }
 
 func (a tryitAdapter) TryTool(ctx context.Context, name string, args map[string]any) (TryResult, error) {
+	return a.TryToolAnswering(ctx, name, args, nil)
+}
+
+// TryToolAnswering is TryTool, the tool's forms answered by answer.
+func (a tryitAdapter) TryToolAnswering(ctx context.Context, name string, args map[string]any, answer func(context.Context, mcpcore.Question) (mcpcore.Answer, error)) (TryResult, error) {
 	if a.eng != nil {
 		if err := a.eng.Sync(ctx); err != nil {
 			return TryResult{}, fmt.Errorf("bringing the server up to date: %w", err)
 		}
 	}
-	r, err := a.t.TryTool(ctx, name, args)
+	if answer == nil {
+		r, err := a.t.TryTool(ctx, name, args)
+		return TryResult(r), err
+	}
+	r, err := a.t.TryToolAnswering(ctx, name, args, func(ctx context.Context, req tryit.FormRequest) (tryit.FormAnswer, error) {
+		ans, err := answer(ctx, mcpcore.Question{Client: tryit.ClientName, Tool: name, Kind: mcpcore.StepForm, Message: req.Message, Schema: req.Schema})
+		return tryit.FormAnswer{Action: ans.Action, Content: ans.Content}, err
+	})
 	return TryResult(r), err
 }
 
+// formTrier is a ToolTrier that can answer the forms a tool asks: Try it
+// then shows them in its panel. Without it they are not answered.
+type formTrier interface {
+	TryToolAnswering(ctx context.Context, name string, args map[string]any, answer func(context.Context, mcpcore.Question) (mcpcore.Answer, error)) (TryResult, error)
+}
+
 // tryPanel is the editor's "Try it": it calls the tool through the real
-// MCP endpoint with arguments a person writes, and shows the result and
-// the raw JSON-RPC exchange. Questions the tool asks (approvals, forms)
-// pop up as the real desktop dialogs.
+// MCP endpoint with arguments a person fills in — a form made from the
+// parameters, or JSON — and shows the result and the raw JSON-RPC
+// exchange. Forms the tool asks the AI app show in the panel (Try it is
+// the AI app); questions for the desktop pop up as the real dialogs. The
+// last arguments of each tool are kept (Fyne's preferences) for the next
+// time.
 type tryPanel struct {
 	e     *ToolEditor
 	trier ToolTrier
 
-	args              *widget.Entry
-	argsErr           *widget.Label
-	run, stop         *widget.Button
-	result            *widget.Label
-	request, response *widget.Label
+	// asJSON switches between the form and the JSON of the arguments.
+	asJSON  *widget.Check
+	fields  []*argField
+	formBox *fyne.Container
+	// schema is the input schema the form was made from.
+	schema  string
+	args    *widget.Entry
+	argsBox fyne.CanvasObject
+	argsErr *widget.Label
+	run     *widget.Button
+	stop    *widget.Button
+	// question shows a form the tool asks while it runs; asked is it.
+	question *fyne.Container
+	asked    *formDialog
+	result   *widget.Label
+	request  *widget.Label
+	response *widget.Label
 	// fullRequest and fullResponse are the raw JSON whole, for Copy.
 	fullRequest, fullResponse string
 	// cancel ends the call running now; nil when none runs.
@@ -62,12 +95,37 @@ type tryPanel struct {
 	calls background
 }
 
+// argField is one argument in Try it's form: a field of the kind of its
+// parameter (formField), or JSON for a list or an object.
+type argField struct {
+	*formField
+	name     string
+	json     *widget.Entry
+	required bool
+	// def is the parameter's default, which the field starts with.
+	def any
+	// jsonErr shows what is wrong with the JSON of a list or an object
+	// (a form field shows its own problem).
+	jsonErr *widget.Label
+	box     fyne.CanvasObject
+}
+
+// prefTryArgs prefixes the preference that keeps a tool's last arguments.
+const prefTryArgs = "tryItArgs:"
+
 func newTryPanel(e *ToolEditor) *tryPanel {
 	p := &tryPanel{e: e}
 	p.args = jsonArea(`{"name": "value"}`, 4)
-	p.args.OnChanged = func(string) { setFieldError(p.argsErr, nil) }
+	p.args.OnChanged = func(string) {
+		setFieldError(p.argsErr, nil)
+		e.tmpl.changed()
+	}
 	p.argsErr = fieldError()
-	fill := widget.NewButtonWithIcon("Fill from parameters", theme.ViewRefreshIcon(), func() { p.fill() })
+	p.formBox = container.NewVBox()
+	p.argsBox = input(p.args)
+	p.argsBox.Hide()
+	p.asJSON = widget.NewCheck("Write them as JSON", p.switchJSON)
+	fill := widget.NewButtonWithIcon("Fill with samples", theme.ViewRefreshIcon(), func() { p.fill() })
 	p.run = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), func() { p.Run() })
 	p.run.Importance = widget.HighImportance
 	p.stop = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
@@ -76,6 +134,8 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		}
 	})
 	p.stop.Hide()
+	p.question = container.NewVBox()
+	p.question.Hide()
 	p.result = widget.NewLabel("")
 	p.result.Wrapping = fyne.TextWrapWord
 	p.result.Selectable = true
@@ -89,15 +149,24 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		fits := func() bool { return scroll.Content.MinSize().Height <= scroll.Size().Height }
 		return container.NewBorder(container.NewBorder(nil, nil, widget.NewLabel(title), copyBtn), nil, nil, nil, passWheel(scroll, fits))
 	}
-	intro := hint("Calls the tool through mcptray's MCP endpoint, as an AI app would. Approvals and forms it asks for appear as real windows.")
+	intro := hint("Calls the tool through mcptray's MCP endpoint, as an AI app would. Forms it asks the AI app show here; approvals and questions for this computer appear as real windows.")
 	p.box = container.NewVBox(
 		intro,
-		widget.NewLabel("Arguments (a JSON object)"), input(p.args), p.argsErr,
+		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.asJSON),
+		p.formBox, p.argsBox, p.argsErr,
 		container.NewHBox(fill, p.run, p.stop),
+		p.question,
 		p.result,
 		container.NewGridWithColumns(2, raw("Request", p.request, &p.fullRequest), raw("Response", p.response, &p.fullResponse)),
 	)
-	p.fill()
+	t, _ := e.Tool()
+	p.build(t.InputSchemaJSON())
+	if kept := fyne.CurrentApp().Preferences().String(prefTryArgs + e.orig.Name); kept != "" && !e.isNew {
+		if args, err := parseArgs(kept); err == nil {
+			p.setValues(args)
+		}
+	}
+	p.args.SetText(p.valuesJSON())
 	return p
 }
 
@@ -111,12 +180,222 @@ func rawArea() *widget.Label {
 // content is the panel's widget tree.
 func (p *tryPanel) content() fyne.CanvasObject { return p.box }
 
-// fill writes sample arguments from the tool's input schema: each
-// property's default or first example or first allowed value, and a
+// follow makes the form anew when the parameters changed, keeping what
+// was typed in the fields that are still there; a field still holding its
+// old default (or nothing) takes its new default.
+func (p *tryPanel) follow(schema json.RawMessage) {
+	if string(schema) == p.schema {
+		return
+	}
+	typed := map[string]any{}
+	for _, a := range p.fields {
+		if v, set, msg := a.value(); set && msg == "" && (a.def == nil || !sameValue(v, a.def)) {
+			typed[a.name] = v
+		}
+	}
+	p.build(schema)
+	for _, a := range p.fields {
+		if v, ok := typed[a.name]; ok {
+			a.set(v)
+		}
+	}
+}
+
+// build makes the form of schema's properties: defaults filled in.
+func (p *tryPanel) build(schema json.RawMessage) {
+	p.schema = string(schema)
+	p.fields = nil
+	fields, err := parseForm(schema)
+	var rows []fyne.CanvasObject
+	if err != nil {
+		rows = append(rows, hint("The parameters cannot show as a form ("+err.Error()+"): write the arguments as JSON."))
+	}
+	for _, fl := range fields {
+		a := &argField{name: fl.name, required: fl.required, def: fl.def}
+		if fl.typ == "object" || fl.typ == "array" && len(fl.options) == 0 {
+			a.json = widget.NewEntry()
+			a.json.TextStyle = fyne.TextStyle{Monospace: true}
+			a.json.SetPlaceHolder(map[string]string{"object": `JSON, e.g. {"key": "value"}`, "array": `JSON, e.g. ["one", "two"]`}[fl.typ])
+			if fl.def != nil {
+				b, _ := json.Marshal(fl.def)
+				a.json.SetText(string(b))
+			}
+			a.json.OnChanged = func(string) { p.e.tmpl.changed() }
+			a.jsonErr = fieldError()
+			caption := widget.NewLabelWithStyle(fl.label(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			rows := []fyne.CanvasObject{caption}
+			if fl.desc != "" {
+				rows = append(rows, smallPrint(fl.desc))
+			}
+			a.box = container.NewVBox(append(rows, input(a.json), a.jsonErr)...)
+		} else {
+			a.formField = fl
+			a.box = fl.build(func() { p.e.tmpl.changed() }, func() { p.Run() }, func() {})
+		}
+		p.fields = append(p.fields, a)
+		rows = append(rows, a.box)
+	}
+	if len(fields) == 0 && err == nil {
+		rows = append(rows, hint("The tool has no parameters."))
+	}
+	p.formBox.Objects = rows
+	p.formBox.Refresh()
+}
+
+// value is the argument's value, whether it is set, and what is wrong
+// with it.
+func (a *argField) value() (any, bool, string) {
+	if a.formField != nil {
+		return a.formField.value()
+	}
+	text := strings.TrimSpace(a.json.Text)
+	if text == "" {
+		if a.required {
+			return nil, false, "Required."
+		}
+		return nil, false, ""
+	}
+	v, err := parseJSONValue(text)
+	if err != nil {
+		return nil, false, err.Error()
+	}
+	return v, true, ""
+}
+
+// parseJSONValue reads one JSON value, numbers as written.
+func parseJSONValue(text string) (any, error) {
+	if err := jsonSyntax(text); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// set shows v in the field; nil empties it.
+func (a *argField) set(v any) {
+	switch fl := a.formField; {
+	case fl == nil:
+		a.json.SetText("")
+		if v != nil {
+			b, _ := json.Marshal(v)
+			a.json.SetText(string(b))
+		}
+	case fl.check != nil:
+		b, _ := v.(bool)
+		fl.check.SetChecked(b)
+	case fl.typ == "array":
+		vs, _ := v.([]any)
+		for i, c := range fl.group {
+			c.SetChecked(slices.ContainsFunc(vs, func(x any) bool { return sameValue(x, fl.options[i].value) }))
+		}
+	case fl.sel != nil:
+		if t, ok := fl.titleOf(v); ok && v != nil {
+			fl.sel.SetSelected(t)
+		} else {
+			fl.sel.ClearSelected()
+		}
+	default:
+		fl.entry.SetText("")
+		if v != nil {
+			fl.entry.SetText(fmt.Sprint(v))
+		}
+	}
+}
+
+// values are the arguments the form holds, and how many fields have a
+// problem; show shows each problem at its field.
+func (p *tryPanel) values(show bool) (map[string]any, int) {
+	out := map[string]any{}
+	bad := 0
+	for _, a := range p.fields {
+		v, set, msg := a.value()
+		if show {
+			if a.formField != nil {
+				a.touched = true
+				a.show()
+			} else if msg != "" {
+				setFieldError(a.jsonErr, []string{msg})
+			} else {
+				setFieldError(a.jsonErr, nil)
+			}
+		}
+		if msg != "" {
+			bad++
+			continue
+		}
+		if set {
+			out[a.name] = v
+		}
+	}
+	return out, bad
+}
+
+// setValues shows args in the form; fields args does not name are
+// emptied.
+func (p *tryPanel) setValues(args map[string]any) {
+	for _, a := range p.fields {
+		a.set(args[a.name])
+	}
+}
+
+// valuesJSON is the form's arguments as indented JSON.
+func (p *tryPanel) valuesJSON() string {
+	vals, _ := p.values(false)
+	if len(vals) == 0 {
+		return "{}"
+	}
+	b, _ := json.MarshalIndent(vals, "", "  ")
+	return string(b)
+}
+
+// switchJSON shows the arguments as JSON, or back as the form (refused,
+// with the reason, while the JSON does not read).
+func (p *tryPanel) switchJSON(on bool) {
+	if on {
+		p.args.SetText(p.valuesJSON())
+		p.formBox.Hide()
+		p.argsBox.Show()
+		return
+	}
+	args, err := parseArgs(p.args.Text)
+	if err != nil {
+		setFieldError(p.argsErr, []string{err.Error()})
+		fn := p.asJSON.OnChanged
+		p.asJSON.OnChanged = nil
+		p.asJSON.SetChecked(true)
+		p.asJSON.OnChanged = fn
+		return
+	}
+	setFieldError(p.argsErr, nil)
+	p.setValues(args)
+	p.argsBox.Hide()
+	p.formBox.Show()
+}
+
+// sampleValues are the arguments as they stand, for the previews; false
+// when the JSON does not read.
+func (p *tryPanel) sampleValues() (map[string]any, bool) {
+	if p.asJSON.Checked {
+		args, err := parseArgs(p.args.Text)
+		return args, err == nil
+	}
+	vals, _ := p.values(false)
+	return vals, true
+}
+
+// fill fills the arguments with samples from the tool's input schema:
+// each property's default or first example or first allowed value, and a
 // placeholder of its type for a required one without any.
 func (p *tryPanel) fill() {
 	t, _ := p.e.Tool()
-	p.args.SetText(sampleArgs(t.InputSchemaJSON()))
+	text := sampleArgs(t.InputSchemaJSON())
+	p.args.SetText(text)
+	if args, err := parseArgs(text); err == nil {
+		p.setValues(args)
+	}
 }
 
 // sampleArgs is an indented JSON object of sample arguments for schema,
@@ -195,10 +474,18 @@ func (p *tryPanel) Run() {
 	if p.cancel != nil {
 		return
 	}
-	args, err := parseArgs(p.args.Text)
-	if err != nil {
-		setFieldError(p.argsErr, []string{err.Error()})
+	var args map[string]any
+	if p.asJSON.Checked {
+		var err error
+		if args, err = parseArgs(p.args.Text); err != nil {
+			setFieldError(p.argsErr, []string{err.Error()})
+			return
+		}
+	} else if vals, bad := p.values(true); bad > 0 {
+		p.show(TryResult{}, fmt.Errorf("not run: %s in the arguments", count(bad, "field needs fixing", "fields need fixing")))
 		return
+	} else {
+		args = vals
 	}
 	setFieldError(p.argsErr, nil)
 	dirty := p.e.dirty()
@@ -210,6 +497,9 @@ func (p *tryPanel) Run() {
 	if cur, err := p.e.st.Tool(context.Background(), p.e.orig.Name); err == nil && cur.Disabled {
 		p.show(TryResult{}, fmt.Errorf("not run: %q is disabled — enable it first (tick it in the tool list)", p.e.orig.Name))
 		return
+	}
+	if b, err := json.Marshal(args); err == nil {
+		fyne.CurrentApp().Preferences().SetString(prefTryArgs+p.e.orig.Name, string(b))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
@@ -225,7 +515,11 @@ func (p *tryPanel) Run() {
 		callErr error
 	)
 	p.calls.run(func() {
-		res, callErr = trier.TryTool(ctx, name, args)
+		if ft, ok := trier.(formTrier); ok {
+			res, callErr = ft.TryToolAnswering(ctx, name, args, p.ask)
+		} else {
+			res, callErr = trier.TryTool(ctx, name, args)
+		}
 		if ctx.Err() != nil && callErr != nil {
 			callErr = errors.New("cancelled")
 		}
@@ -236,6 +530,51 @@ func (p *tryPanel) Run() {
 		p.stop.Hide()
 		p.show(res, callErr)
 	})
+}
+
+// ask shows a form the tool asks in the panel, and waits for the answer:
+// Send, Cancel, or the call ending.
+func (p *tryPanel) ask(ctx context.Context, q mcpcore.Question) (mcpcore.Answer, error) {
+	q.ToolTitle = p.e.orig.Title
+	answered := make(chan mcpcore.Answer, 1)
+	var f *formDialog
+	fyne.Do(func() {
+		f = newFormDialog(q, func(a mcpcore.Answer) {
+			select {
+			case answered <- a:
+			default:
+			}
+			p.closeQuestion(f)
+		})
+		f.focus = func(o fyne.Focusable) {
+			if c := fyne.CurrentApp().Driver().CanvasForObject(p.box); c != nil {
+				c.Focus(o)
+			}
+		}
+		p.asked = f
+		p.question.Objects = []fyne.CanvasObject{widget.NewSeparator(), f.content, f.buttons, widget.NewSeparator()}
+		p.question.Show()
+		p.question.Refresh()
+		scrollIntoView(p.e.formScroll(), p.question)
+	})
+	select {
+	case a := <-answered:
+		return a, nil
+	case <-ctx.Done():
+		fyne.Do(func() { p.closeQuestion(f) })
+		return mcpcore.Answer{Action: "cancel"}, ctx.Err()
+	}
+}
+
+// closeQuestion takes the form f away, if it is still the one shown.
+func (p *tryPanel) closeQuestion(f *formDialog) {
+	if p.asked != f {
+		return
+	}
+	p.asked = nil
+	p.question.Objects = nil
+	p.question.Hide()
+	p.question.Refresh()
 }
 
 // abandon cancels the call running, if any: its editor is going away.

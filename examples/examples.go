@@ -9,3 +9,10 @@ import _ "embed"
 //
 //go:embed starter.json
 var Starter []byte
+
+// Gallery holds more example tools, beside the starter catalog's, that
+// the app offers under New tool ▸ From an example: each opens in the
+// editor as a copy to adapt.
+//
+//go:embed gallery.json
+var Gallery []byte

@@ -249,7 +249,7 @@ click 150 167 # the second tool
 shot 03-tool-editor
 changed 02-manager 03-tool-editor
 
-click 148 $((H - 23)) # New tool, under the list
+click 148 $((H - 62)) # New tool, under the list (From an example… is below it)
 sleep 0.5
 click $((W * 56 / 100)) 132 # Name, the editor's first field
 xdotool type --delay 20 'bad name!'

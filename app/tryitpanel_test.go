@@ -1,0 +1,55 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+)
+
+// TestTryItAnswersTheFormInThePanel: Try it is the AI app, so a form the
+// tool asks the AI app shows in Try it's panel, and what is sent there is
+// the answer the tool uses.
+func TestTryItAnswersTheFormInThePanel(t *testing.T) {
+	test.NewTempApp(t)
+	s := newAuthServed(t)
+	tool := mcpcore.Tool{Name: "ask", Description: "asks",
+		Steps: []mcpcore.InputStep{{Key: "q", Kind: mcpcore.StepForm, Message: "Your name?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`)}},
+		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
+	if err := s.st.PutTool(context.Background(), tool); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := tryit.New(s.st, func() string { return s.url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	e := newEditor(t, s.st, tool, false)
+	e.SetTrier(TryItTrier(tr, s.eng))
+	p := e.try
+	if p.question.Visible() {
+		t.Fatal("a question shows before any call")
+	}
+	test.Tap(p.run)
+	testutil.Eventually(t, "the form in the panel", func() bool {
+		var asked bool
+		fyne.DoAndWait(func() { asked = p.asked != nil && p.question.Visible() })
+		return asked
+	})
+	var f *formDialog
+	fyne.DoAndWait(func() { f = p.asked })
+	f.fields[0].entry.SetText("Ada")
+	test.Tap(f.submit)
+	p.calls.wait()
+	if p.result.Text != "Hi Ada" || p.question.Visible() {
+		t.Fatalf("result %q, question still shown %v", p.result.Text, p.question.Visible())
+	}
+}

@@ -1,0 +1,101 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// Store is what adding tools needs of the catalog (storage.Store).
+type Store interface {
+	Catalog(ctx context.Context) (*mcpcore.Catalog, error)
+	Import(ctx context.Context, c *mcpcore.Catalog, replace bool) error
+}
+
+// CheckTools lists, as one *mcpcore.ValidationError, every problem of
+// adding tools to the stored catalog: what mcpcore.ValidateTool finds in
+// each, two of them with the same name, and — unless replace — a name
+// the catalog already has. nil means AddTools would store them.
+func CheckTools(ctx context.Context, st Store, tools []mcpcore.Tool, replace bool) error {
+	var ps []mcpcore.Problem
+	if !replace {
+		c, err := st.Catalog(ctx)
+		if err != nil {
+			return fmt.Errorf("reading the catalog: %w", err)
+		}
+		have := map[string]bool{}
+		for _, t := range c.Tools {
+			have[t.Name] = true
+		}
+		for _, t := range tools {
+			if have[t.Name] {
+				ps = append(ps, mcpcore.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
+					Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"})
+			}
+		}
+	}
+	if err := mcpcore.ValidateCatalog(&mcpcore.Catalog{Tools: tools}); err != nil {
+		var ve *mcpcore.ValidationError
+		if !errors.As(err, &ve) {
+			return err
+		}
+		ps = append(ps, ve.Problems...)
+	}
+	if len(ps) > 0 {
+		return &mcpcore.ValidationError{Problems: ps}
+	}
+	return nil
+}
+
+// AddTools adds tools to the stored catalog, all or nothing: on any
+// problem (see CheckTools) it returns a *mcpcore.ValidationError listing
+// them all and changes nothing. With replace, a tool of the same name is
+// replaced; otherwise a name the catalog has is a problem. Every other
+// entry of the catalog stays as it is.
+func AddTools(ctx context.Context, st Store, tools []mcpcore.Tool, replace bool) error {
+	if err := CheckTools(ctx, st, tools, replace); err != nil {
+		return err
+	}
+	// The merge replaces a tool of the same name; one created by another
+	// process since the check above would be replaced too — a race of a
+	// moment, against a person adding the same name at once.
+	if err := st.Import(ctx, &mcpcore.Catalog{Tools: tools}, false); err != nil {
+		return fmt.Errorf("adding the tools: %w", err)
+	}
+	return nil
+}
+
+// SecretStore is what storing a tool's secrets needs (storage.Secrets).
+type SecretStore interface {
+	Secret(ctx context.Context, name string) (string, error)
+	SetSecret(ctx context.Context, name, value string) error
+}
+
+// CreateTool adds one tool and stores the secrets it reads, all or
+// nothing as far as can be: the tool is checked (CheckTools) and every
+// secret name is checked before anything is written. A secret of the same
+// name that holds another value is never overwritten — another tool may
+// read it — but refused, naming it.
+func CreateTool(ctx context.Context, st Store, sec SecretStore, tool mcpcore.Tool, secrets []SecretValue) error {
+	if err := CheckTools(ctx, st, []mcpcore.Tool{tool}, false); err != nil {
+		return err
+	}
+	if len(secrets) > 0 && sec == nil {
+		return errors.New("secrets cannot be stored here (no secret store): the tool was not created")
+	}
+	for _, s := range secrets {
+		// An error is no value (or none that can be read, which SetSecret
+		// would then fail to replace too).
+		if v, err := sec.Secret(ctx, s.Name); err == nil && v != s.Value {
+			return fmt.Errorf("a secret named %s already exists with another value (another tool may read it): choose another name; nothing was written", s.Name)
+		}
+	}
+	for _, s := range secrets {
+		if err := sec.SetSecret(ctx, s.Name, s.Value); err != nil {
+			return err
+		}
+	}
+	return AddTools(ctx, st, []mcpcore.Tool{tool}, false)
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcptray/mcptray/importer"
+	"github.com/mcptray/mcptray/storage"
+)
+
+const importOpenAPIUsage = "usage: mcptray import-openapi SPEC [--base-url URL] [--only ID,...] [--prefix P] [--replace] [--list]"
+
+// importOpenAPICmd adds a tool for each operation of an OpenAPI (3.0,
+// 3.1) or Swagger 2.0 spec, a file or a URL, all or nothing. Unlike
+// `import`, it adds to the catalog: a name the catalog has is a problem,
+// unless --replace.
+func importOpenAPICmd(ctx context.Context, args []string, env Env) error {
+	fs, db := newFlags("import-openapi")
+	base := fs.String("base-url", "", "the API's address, in place of the spec's servers")
+	only := fs.String("only", "", "import only these operations: operationIds, tool names or \"GET /path\", comma-separated")
+	prefix := fs.String("prefix", "", "start every tool's name with this")
+	replace := fs.Bool("replace", false, "replace tools of the same name (default: a name the catalog has is a problem)")
+	list := fs.Bool("list", false, "list the spec's operations and the tools they would be; write nothing")
+	pos, err := parseFlags(fs, args, env.Stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{importOpenAPIUsage}
+	}
+	spec, err := importer.ReadOpenAPI(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	conv := spec.Convert(importer.OpenAPIOptions{BaseURL: *base, Prefix: *prefix})
+	if *list {
+		listOperations(env.Stdout, spec, conv)
+		return nil
+	}
+	var ids []string
+	for _, id := range strings.Split(*only, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	ops, err := conv.Select(ids)
+	if err != nil {
+		return err
+	}
+	tools, secrets, err := importer.Build(ops)
+	if err != nil {
+		return fmt.Errorf("%s was not imported: %w", pos[0], err)
+	}
+	return withStore(*db, func(st *storage.Store) error {
+		if err := importer.AddTools(ctx, st, tools, *replace); err != nil {
+			return fmt.Errorf("%s was not imported: %w", pos[0], err)
+		}
+		fmt.Fprintf(env.Stdout, "imported %s from %s (%s):\n", plural(len(tools), "tool", "tools"), orAPI(spec.Title), spec.Format)
+		for _, o := range ops {
+			fmt.Fprintf(env.Stdout, "  %s  %s %s\n", o.Tool.Name, o.Method, o.Path)
+			for _, n := range o.Notes {
+				fmt.Fprintf(env.Stdout, "      note: %s\n", n)
+			}
+		}
+		for _, n := range conv.Notes {
+			fmt.Fprintf(env.Stdout, "note: %s\n", n)
+		}
+		if len(ids) == 0 {
+			for _, o := range conv.Operations {
+				if o.Problem != "" {
+					fmt.Fprintf(env.Stdout, "skipped %s %s: %s\n", o.Method, o.Path, o.Problem)
+				}
+			}
+		}
+		if len(secrets) > 0 {
+			fmt.Fprintln(env.Stdout, "The tools read these secrets; give each its value (Settings ▸ Secrets in the app, or the command shown):")
+			for _, s := range secrets {
+				fmt.Fprintf(env.Stdout, "  %s: %s\n      mcptray secret set %s\n", s.Name, s.Holds, s.Name)
+			}
+		}
+		return nil
+	})
+}
+
+func orAPI(title string) string {
+	if title == "" {
+		return "the spec"
+	}
+	return title
+}
+
+// listOperations prints what --list shows.
+func listOperations(w io.Writer, spec *importer.Spec, conv *importer.Conversion) {
+	fmt.Fprintf(w, "%s %s (%s), calling %s\n", orAPI(spec.Title), spec.Version, spec.Format, orNone(conv.BaseURL))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tMETHOD\tPATH\tTOOL\tSUMMARY")
+	for _, o := range conv.Operations {
+		tool := o.Tool.Name
+		if o.Problem != "" {
+			tool = "(cannot be a tool: " + o.Problem + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", o.ID, o.Method, o.Path, tool, o.Summary)
+	}
+	_ = tw.Flush()
+	for _, n := range conv.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no address (give one with --base-url)"
+	}
+	return s
+}
