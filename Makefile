@@ -34,8 +34,9 @@ STATICCHECK         := $(TOOLS_BIN)/staticcheck
 # understand a newer Go's code.
 STATICCHECK_STAMP    = $(TOOLS_BIN)/.staticcheck-$(STATICCHECK_VERSION)-$(shell $(GO) env GOVERSION)
 
-# Go sources for gofmt: everything but hidden dirs (.cache, .git), node_modules and testdata.
-GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata \) -prune -o -name '*.go' -type f -print)
+# Go sources for gofmt: everything but hidden dirs (.cache, .git), node_modules, testdata
+# and third_party (upstream code, kept as upstream wrote it).
+GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata -o -name third_party \) -prune -o -name '*.go' -type f -print)
 
 step = @printf '\n==> %s\n' "$(1)"
 
@@ -44,7 +45,7 @@ step = @printf '\n==> %s\n' "$(1)"
 # of them.
 HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/' -e '/assets$$')
 
-.PHONY: help deps build run smoke smoke-golden test fmt-check vet staticcheck headless cross unit tsclient conformance bench bench-shim clean distclean
+.PHONY: help deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short fuzz-run tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -56,14 +57,25 @@ build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio e
 	CGO_ENABLED=1 $(GO) build -o $(BIN) .
 	@if [ -d cmd/mcptray-stdio ]; then set -x; CGO_ENABLED=0 $(GO) build -o $(STDIO_BIN) ./cmd/mcptray-stdio; fi
 
-run: build ## build and start the app on its default database (ARGS=... to pass flags)
-	./$(BIN) $(ARGS)
+# Installed for the current user (no root): the programs in ~/.local/bin, the
+# desktop entry and icons under ~/.local/share. AI clients' entries name the
+# installed shim, which `make clean` or moving the checkout cannot break.
+INSTALL_PREFIX ?= $(HOME)/.local
+
+install: build ## install for the current user: ~/.local/bin/{mcptray,mcptray-stdio}, desktop entry and icons (no root)
+	@PREFIX=$(INSTALL_PREFIX) GO=$(GO) bash scripts/install.sh
+
+uninstall: ## remove what make install put in ~/.local (never the database)
+	@PREFIX=$(INSTALL_PREFIX) GO=$(GO) bash scripts/install.sh uninstall
+
+run: install ## build, install for the current user, and start the installed app on its default database (ARGS=... to pass flags)
+	$(INSTALL_PREFIX)/bin/mcptray $(ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all problems;
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed".
-TEST_STEPS := fmt-check vet staticcheck headless cross unit smoke tsclient conformance
-test: deps ## gofmt, vet, staticcheck, headless and cross builds, go test, Xvfb smoke, TypeScript client, conformance
+TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke tsclient conformance
+test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, conformance
 	@failed=""; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
@@ -111,9 +123,36 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet -tags headless $(HEADLESS_PKGS) || exit 1; \
 	done; echo ok
 
-unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS)
+unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the package we patch (third_party/go-sdk)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+	@cd third_party/go-sdk && $(GO) test -count=1 ./internal/json/...
+
+# The fuzz targets, as PACKAGE:TARGET: every hand-written parser and boundary
+# (catalog import, the router's body peek, the folder-template path resolver,
+# templates with hostile values, the client config merges, the shim's line
+# reader, SSE relay and header encoding). Seeds and every crash found are in
+# each package's testdata/fuzz/TARGET/, which plain `go test` runs too.
+FUZZ_TARGETS := ./mcpcore:FuzzParseCatalog ./mcpcore:FuzzRouterPeek ./mcpcore:FuzzFolderPath \
+	./mcpcore/actions:FuzzTemplateValues \
+	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML \
+	./cmd/mcptray-stdio:FuzzReadLine ./cmd/mcptray-stdio:FuzzIDIn ./cmd/mcptray-stdio:FuzzReadSSE ./cmd/mcptray-stdio:FuzzHeaderValue
+FUZZTIME ?= 1m
+FUZZ_SHORT_TIME ?= 3s
+fuzz: ## every fuzz target for FUZZTIME (default 1m); a crash is saved in its testdata/fuzz/ and fails the run
+	$(call step,fuzz $(words $(FUZZ_TARGETS)) targets for $(FUZZTIME) each)
+	@$(MAKE) fuzz-run FUZZ_FOR=$(FUZZTIME)
+
+fuzz-short: ## every fuzz target for FUZZ_SHORT_TIME (default 3s): the part of make test
+	$(call step,fuzz $(words $(FUZZ_TARGETS)) targets for $(FUZZ_SHORT_TIME) each)
+	@$(MAKE) fuzz-run FUZZ_FOR=$(FUZZ_SHORT_TIME)
+
+fuzz-run:
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "$${t%%:*} $${t#*:}"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZ_FOR) $${t%%:*} >/tmp/mcptray-fuzz.$$$$.log 2>&1 \
+	    || { tail -40 /tmp/mcptray-fuzz.$$$$.log; rm -f /tmp/mcptray-fuzz.$$$$.log; exit 1; }; \
+	done; rm -f /tmp/mcptray-fuzz.$$$$.log; echo ok
 
 # The Xvfb smoke test's tools: X server, input, screenshots, D-Bus session, gdbus, curl.
 SMOKE_DEPS := xvfb-run:xvfb xauth:xauth xdotool:xdotool /usr/bin/import:imagemagick \
@@ -149,18 +188,33 @@ bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./..
 bench-shim: ## mcptray-stdio start to first answer (median, p90) against a running mcptray
 	$(GO) test -run='^$$' -bench=StartToFirstAnswer -benchtime=200x ./cmd/mcptray-stdio
 
-# Release archive. desktop-file-validate checks the .desktop entry.
-PACKAGE_DEPS := desktop-file-validate:desktop-file-utils
-.PHONY: package package-check
+# Windows, cross-compiled with mingw-w64 (cgo: Fyne and SQLite), with the
+# resources (icon, manifest, version) windres compiles.
+WINDOWS_DEPS := x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 x86_64-w64-mingw32-windres:binutils-mingw-w64-x86-64
+windows: ## dist/windows/mcptray.exe (GUI subsystem, icon and version) and mcptray-stdio.exe, inspected
+	$(call step,Windows programs (scripts/windows.sh build))
+	@bash scripts/deps.sh $(WINDOWS_DEPS)
+	@GO=$(GO) bash scripts/windows.sh build
 
-package: deps ## dist/mcptray-VERSION-linux-ARCH.tar.gz (bins + .desktop + icons + install Makefile), then package-check
-	$(call step,release archive (scripts/package.sh))
+# Release artefacts and their validators: desktop-file-validate, appstreamcli
+# and lintian for Linux, makensis and 7-Zip (which lists the installer) for
+# Windows; the MCP Bundle CLI comes from npm (scripts/mcpb.sh).
+PACKAGE_DEPS := desktop-file-validate:desktop-file-utils appstreamcli:appstream lintian:lintian \
+	dpkg-shlibdeps:dpkg-dev makensis:nsis zip:zip unzip:unzip 7z:p7zip-full file:file $(WINDOWS_DEPS)
+.PHONY: windows package package-check
+
+package: deps ## dist/: the Linux tar.gz and .deb, the Windows zip and installer, the Claude Desktop .mcpb; each checked
+	$(call step,release artefacts (scripts/package.sh, windows.sh, mcpb.sh))
 	@bash scripts/deps.sh $(PACKAGE_DEPS)
 	@GO=$(GO) bash scripts/package.sh
+	@GO=$(GO) bash scripts/windows.sh package
+	@GO=$(GO) bash scripts/mcpb.sh build
 
-package-check: ## check the archive: paths, both binaries' version from the extracted tree, .desktop, install/uninstall
+package-check: ## check what make package made: contents, versions, lintian, desktop-file-validate, appstreamcli, PE headers, mcpb validate
 	@bash scripts/deps.sh $(PACKAGE_DEPS)
 	@GO=$(GO) bash scripts/package.sh check
+	@GO=$(GO) bash scripts/windows.sh check
+	@GO=$(GO) bash scripts/mcpb.sh check
 
 clean: ## remove build outputs
 	rm -rf bin

@@ -36,6 +36,9 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	if handled, err := daemon.HandOver(ctx, cfg.Daemon, cfg.Stderr); handled {
 		return err
 	}
+	// What `fyne package` would embed from FyneApp.toml: the name titles the
+	// tray item ("mcptray", not the reverse-DNS ID) in any build.
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "mcptray", Version: cfg.Daemon.Version, Build: 1})
 	a := fyneapp.NewWithID(appID)
 	asker := app.NewAsker(a)
 	asker.Screen = screenArea
@@ -50,8 +53,14 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 			d.Stop()
 		}
 	}()
+	// The welcome comes once, at the first start of the app, even when a
+	// headless server started by the stdio shim seeded the database.
+	welcome, err := d.TakeWelcome(ctx)
+	if err != nil {
+		slog.Warn("whether to show the welcome", "err", err)
+	}
 	opts := app.Config{Store: d.Store(), Secrets: d.Secrets(), Engine: d.Engine(), Server: d, DB: d.DB(), Asker: asker,
-		Version: cfg.Daemon.Version, Welcome: d.Seeded(), ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
+		Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
 	if opts.ShimPath, err = clientconfig.ShimPath(""); err != nil {
 		fmt.Fprintf(cfg.Stderr, "mcptray: %v\n", err)
 	}

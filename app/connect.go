@@ -3,7 +3,9 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -87,6 +89,8 @@ type connectView struct {
 	c   clientconfig.Client
 	cfg Config
 
+	env clientconfig.Env
+
 	form      *widget.RadioGroup
 	formNote  *widget.Label
 	path      *widget.Select
@@ -94,13 +98,22 @@ type connectView struct {
 	copied    *widget.Label
 	makeToken *widget.Button
 	install   *widget.Button
+	remove    *widget.Button
+	test      *widget.Button
 	// token is the HTTP form's token created for Copy ("" until then).
 	token string
 
-	preview     *fyne.Container // the diff and its Write it / Cancel, hidden until Install
+	preview     *fyne.Container // the diff and its Write it / Cancel, hidden until Install or Remove
 	previewHead *widget.Label
 	diff        *widget.TextGrid
+	write       *widget.Button
 	plan        clientconfig.Plan
+	// removing says the preview shows Remove's change, not Install's.
+	removing bool
+	// testing is the running Test's cancel, nil when none runs; tested is
+	// closed once that Test has shown its outcome.
+	testing context.CancelFunc
+	tested  chan struct{}
 
 	errLine *widget.Label // problems, in red
 	result  *widget.Label // what Install did and what to do next
@@ -110,7 +123,7 @@ type connectView struct {
 }
 
 func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config, env clientconfig.Env) *connectView {
-	v := &connectView{app: a, win: w, c: c, cfg: cfg}
+	v := &connectView{app: a, win: w, c: c, cfg: cfg, env: env}
 	v.errLine = fieldError()
 	v.result = widget.NewLabel("")
 	// Paths do not break at spaces.
@@ -145,16 +158,18 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 	v.makeToken = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), v.CreateToken)
 	v.install = widget.NewButtonWithIcon("Install…", theme.DocumentSaveIcon(), func() { v.Preview() })
 	v.install.Importance = widget.HighImportance
+	v.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { v.PreviewRemove() })
+	v.test = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), v.Test)
 
 	v.previewHead = widget.NewLabel("")
 	v.previewHead.Wrapping = fyne.TextWrapWord
 	v.diff = widget.NewTextGrid()
 	diffScroll := container.NewScroll(v.diff)
 	diffScroll.SetMinSize(fyne.NewSize(0, 240))
-	write := widget.NewButtonWithIcon("Write it", theme.ConfirmIcon(), func() { v.Confirm() })
-	write.Importance = widget.HighImportance
+	v.write = widget.NewButtonWithIcon("Write it", theme.ConfirmIcon(), func() { v.Confirm() })
+	v.write.Importance = widget.HighImportance
 	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, diffScroll,
-		container.NewHBox(write, widget.NewButton("Cancel", v.hidePreview)))
+		container.NewHBox(v.write, widget.NewButton("Cancel", v.hidePreview)))
 	v.preview.Hide()
 
 	restart := hint("Then: " + c.Restart)
@@ -165,7 +180,8 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 			widget.NewFormItem("Config file", where),
 		),
 		v.snippet,
-		container.NewHBox(copyBtn, v.makeToken, v.install, v.copied),
+		container.NewHBox(copyBtn, v.makeToken, v.install, v.remove, v.test),
+		v.copied,
 		v.errLine, v.preview, v.result, restart,
 		container.NewHBox(widget.NewButton("Close", w.Close)),
 	)
@@ -212,7 +228,7 @@ func (v *connectView) SetForm(f clientconfig.Form) {
 // params are the entry's values for the chosen form: the shim's path, or
 // the URL and the token (the placeholder until one is created).
 func (v *connectView) params() (clientconfig.Params, error) {
-	p := clientconfig.Params{Name: "mcptray"}
+	p := clientconfig.Params{Name: clientconfig.DefaultName, Shared: clientconfig.InProject(v.c, v.env, v.path.Selected)}
 	if v.Form() == clientconfig.Stdio {
 		if v.cfg.ShimPath == "" {
 			return p, fmt.Errorf("mcptray-stdio was not found next to mcptray, so the stdio form cannot name it; reinstall mcptray (or build it with `make build`)%s", map[bool]string{true: ", or use the HTTP form"}[v.c.HTTP])
@@ -220,24 +236,34 @@ func (v *connectView) params() (clientconfig.Params, error) {
 		p.ShimPath = v.cfg.ShimPath
 		return p, nil
 	}
-	p.URL = v.url()
+	var err error
+	if p.URL, err = v.url(); err != nil {
+		return p, err
+	}
 	p.Token = cmp.Or(v.token, clientconfig.TokenPlaceholder)
 	return p, nil
 }
 
 // url is the running server's endpoint, else the one the port setting
-// gives.
-func (v *connectView) url() string {
-	if v.cfg.Server != nil {
-		return v.cfg.Server.URL()
-	}
+// gives; a port of this run only (--addr) is refused, since an entry
+// naming it would break at the next start.
+func (v *connectView) url() (string, error) {
 	set := mcpcore.DefaultSettings()
 	if v.cfg.Store != nil {
 		if s, err := v.cfg.Store.Settings(v.ctx()); err == nil {
 			set = s
 		}
 	}
-	return set.ListenURL()
+	if v.cfg.Server == nil {
+		return set.ListenURL(), nil
+	}
+	url := v.cfg.Server.URL()
+	return url, clientconfig.StableURL(url, set.ListenPort())
+}
+
+// tokenName is the token of the entry in the chosen file.
+func (v *connectView) tokenName() string {
+	return clientconfig.TokenName(v.c, v.env, v.path.Selected, clientconfig.DefaultName)
 }
 
 // formChanged shows the entry of the chosen form and what it implies.
@@ -250,28 +276,37 @@ func (v *connectView) formChanged() {
 	v.copied.SetText("")
 	if v.Form() == clientconfig.HTTP {
 		v.makeToken.Show()
-		v.formNote.SetText(httpNote(v.c))
+		p, _ := v.params()
+		v.formNote.SetText(httpNote(v.c, p, v.tokenName()))
 	} else {
 		v.makeToken.Hide()
 		note := "The client starts mcptray-stdio, which finds mcptray by itself (even after a port change) and keeps its own token: no secret goes into the file."
 		if !v.c.HTTP {
 			note += " " + v.c.Name + " reads only stdio servers from its config file."
 		}
+		if checkout, ok := clientconfig.BuildFolder(v.cfg.ShimPath); ok && v.cfg.ShimPath != "" {
+			note += " " + clientconfig.BuildFolderWarning(checkout)
+		}
 		v.formNote.SetText(note)
 	}
 	v.showSnippet()
 }
 
-// httpNote says where the HTTP form's token ends up for client c.
-func httpNote(c clientconfig.Client) string {
-	const common = "mcptray creates a token named %q for it (revocable under Settings ▸ Client tokens), with a new secret (an older one of that name stops working; its tool limit, if you set one, stays); the entry names this URL, so a port change means installing it again."
+// httpNote says which token the HTTP entry of client c with p gets and
+// where it ends up.
+func httpNote(c clientconfig.Client, p clientconfig.Params, token string) string {
+	note := fmt.Sprintf("mcptray creates a token named %q for this entry alone (revocable under Settings ▸ Client tokens, or by Remove), with a new secret each time you install it (the older one stops working; its tool limit, if you set one, stays); the entry names this URL, so a port change means installing it again.", token)
 	switch {
-	case c.TokenEnv != "":
-		return fmt.Sprintf(common, c.ID) + fmt.Sprintf(" The file names the environment variable %s; the token is shown once, to set there.", c.TokenEnv)
 	case c.ID == "vscode":
-		return fmt.Sprintf(common, c.ID) + " VS Code asks for the token once and keeps it in its secret storage; it is shown once, to paste there."
+		return note + " VS Code asks for the token once and keeps it in its secret storage; it is shown once, to paste there."
+	case clientconfig.TokenInEnv(c, p):
+		why := ""
+		if clientconfig.Shared(c, p) {
+			why = " This file is meant to be shared, so it holds no token:"
+		}
+		return note + why + fmt.Sprintf(" The file names the environment variable %s; the token is shown once, to set there.", clientconfig.TokenEnvName(p.Name))
 	}
-	return fmt.Sprintf(common, c.ID) + " Installing stores the token in plain text in the config file (made readable only by you)."
+	return note + " Installing stores the token in plain text in the config file (made readable only by you)."
 }
 
 // showSnippet fills the entry box; a problem goes to the red line.
@@ -305,18 +340,21 @@ func (v *connectView) Copy() {
 // CreateToken makes the client's token for the HTTP form and shows it in
 // the entry, this once.
 func (v *connectView) CreateToken() {
-	secret, err := clientconfig.RotateToken(v.ctx(), v.cfg.Store, v.c.ID)
+	secret, err := clientconfig.RotateToken(v.ctx(), v.cfg.Store, v.tokenName())
 	if err != nil {
 		v.setError(err.Error())
 		return
 	}
 	v.token = secret
 	v.showSnippet()
-	v.copied.SetText(fmt.Sprintf("Token %q created: copy the entry now, the token is not shown again.", v.c.ID))
+	v.copied.SetText(fmt.Sprintf("Token %q created: copy the entry now, the token is not shown again.", v.tokenName()))
 }
 
-// forget drops the token shown once.
+// forget drops the token shown once and stops a Test still running.
 func (v *connectView) forget() {
+	if v.testing != nil {
+		v.testing()
+	}
 	v.token = ""
 	v.snippet.SetText("")
 	v.result.SetText("")
@@ -368,21 +406,59 @@ func (v *connectView) Preview() bool {
 		v.showResult(fmt.Sprintf("mcptray is already configured in %s; nothing to change.", pl.Path))
 		return false
 	}
-	v.plan = pl
 	head := "mcptray will create the config file above:"
 	if pl.Old != nil {
 		head = fmt.Sprintf("mcptray will change the config file above (the current one is kept as %s.bak):", filepath.Base(pl.Path))
 	}
-	if v.Form() == clientconfig.HTTP {
-		head += "\nThe placeholder becomes a new token when you press Write it."
+	if v.Form() == clientconfig.HTTP && clientconfig.TokenInFile(v.c, p) {
+		head += "\nThe placeholder becomes a new token when you press Write it, and the file is made readable only by you."
+	} else if v.Form() == clientconfig.HTTP && v.c.ID != "vscode" {
+		head += "\nThe token is made when you press Write it, and shown once, to set in the environment."
 	}
+	v.showPlan(pl, head, false)
+	return true
+}
+
+// PreviewRemove computes the change Remove makes to the chosen file —
+// mcptray's entry taken out — and shows it, with Remove it. It reports
+// whether there is a change to confirm.
+func (v *connectView) PreviewRemove() bool {
+	v.result.Hide()
+	v.setError()
+	v.hidePreview()
+	if v.path.Selected == "" {
+		v.setError("Choose the config file to remove mcptray from.")
+		return false
+	}
+	pl, err := clientconfig.PlanRemove(v.c, v.path.Selected, clientconfig.DefaultName)
+	if err != nil {
+		v.setError("Not removed: " + err.Error())
+		return false
+	}
+	if !pl.Changed {
+		v.showResult(fmt.Sprintf("%s has no mcptray entry; nothing to remove.", pl.Path))
+		return false
+	}
+	head := fmt.Sprintf("mcptray will take its entry out of the config file above (the current one is kept as %s.bak), and revoke the entry's token if it has one:", filepath.Base(pl.Path))
+	if pl.New == nil {
+		head = fmt.Sprintf("mcptray will delete the config file above, which holds its entry only (it is kept as %s.bak):", filepath.Base(pl.Path))
+	}
+	v.showPlan(pl, head, true)
+	return true
+}
+
+// showPlan shows a change to confirm: its heading, its diff and the button
+// that writes it.
+func (v *connectView) showPlan(pl clientconfig.Plan, head string, removing bool) {
+	v.plan, v.removing = pl, removing
+	v.write.SetText(map[bool]string{false: "Write it", true: "Remove it"}[removing])
 	v.previewHead.SetText(head)
 	v.showDiff(clientconfig.Diff(pl.Old, pl.New))
 	v.preview.Show()
 	v.install.Disable()
+	v.remove.Disable()
 	v.relayout()
-	v.content.ScrollToBottom() // the change and its Write it button in view
-	return true
+	v.content.ScrollToBottom() // the change and its button in view
 }
 
 // showDiff shows a Diff with its removed lines red and its added lines
@@ -408,6 +484,7 @@ func (v *connectView) hidePreview() {
 	v.plan = clientconfig.Plan{}
 	v.preview.Hide()
 	v.install.Enable()
+	v.remove.Enable()
 	v.relayout()
 }
 
@@ -419,17 +496,27 @@ func (v *connectView) Confirm() bool {
 		return false
 	}
 	pl := v.plan
+	if v.removing {
+		done, err := clientconfig.Uninstall(v.ctx(), v.cfg.Store, []clientconfig.Plan{pl}, v.tokenName())
+		v.hidePreview()
+		if err != nil {
+			v.setError("Not removed: " + err.Error())
+			return false
+		}
+		v.showResult(v.removedText(done))
+		return true
+	}
 	p, err := v.params()
 	if err == nil {
 		var done clientconfig.Installed
-		if done, err = clientconfig.Install(v.ctx(), v.cfg.Store, v.c, v.Form(), p, []clientconfig.Plan{pl}); err == nil {
+		if done, err = clientconfig.Install(v.ctx(), v.cfg.Store, v.c, v.Form(), p, []clientconfig.Plan{pl}, v.tokenName()); err == nil {
 			v.hidePreview()
 			if done.Token != "" {
 				// The entry shown is the one written.
 				v.token = done.Token
 				v.showSnippet()
 			}
-			v.showResult(v.installedText(done))
+			v.showResult(v.installedText(done, p))
 			return true
 		}
 	}
@@ -441,18 +528,12 @@ func (v *connectView) Confirm() bool {
 // installedText reports an install: the file, the backup, the token where
 // the person must put it, and whether the client still runs on its old
 // config.
-func (v *connectView) installedText(done clientconfig.Installed) string {
+func (v *connectView) installedText(done clientconfig.Installed, p clientconfig.Params) string {
 	var b strings.Builder
-	for _, f := range done.Files {
-		if f.Backup != "" {
-			fmt.Fprintf(&b, "Wrote %s (the previous version is in %s).\n", f.Path, f.Backup)
-		} else {
-			fmt.Fprintf(&b, "Wrote %s.\n", f.Path)
-		}
-	}
+	writtenText(&b, done.Files)
 	if done.Token != "" {
-		fmt.Fprintf(&b, "Created the client token %q.\n", v.c.ID)
-		if how := clientconfig.TokenInstructions(v.c, done.Token); how != "" {
+		fmt.Fprintf(&b, "Created the token %q for this entry.\n", done.TokenName)
+		if how := clientconfig.TokenInstructions(v.c, p, done.Token); how != "" {
 			b.WriteString(how + "\n")
 		}
 	}
@@ -461,6 +542,70 @@ func (v *connectView) installedText(done clientconfig.Installed) string {
 	}
 	// The restart hint stays under it.
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// removedText reports a Remove.
+func (v *connectView) removedText(done []clientconfig.Applied) string {
+	var b strings.Builder
+	writtenText(&b, done)
+	fmt.Fprintf(&b, "%s no longer starts mcptray once it reads its config again; the entry's token, if it had one, is revoked.", v.c.Name)
+	return b.String()
+}
+
+// writtenText says, a line each, what happened to the files.
+func writtenText(b *strings.Builder, files []clientconfig.Applied) {
+	for _, f := range files {
+		switch {
+		case f.Deleted:
+			fmt.Fprintf(b, "Deleted %s (the previous version is in %s).\n", f.Path, f.Backup)
+		case f.Backup != "":
+			fmt.Fprintf(b, "Wrote %s (the previous version is in %s).\n", f.Path, f.Backup)
+		default:
+			fmt.Fprintf(b, "Wrote %s.\n", f.Path)
+		}
+		if f.WasMode != 0 {
+			fmt.Fprintf(b, "Made it readable only by you (it was %04o): it holds a token now.\n", f.WasMode)
+		}
+	}
+}
+
+// Test runs the entry installed in the chosen file as the client would
+// (clientconfig.Check), in the background, and says whether it works —
+// with the number of tools — or what fails and how to fix it.
+func (v *connectView) Test() {
+	if v.testing != nil || v.path.Selected == "" {
+		return
+	}
+	v.result.Hide()
+	v.setError()
+	v.test.Disable()
+	v.copied.SetText("Testing the entry in " + v.path.Selected + " as " + v.c.Name + " would run it…")
+	ctx, cancel := context.WithCancel(v.ctx())
+	v.testing = cancel
+	done := make(chan struct{})
+	v.tested = done
+	path := v.path.Selected
+	go func() {
+		defer close(done)
+		got, err := clientconfig.Check(ctx, v.c, path, clientconfig.DefaultName, os.Environ())
+		fyne.DoAndWait(func() { v.showTested(got, err) })
+	}()
+}
+
+// showTested shows a Test's outcome.
+func (v *connectView) showTested(got clientconfig.Checked, err error) {
+	v.testing = nil
+	v.test.Enable()
+	v.copied.SetText("")
+	var ce *clientconfig.CheckError
+	switch {
+	case err == nil:
+		v.showResult("It works: " + got.String() + ".")
+	case errors.As(err, &ce):
+		v.setError("Does not work: "+ce.Problem+".", ce.Fix)
+	default:
+		v.setError("Not tested: " + err.Error())
+	}
 }
 
 func (v *connectView) showResult(text string) {

@@ -2,13 +2,16 @@ package app
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -16,7 +19,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/clientconfig"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -30,11 +35,19 @@ func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, s
 	home := t.TempDir()
 	d := testserver.Start(t, testserver.Options{Auth: true}).Daemon
 	st := d.Store()
+	// The server listens on its port setting, as the app's does: an entry
+	// naming a port of this run only would be refused.
+	set, _ := st.Settings(context.Background())
+	u, _ := url.Parse(d.URL())
+	set.Port, _ = strconv.Atoi(u.Port())
+	if err := st.PutSettings(context.Background(), set); err != nil {
+		t.Fatal(err)
+	}
 	c, ok := clientconfig.Lookup(id)
 	if !ok {
 		t.Fatalf("no client %q", id)
 	}
-	env := clientconfig.Env{GOOS: runtime.GOOS, Home: home, XDGConfigHome: filepath.Join(home, ".config"), ProjectDir: home}
+	env := clientconfig.Env{GOOS: runtime.GOOS, Home: home, Vars: map[string]string{"XDG_CONFIG_HOME": filepath.Join(home, ".config")}, ProjectDir: home}
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
 	v := newConnectView(a, w, c, Config{Store: st, ShimPath: testShim, Server: d}, env)
@@ -233,7 +246,7 @@ func TestRenderConnectWindow(t *testing.T) {
 	url, q := v.cfg.Server.URL(), regexp.QuoteMeta
 	form := []string{
 		"text: Connect by", "radio: ( ) " + formStdio, "radio: (•) " + formHTTP,
-		`re:label: mcptray creates a token named "claude-code" .* stores the token in plain text in the config file \(made readable only by you\)\.`,
+		`re:label: mcptray creates a token named "claude-code" for this entry alone .* stores the token in plain text in the config file \(made readable only by you\)\.`,
 		"text: Config file", "select: " + path,
 	}
 	// The form, the entry with the placeholder for the token, Install
@@ -242,8 +255,8 @@ func TestRenderConnectWindow(t *testing.T) {
 	got := seenIn(v.win.Canvas())
 	sees(t, "the preview", got, slices.Concat(form, []string{
 		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer ` + q(clientconfig.TokenPlaceholder) + `".*`,
-		"button: Copy", "button: Create token", "button: Install… {high, disabled}",
-		"label: mcptray will change the config file above (the current one is kept as .claude.json.bak):\nThe placeholder becomes a new token when you press Write it.",
+		"button: Copy", "button: Create token", "button: Install… {high, disabled}", "button: Remove… {disabled}", "button: Test",
+		"label: mcptray will change the config file above (the current one is kept as .claude.json.bak):\nThe placeholder becomes a new token when you press Write it, and the file is made readable only by you.",
 		`re:(?s)textgrid: .*\n-     "other": \{"command": "/bin/other"\}\n\+     "other": \{"command": "/bin/other"\},\n\+     "mcptray": \{\n.*"url": "` + q(url) + `".*`,
 		"button: Write it {high}", "button: Cancel",
 		"label: Then: " + v.c.Restart, "button: Close",
@@ -279,8 +292,8 @@ func TestRenderConnectWindow(t *testing.T) {
 	got = seenIn(v.win.Canvas())
 	sees(t, "the installed window", got, slices.Concat(form, []string{
 		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer mcpt_[A-Za-z0-9_-]+".*`,
-		"button: Copy", "button: Create token", "button: Install… {high}",
-		`re:(?s)label: Wrote ` + q(path) + ` \(the previous version is in ` + q(path) + `\.bak\)\.\nCreated the client token "claude-code"\..*`,
+		"button: Copy", "button: Create token", "button: Install… {high}", "button: Remove…", "button: Test",
+		`re:(?s)label: Wrote ` + q(path) + ` \(the previous version is in ` + q(path) + `\.bak\)\.\nMade it readable only by you \(it was 0644\): it holds a token now\.\nCreated the token "claude-code" for this entry\..*`,
 		"label: Then: " + v.c.Restart, "button: Close",
 	})...)
 	seesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
@@ -305,4 +318,84 @@ func TestTrayConnectMenuCopiesTheEntry(t *testing.T) {
 	if !strings.Contains(got, testShim) || !strings.Contains(got, `"mcpServers"`) {
 		t.Fatalf("clipboard: %q", got)
 	}
+}
+
+// runTest taps Test and waits until it shows its outcome.
+func runTest(t *testing.T, v *connectView) {
+	t.Helper()
+	tapButton(t, v, "Test")
+	select {
+	case <-v.tested:
+	case <-time.After(testutil.Patience):
+		t.Fatal("Test did not finish")
+	}
+}
+
+// TestConnectRemoveTakesTheEntryOut: Remove… previews the entry going,
+// Remove it writes the file as it was before Install and revokes the
+// entry's token; the other servers stay.
+func TestConnectRemoveTakesTheEntryOut(t *testing.T) {
+	v, st, path := newConnectFixture(t, "cursor")
+	ctx := context.Background()
+	const orig = "{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"/bin/other\"}\n  }\n}\n"
+	writeFile(t, path, orig)
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	if ts, _ := st.ListTokens(ctx); len(ts) != 1 {
+		t.Fatalf("tokens after install: %+v", ts)
+	}
+	tapButton(t, v, "Remove…")
+	if !v.preview.Visible() || !strings.Contains(v.diff.Text(), "-     \"mcptray\": {") || !strings.Contains(v.previewHead.Text, "revoke the entry's token") {
+		t.Fatalf("remove preview: %q\n%s", v.previewHead.Text, v.diff.Text())
+	}
+	if b, _ := os.ReadFile(path); string(b) == orig {
+		t.Fatal("the preview wrote the file")
+	}
+	tapButton(t, v, "Remove it")
+	if b, _ := os.ReadFile(path); string(b) != orig {
+		t.Fatalf("after remove:\n%s", b)
+	}
+	if ts, _ := st.ListTokens(ctx); len(ts) != 0 {
+		t.Fatalf("the entry's token was not revoked: %+v", ts)
+	}
+	if !v.result.Visible() || !strings.Contains(v.result.Text, "Wrote "+path) || !strings.Contains(v.result.Text, "no longer starts mcptray") {
+		t.Fatalf("result: %q", v.result.Text)
+	}
+	// Nothing left to remove.
+	if v.PreviewRemove() || !strings.Contains(v.result.Text, "no mcptray entry") {
+		t.Fatalf("second remove: %q", v.result.Text)
+	}
+}
+
+// TestConnectTestRunsTheEntry: Test runs the installed entry against the
+// real server and says it works, with the tool count; once the token is
+// revoked it says what fails and how to fix it, in red.
+func TestConnectTestRunsTheEntry(t *testing.T) {
+	v, st, _ := newConnectFixture(t, "cursor")
+	test.ApplyTheme(t, theme.DefaultTheme())
+	if err := st.PutTool(context.Background(), testcatalog.RespondTool("hello", "hi")); err != nil {
+		t.Fatal(err)
+	}
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	testutil.Eventually(t, "the server to serve the new tool", func() bool {
+		runTest(t, v)
+		return strings.Contains(v.result.Text, "1 tool")
+	})
+	want := "label: It works: " + v.cfg.Server.URL() + " answered with 1 tool."
+	sees(t, "a working entry", seenIn(v.win.Canvas()), "button: Test", want, "label: Then: "+v.c.Restart)
+
+	if err := st.RevokeToken(context.Background(), "cursor"); err != nil {
+		t.Fatal(err)
+	}
+	runTest(t, v)
+	capture(t, v.win, "connect-test-failed.png")
+	got := seenIn(v.win.Canvas())
+	sees(t, "a broken entry", got, "button: Test",
+		`re:label: Does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
+	seesNone(t, "a broken entry", got, "It works")
 }

@@ -37,6 +37,8 @@ const (
 	recentClientCheck = 10 * time.Second
 	// recentClientNames caps the names the clients line spells out.
 	recentClientNames = 3
+	// trayTitle is the tray item's title and, on Linux, its stable Id.
+	trayTitle = "mcptray"
 )
 
 // trayMenu is the tray's menu; it is built without a tray too, so tests can
@@ -271,6 +273,12 @@ func (m *trayMenu) icon() fyne.Resource { return assets.Tray(m.state, m.dark) }
 func (m *trayMenu) showInTray(desk desktop.App) {
 	m.shown = m.icon()
 	desk.SetSystemTrayIcon(m.shown)
+	// The StatusNotifierItem's Id is its title when it registers, else
+	// "systray_<pid>"; Fyne sets the title only after it starts, racing
+	// the registration. A title set first gives the item the same Id at
+	// every start, so what the desktop remembers for it (KDE's "hide"
+	// in the system tray settings) sticks.
+	systray.SetTitle(trayTitle)
 	desk.SetSystemTrayWindow(m.u.app.NewWindow("mcptray tray"))
 	systray.SetOnTapped(nil)
 }

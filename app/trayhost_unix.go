@@ -5,10 +5,10 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/mcptray/mcptray/internal/sessionbus"
 )
 
 // sniWatcher is the D-Bus name of the StatusNotifierWatcher: fyne.io/systray
@@ -23,16 +23,9 @@ const sniWatcher = "org.kde.StatusNotifierWatcher"
 // gives up after trayHostTimeout. The answer holds for the whole run: a
 // watcher that appears or goes later is not followed.
 func DetectTrayHost() TrayHost {
-	addr := os.Getenv("DBUS_SESSION_BUS_ADDRESS")
-	if addr == "" || addr == "autolaunch:" {
-		if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
-			if _, err := os.Stat(filepath.Join(d, "bus")); err == nil {
-				addr = "unix:path=" + dbus.EscapeBusAddressValue(filepath.Join(d, "bus"))
-			}
-		}
-	}
-	if addr == "" || addr == "autolaunch:" {
-		return TrayHost{About: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)"}
+	addr, why := sessionbus.Find()
+	if addr == "" {
+		return TrayHost{About: why}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), trayHostTimeout)
 	defer cancel()

@@ -1,11 +1,13 @@
 // Package clientconfig generates the MCP server entry each AI client needs
-// to use mcptray, finds the clients' config files, and merges the entry into
-// them losslessly: other servers, unknown keys and comments survive, a
-// malformed file is refused rather than rewritten, and a backup is made
-// before writing. It also makes the HTTP form's per-client token. What
-// touches files, processes or the store (PlanInstall, Plan.Apply, Install,
-// RotateToken, RunningProcesses) is marked so; the rest is pure: paths come
-// from an Env.
+// to use mcptray, finds the clients' config files, and merges the entry
+// into them — or takes it out — losslessly: other servers, unknown keys,
+// comments, line ends and a missing final newline survive, a malformed
+// file is refused rather than rewritten, and a backup is made before
+// writing. It also keeps the HTTP form's per-entry tokens and runs an
+// installed entry as its client would (Check). What touches files,
+// processes or the store (PlanInstall, PlanRemove, Plan.Apply, Install,
+// Remove, Check, RunningProcesses) is marked so; the rest is pure: paths
+// come from an Env.
 package clientconfig
 
 import (
@@ -13,9 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -25,7 +25,7 @@ type Form int
 const (
 	// Stdio launches the mcptray-stdio shim (no secret in the config).
 	Stdio Form = iota
-	// HTTP connects to mcptray's URL with a per-client token.
+	// HTTP connects to mcptray's URL with a per-entry token.
 	HTTP
 )
 
@@ -43,6 +43,7 @@ const (
 	JSON  Format = iota // JSON; comments are kept if present
 	JSONC               // JSON with comments and trailing commas
 	TOML
+	YAML
 )
 
 // Client describes one AI client.
@@ -52,39 +53,106 @@ type Client struct {
 	Format  Format
 	RootKey string // the object holding the servers (TOML: the table prefix)
 	HTTP    bool   // whether the HTTP form is supported in the file
-	// TokenEnv is the environment variable the HTTP form reads the token
-	// from, for clients that take it only that way (Codex).
-	TokenEnv string
+	// EnvToken says the client takes the HTTP form's token only from an
+	// environment variable its file names (Codex's bearer_token_env_var).
+	EnvToken bool
+	// EnvRef is how the client's file refers to an environment variable in
+	// a header, %s standing for its name ("${%s}"), as its documentation
+	// says; "" when it cannot. A file meant to be shared gets this instead
+	// of a token.
+	EnvRef string
+	// Project says the client's file belongs to a project and is meant to
+	// be committed and shared (Claude Code's .mcp.json).
+	Project bool
+	// OwnFile says the file holds mcptray's entries only (Continue reads
+	// every file of its mcpServers folder): removing the last one deletes
+	// the file.
+	OwnFile bool
 	// Restart tells the user how to make the client read its config again.
 	Restart string
+
+	stdio func(p Params) obj
+	http  func(p Params, bearer string) obj
 }
 
-// TokenEnvVar is the environment variable holding mcptray's token for
-// clients that read it from the environment.
+// TokenEnvVar is the environment variable holding the token of the entry
+// named mcptray, for clients that read it from the environment; another
+// entry name gets its own (TokenEnvName).
 const TokenEnvVar = "MCPTRAY_TOKEN"
 
-// VSCodeInputID is the id of VS Code's password input for the token.
+// VSCodeInputID is the id of VS Code's password input for the token of
+// the entry named mcptray.
 const VSCodeInputID = "mcptray-token"
+
+// maxWait is the tool timeout written where a client has one: a desktop
+// question may wait 300 s (askTimeoutSeconds) for a person.
+const maxWait = 300
+
+func cmdEntry(p Params) obj { return obj{{"command", p.ShimPath}, {"args", []string{}}} }
+
+func urlEntry(p Params, bearer string) obj {
+	return obj{{"url", p.URL}, {"headers", obj{{"Authorization", bearer}}}}
+}
+
+func typed(typ string, o obj) obj { return append(obj{{"type", typ}}, o...) }
 
 var clients = []Client{
 	{ID: "claude-desktop", Name: "Claude Desktop", Format: JSON, RootKey: "mcpServers",
-		Restart: "Quit Claude Desktop completely (closing the window is not enough: use Quit in the menu bar or tray icon), then open it again."},
-	{ID: "claude-code", Name: "Claude Code (user scope)", Format: JSON, RootKey: "mcpServers", HTTP: true,
-		Restart: "Start a new Claude Code session (or run /mcp to reconnect)."},
-	{ID: "claude-code-project", Name: "Claude Code (project .mcp.json)", Format: JSON, RootKey: "mcpServers", HTTP: true,
-		Restart: "Start Claude Code in this project again and approve the project server when asked."},
-	{ID: "cursor", Name: "Cursor", Format: JSON, RootKey: "mcpServers", HTTP: true,
-		Restart: "Open Cursor Settings → MCP and refresh the server list, or restart Cursor."},
+		Restart: "Quit Claude Desktop completely (closing the window is not enough: use Quit in the menu bar or tray icon), then open it again.",
+		stdio:   cmdEntry},
+	{ID: "claude-code", Name: "Claude Code (user scope)", Format: JSON, RootKey: "mcpServers", HTTP: true, EnvRef: "${%s}",
+		Restart: "Start a new Claude Code session (or run /mcp to reconnect).",
+		stdio:   func(p Params) obj { return typed("stdio", cmdEntry(p)) },
+		http:    func(p Params, b string) obj { return typed("http", urlEntry(p, b)) }},
+	{ID: "claude-code-project", Name: "Claude Code (project .mcp.json)", Format: JSON, RootKey: "mcpServers", HTTP: true, EnvRef: "${%s}", Project: true,
+		Restart: "Start Claude Code in this project again and approve the project server when asked.",
+		stdio:   func(p Params) obj { return typed("stdio", cmdEntry(p)) },
+		http:    func(p Params, b string) obj { return typed("http", urlEntry(p, b)) }},
+	{ID: "cursor", Name: "Cursor", Format: JSON, RootKey: "mcpServers", HTTP: true, EnvRef: "${env:%s}",
+		Restart: "Open Cursor Settings → MCP and refresh the server list, or restart Cursor.",
+		stdio:   cmdEntry, http: urlEntry},
 	{ID: "vscode", Name: "VS Code", Format: JSONC, RootKey: "servers", HTTP: true,
-		Restart: "Run \"MCP: List Servers\" in VS Code and start mcptray (VS Code asks for the token once in the HTTP form)."},
+		Restart: "Run \"MCP: List Servers\" in VS Code and start mcptray (VS Code asks for the token once in the HTTP form).",
+		stdio:   func(p Params) obj { return typed("stdio", cmdEntry(p)) },
+		http:    func(p Params, b string) obj { return typed("http", urlEntry(p, b)) }},
 	{ID: "windsurf", Name: "Windsurf", Format: JSON, RootKey: "mcpServers", HTTP: true,
-		Restart: "Press Refresh in Windsurf's MCP panel (Cascade → MCP servers), or restart Windsurf."},
+		Restart: "Press Refresh in Windsurf's MCP panel (Cascade → MCP servers), or restart Windsurf.",
+		stdio:   cmdEntry,
+		http: func(p Params, b string) obj {
+			return obj{{"serverUrl", p.URL}, {"headers", obj{{"Authorization", b}}}}
+		}},
 	{ID: "zed", Name: "Zed", Format: JSONC, RootKey: "context_servers", HTTP: true,
-		Restart: "Zed reloads settings.json by itself; check the Agent panel's settings for mcptray's status."},
-	{ID: "codex", Name: "OpenAI Codex", Format: TOML, RootKey: "mcp_servers", HTTP: true, TokenEnv: TokenEnvVar,
+		Restart: "Zed reloads settings.json by itself; check the Agent panel's settings for mcptray's status.",
+		stdio:   func(p Params) obj { return append(cmdEntry(p), kv{"env", obj{}}) },
+		http:    urlEntry},
+	{ID: "codex", Name: "OpenAI Codex", Format: TOML, RootKey: "mcp_servers", HTTP: true, EnvToken: true,
 		Restart: "Start a new Codex session."},
-	{ID: "gemini", Name: "Gemini CLI", Format: JSON, RootKey: "mcpServers", HTTP: true,
-		Restart: "Start Gemini CLI again (/mcp lists the servers)."},
+	{ID: "gemini", Name: "Gemini CLI", Format: JSON, RootKey: "mcpServers", HTTP: true, EnvRef: "${%s}",
+		Restart: "Start Gemini CLI again (/mcp lists the servers).",
+		stdio:   func(p Params) obj { return append(cmdEntry(p), kv{"timeout", maxWait * 1000}) },
+		http: func(p Params, b string) obj {
+			return obj{{"httpUrl", p.URL}, {"headers", obj{{"Authorization", b}}}, {"timeout", maxWait * 1000}}
+		}},
+	{ID: "copilot-cli", Name: "GitHub Copilot CLI", Format: JSON, RootKey: "mcpServers", HTTP: true,
+		Restart: "Start copilot again (/mcp show lists the servers).",
+		stdio:   func(p Params) obj { return append(typed("local", cmdEntry(p)), kv{"tools", []string{"*"}}) },
+		http:    func(p Params, b string) obj { return append(typed("http", urlEntry(p, b)), kv{"tools", []string{"*"}}) }},
+	{ID: "lmstudio", Name: "LM Studio", Format: JSON, RootKey: "mcpServers", HTTP: true,
+		Restart: "LM Studio reloads mcp.json when it changes; turn mcptray on in the Program tab of the chat's sidebar.",
+		stdio:   cmdEntry, http: urlEntry},
+	{ID: "cline", Name: "Cline", Format: JSON, RootKey: "mcpServers", HTTP: true,
+		Restart: "Cline reloads its MCP settings when the file changes; open its MCP Servers panel and press Restart next to mcptray if it is not connected.",
+		stdio:   func(p Params) obj { return append(typed("stdio", cmdEntry(p)), kv{"timeout", maxWait}) },
+		// Without a type Cline takes a URL for the old SSE transport.
+		http: func(p Params, b string) obj {
+			return append(typed("streamableHttp", urlEntry(p, b)), kv{"timeout", maxWait})
+		}},
+	{ID: "goose", Name: "Goose", Format: YAML, RootKey: "extensions", HTTP: true,
+		Restart: "Start a new Goose session (or restart Goose Desktop)."},
+	{ID: "continue", Name: "Continue", Format: JSON, RootKey: "mcpServers", HTTP: true, OwnFile: true,
+		Restart: "Continue reloads its configuration when the file changes; mcptray's tools are used in Agent mode.",
+		stdio:   cmdEntry,
+		http:    func(p Params, b string) obj { return typed("http", urlEntry(p, b)) }},
 }
 
 // Clients lists the supported clients in a fixed order.
@@ -109,19 +177,81 @@ func IDs() []string {
 	return ids
 }
 
+// DefaultName is the server's name in a client's config unless told
+// otherwise.
+const DefaultName = "mcptray"
+
 // Params is what goes into an entry.
 type Params struct {
 	Name     string // the server's name in the client, default "mcptray"
 	ShimPath string // absolute path of mcptray-stdio (Stdio form)
 	URL      string // mcptray's endpoint URL (HTTP form)
-	Token    string // the client's token (HTTP form, where it goes in the file)
+	Token    string // the entry's token (HTTP form, where the file holds it)
+	// Shared says the file is meant to be shared (committed with a
+	// project): the HTTP form names an environment variable for the token
+	// instead of holding it.
+	Shared bool
 }
 
 func (p Params) name() string {
 	if p.Name == "" {
-		return "mcptray"
+		return DefaultName
 	}
 	return p.Name
+}
+
+// TokenEnvName is the environment variable that holds the token of the
+// entry named name, where the client reads it from the environment:
+// MCPTRAY_TOKEN for the default name, MCPTRAY_TOKEN_<NAME> for others, so
+// two entries never share one.
+func TokenEnvName(name string) string {
+	if name == "" || name == DefaultName {
+		return TokenEnvVar
+	}
+	var b strings.Builder
+	for _, r := range strings.ToUpper(name) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return TokenEnvVar + "_" + b.String()
+}
+
+// vscodeInputID is the id of VS Code's password input for the entry name.
+func vscodeInputID(name string) string {
+	if name == "" || name == DefaultName {
+		return VSCodeInputID
+	}
+	return name + "-token"
+}
+
+// Shared says the file of c that p writes is meant to be shared: a
+// project's file, or one the caller found in a project (Params.Shared).
+func Shared(c Client, p Params) bool { return c.Project || p.Shared }
+
+// TokenInEnv says where the HTTP form of c with p leaves the token: in an
+// environment variable the file names (Codex, or a shared file), rather
+// than in the file or in VS Code's secret storage.
+func TokenInEnv(c Client, p Params) bool { return c.EnvToken || Shared(c, p) && c.ID != "vscode" }
+
+// TokenInFile says whether the HTTP form of c with p writes the token
+// itself into the file, which must then be readable only by its owner.
+func TokenInFile(c Client, p Params) bool { return c.ID != "vscode" && !TokenInEnv(c, p) }
+
+// bearer is the Authorization header's value in c's HTTP entry.
+func bearer(c Client, p Params) (string, error) {
+	switch {
+	case c.ID == "vscode":
+		return "Bearer ${input:" + vscodeInputID(p.name()) + "}", nil
+	case TokenInEnv(c, p):
+		if c.EnvRef == "" {
+			return "", fmt.Errorf("%s cannot take the token from an environment variable in this file, and a file meant to be shared must not hold one; use the stdio form (no secret in the file)", c.Name)
+		}
+		return "Bearer " + fmt.Sprintf(c.EnvRef, TokenEnvName(p.name())), nil
+	}
+	return "Bearer " + p.Token, nil
 }
 
 // ErrNoHTTP is returned for the HTTP form of a client that cannot use it.
@@ -135,6 +265,7 @@ type kv struct {
 	v any
 }
 
+// MarshalJSON writes the members in order.
 func (o obj) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -167,44 +298,37 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
+// checkParams refuses what no client could run: a relative shim path (no
+// client searches the shell's PATH), an HTTP form without a URL.
+func checkParams(c Client, f Form, p Params) error {
+	if f == HTTP {
+		if !c.HTTP {
+			return ErrNoHTTP
+		}
+		if p.URL == "" {
+			return errors.New("the HTTP form needs mcptray's URL")
+		}
+		return nil
+	}
+	if p.ShimPath == "" || !filepath.IsAbs(p.ShimPath) && !strings.HasPrefix(p.ShimPath, "/") && !isWindowsAbs(p.ShimPath) {
+		return fmt.Errorf("the shim path must be absolute (clients do not search the shell's PATH): %q", p.ShimPath)
+	}
+	return nil
+}
+
 // entry is the server entry for a JSON client.
 func entry(c Client, f Form, p Params) (any, error) {
-	if f == HTTP && !c.HTTP {
-		return nil, ErrNoHTTP
+	if err := checkParams(c, f, p); err != nil {
+		return nil, err
 	}
 	if f == Stdio {
-		if p.ShimPath == "" || !filepath.IsAbs(p.ShimPath) && !strings.HasPrefix(p.ShimPath, "/") && !isWindowsAbs(p.ShimPath) {
-			return nil, fmt.Errorf("the shim path must be absolute (clients do not search the shell's PATH): %q", p.ShimPath)
-		}
-		switch c.ID {
-		case "vscode":
-			return obj{{"type", "stdio"}, {"command", p.ShimPath}, {"args", []string{}}}, nil
-		case "claude-code", "claude-code-project":
-			return obj{{"type", "stdio"}, {"command", p.ShimPath}, {"args", []string{}}}, nil
-		case "zed":
-			return obj{{"command", p.ShimPath}, {"args", []string{}}, {"env", obj{}}}, nil
-		case "gemini":
-			return obj{{"command", p.ShimPath}, {"args", []string{}}, {"timeout", 300000}}, nil
-		default:
-			return obj{{"command", p.ShimPath}, {"args", []string{}}}, nil
-		}
+		return c.stdio(p), nil
 	}
-	if p.URL == "" {
-		return nil, errors.New("the HTTP form needs mcptray's URL")
+	b, err := bearer(c, p)
+	if err != nil {
+		return nil, err
 	}
-	bearer := obj{{"Authorization", "Bearer " + p.Token}}
-	switch c.ID {
-	case "claude-code", "claude-code-project":
-		return obj{{"type", "http"}, {"url", p.URL}, {"headers", bearer}}, nil
-	case "vscode":
-		return obj{{"type", "http"}, {"url", p.URL}, {"headers", obj{{"Authorization", "Bearer ${input:" + VSCodeInputID + "}"}}}}, nil
-	case "windsurf":
-		return obj{{"serverUrl", p.URL}, {"headers", bearer}}, nil
-	case "gemini":
-		return obj{{"httpUrl", p.URL}, {"headers", bearer}, {"timeout", 300000}}, nil
-	default: // cursor, zed
-		return obj{{"url", p.URL}, {"headers", bearer}}, nil
-	}
+	return c.http(p, b), nil
 }
 
 func isWindowsAbs(p string) bool {
@@ -213,8 +337,8 @@ func isWindowsAbs(p string) bool {
 }
 
 // vscodeInput is VS Code's password prompt for the token (HTTP form).
-func vscodeInput() obj {
-	return obj{{"type", "promptString"}, {"id", VSCodeInputID}, {"description", "mcptray client token (shown once by `mcptray config vscode --http`)"}, {"password", true}}
+func vscodeInput(name string) obj {
+	return obj{{"type", "promptString"}, {"id", vscodeInputID(name)}, {"description", "mcptray client token (shown once by `mcptray config vscode --http --install`)"}, {"password", true}}
 }
 
 // Snippet is the smallest complete config file for the client holding only
@@ -224,12 +348,66 @@ func Snippet(c Client, f Form, p Params) ([]byte, error) {
 }
 
 // Merge returns existing with mcptray's entry set (added, or replaced when
-// the name exists), touching nothing else. An empty existing makes a new
-// file. A malformed file is an error and nothing is returned.
+// the name exists), touching nothing else: line ends and a missing final
+// newline are kept. An empty existing makes a new file. A malformed file
+// is an error and nothing is returned.
 func Merge(c Client, existing []byte, f Form, p Params) ([]byte, error) {
-	if c.Format == TOML {
-		return mergeTOML(c, existing, f, p)
+	var out []byte
+	var err error
+	src := existing
+	if len(bytes.TrimSpace(src)) == 0 {
+		// A blank file is a new one: its blanks (a lone CR) kept in front
+		// of the entry would read as another first line on the next merge.
+		src = nil
 	}
+	switch c.Format {
+	case TOML:
+		out, err = mergeTOML(c, src, f, p)
+	case YAML:
+		out, err = mergeYAML(c, src, f, p)
+	default:
+		out, err = mergeJSON(c, src, f, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return keepLineEnds(existing, out), nil
+}
+
+// Remove returns existing without mcptray's entry named name (and, for VS
+// Code, without its token input), touching nothing else. It reports false
+// when there was no such entry. For a file of mcptray's own (OwnFile), no
+// entry left means no file: nil.
+func Remove(c Client, existing []byte, name string) ([]byte, bool, error) {
+	if name == "" {
+		name = DefaultName
+	}
+	if len(bytes.TrimSpace(existing)) == 0 {
+		return existing, false, nil
+	}
+	var out []byte
+	var found bool
+	var err error
+	switch c.Format {
+	case TOML:
+		out, found, err = removeTOML(c, existing, name)
+	case YAML:
+		out, found, err = removeYAML(c, existing, name)
+	default:
+		out, found, err = removeJSON(c, existing, name)
+	}
+	if err != nil || !found {
+		return existing, false, err
+	}
+	if c.OwnFile {
+		if left, err := entryNames(c, out); err == nil && len(left) == 0 {
+			return nil, true, nil
+		}
+	}
+	return keepLineEnds(existing, out), true, nil
+}
+
+func mergeJSON(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 	e, err := entry(c, f, p)
 	if err != nil {
 		return nil, err
@@ -244,8 +422,7 @@ func Merge(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 	if m := root.get(c.RootKey); m != nil && m.val.kind != kindObject {
 		return nil, fmt.Errorf("%q in the file is not an object; it was left untouched", c.RootKey)
 	}
-	// Edit from the end of the file backwards would keep spans valid; simpler:
-	// one edit, then parse again for the next.
+	// One edit, then parse again for the next: the spans stay valid.
 	if m := root.get(c.RootKey); m != nil {
 		if err := d.setMember(m.val, p.name(), e); err != nil {
 			return nil, err
@@ -254,50 +431,86 @@ func Merge(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 		return nil, err
 	}
 	if c.ID == "vscode" && f == HTTP {
-		root, err := parseJSONC(d.src)
-		if err != nil {
+		if err := setVSCodeInput(d, p.name()); err != nil {
 			return nil, err
-		}
-		in := root.get("inputs")
-		switch {
-		case in == nil:
-			if err := d.setMember(root, "inputs", []any{vscodeInput()}); err != nil {
-				return nil, err
-			}
-		case in.val.kind != kindArray:
-			return nil, errors.New(`"inputs" in the file is not an array; it was left untouched`)
-		default:
-			found := false
-			for _, el := range in.val.elems {
-				var v struct {
-					ID string `json:"id"`
-				}
-				if el.kind == kindObject && d.decode(el, &v) == nil && v.ID == VSCodeInputID {
-					text, err := d.render(vscodeInput(), d.lineIndent(el.start))
-					if err != nil {
-						return nil, err
-					}
-					d.splice(el.start, el.end, text)
-					found = true
-					break
-				}
-			}
-			if !found {
-				if err := d.appendElem(in.val, vscodeInput()); err != nil {
-					return nil, err
-				}
-			}
 		}
 	}
 	out := d.src
-	if !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, '\n')
-	}
-	// The result must parse, and hold exactly the entry.
+	// The result must parse, and hold the entry.
 	if ok, err := hasEntry(c, out, p.name()); err != nil || !ok {
 		return nil, fmt.Errorf("internal error: the merged file does not hold the entry (%v)", err)
 	}
 	return out, nil
+}
+
+// setVSCodeInput adds (or replaces) the password input the entry name's
+// token is asked with.
+func setVSCodeInput(d *doc, name string) error {
+	root, err := parseJSONC(d.src)
+	if err != nil {
+		return err
+	}
+	in := root.get("inputs")
+	switch {
+	case in == nil:
+		return d.setMember(root, "inputs", []any{vscodeInput(name)})
+	case in.val.kind != kindArray:
+		return errors.New(`"inputs" in the file is not an array; it was left untouched`)
+	}
+	if el := vscodeInputElem(d, in.val, name); el != nil {
+		text, err := d.render(vscodeInput(name), d.lineIndent(el.start))
+		if err != nil {
+			return err
+		}
+		d.splice(el.start, el.end, text)
+		return nil
+	}
+	return d.appendElem(in.val, vscodeInput(name))
+}
+
+// vscodeInputElem finds the input of the entry name's token in inputs.
+func vscodeInputElem(d *doc, inputs *node, name string) *node {
+	for _, el := range inputs.elems {
+		var v struct {
+			ID string `json:"id"`
+		}
+		if el.kind == kindObject && d.decode(el, &v) == nil && v.ID == vscodeInputID(name) {
+			return el
+		}
+	}
+	return nil
+}
+
+func removeJSON(c Client, existing []byte, name string) ([]byte, bool, error) {
+	d, root, err := newDoc(existing)
+	if err != nil {
+		return nil, false, fmt.Errorf("the file is not valid JSON (%w); it was left untouched — fix it or move it away, then try again", err)
+	}
+	m := root.get(c.RootKey)
+	if m == nil || m.val.kind != kindObject || m.val.get(name) == nil {
+		return nil, false, nil
+	}
+	d.deleteMember(m.val, name)
+	if c.ID == "vscode" {
+		root, err := parseJSONC(d.src)
+		if err != nil {
+			return nil, false, err
+		}
+		if in := root.get("inputs"); in != nil && in.val.kind == kindArray {
+			if el := vscodeInputElem(d, in.val, name); el != nil {
+				if len(in.val.elems) == 1 {
+					// mcptray added the inputs with its own: both go.
+					d.deleteMember(root, "inputs")
+				} else {
+					d.deleteElem(in.val, el)
+				}
+			}
+		}
+	}
+	if _, err := parseJSONC(d.src); err != nil {
+		return nil, false, fmt.Errorf("internal error: the file without the entry does not parse (%v); it was left untouched", err)
+	}
+	return d.src, true, nil
 }
 
 // Configured reports whether a config file's content has mcptray's entry.
@@ -306,134 +519,46 @@ func Configured(c Client, content []byte, name string) (bool, error) {
 		return false, nil
 	}
 	if name == "" {
-		name = "mcptray"
+		name = DefaultName
 	}
 	return hasEntry(c, content, name)
 }
 
 func hasEntry(c Client, content []byte, name string) (bool, error) {
-	if c.Format == TOML {
-		return tomlHasEntry(c, content, name)
-	}
-	d, root, err := newDoc(content)
+	names, err := entryNames(c, content)
 	if err != nil {
 		return false, err
 	}
+	_, ok := names[name]
+	return ok, nil
+}
+
+// entryNames lists the servers a config file defines, each with its
+// entry decoded.
+func entryNames(c Client, content []byte) (map[string]map[string]any, error) {
+	switch c.Format {
+	case TOML:
+		return tomlEntries(c, content)
+	case YAML:
+		return yamlEntries(c, content)
+	}
+	out := map[string]map[string]any{}
+	if len(bytes.TrimSpace(content)) == 0 {
+		return out, nil
+	}
+	d, root, err := newDoc(content)
+	if err != nil {
+		return nil, err
+	}
 	m := root.get(c.RootKey)
 	if m == nil || m.val.kind != kindObject {
-		return false, nil
+		return out, nil
 	}
-	e := m.val.get(name)
-	if e == nil {
-		return false, nil
-	}
-	var v any
-	return d.decode(e.val, &v) == nil, nil
-}
-
-// Env is the machine a path is computed for; fields are as the OS reports
-// them. Glob lists matches of a pattern (filepath.Glob in real use).
-type Env struct {
-	GOOS          string
-	Home          string
-	AppData       string // Windows %APPDATA%
-	LocalAppData  string // Windows %LOCALAPPDATA%
-	XDGConfigHome string // Linux $XDG_CONFIG_HOME (default ~/.config)
-	CodexHome     string // $CODEX_HOME
-	ProjectDir    string // the project for project-scoped files (the working dir)
-	Glob          func(pattern string) []string
-}
-
-// LocalEnv is the Env of this machine.
-func LocalEnv(goos string) Env {
-	home, _ := os.UserHomeDir()
-	wd, _ := os.Getwd()
-	return Env{
-		GOOS: goos, Home: home,
-		AppData: os.Getenv("APPDATA"), LocalAppData: os.Getenv("LOCALAPPDATA"),
-		XDGConfigHome: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
-		ProjectDir: wd,
-		Glob: func(p string) []string {
-			m, _ := filepath.Glob(p)
-			return m
-		},
-	}
-}
-
-func (e Env) join(elem ...string) string {
-	if e.GOOS == "windows" {
-		return strings.Join(elem, `\`)
-	}
-	return strings.Join(elem, "/")
-}
-
-func (e Env) xdg() string {
-	if e.XDGConfigHome != "" {
-		return e.XDGConfigHome
-	}
-	return e.join(e.Home, ".config")
-}
-
-// Paths lists the config files of a client on e, the preferred one first.
-// For Claude Desktop on Windows every MSIX package folder (Claude_*) comes
-// before the classic %APPDATA% location, which is listed only when no
-// package exists or it exists too: write all of them when unsure.
-func Paths(c Client, e Env) []string {
-	switch c.ID {
-	case "claude-desktop":
-		switch e.GOOS {
-		case "darwin":
-			return []string{e.join(e.Home, "Library", "Application Support", "Claude", "claude_desktop_config.json")}
-		case "windows":
-			var out []string
-			if e.Glob != nil && e.LocalAppData != "" {
-				pkgs := e.Glob(e.join(e.LocalAppData, "Packages", "Claude_*"))
-				sort.Strings(pkgs)
-				for _, p := range pkgs {
-					out = append(out, e.join(p, "LocalCache", "Roaming", "Claude", "claude_desktop_config.json"))
-				}
-			}
-			classic := e.join(e.AppData, "Claude", "claude_desktop_config.json")
-			if len(out) == 0 || (e.Glob != nil && len(e.Glob(e.join(e.AppData, "Claude"))) > 0) {
-				out = append(out, classic)
-			}
-			return out
-		default:
-			return []string{e.join(e.xdg(), "Claude", "claude_desktop_config.json")}
+	for _, mem := range m.val.members {
+		var v map[string]any
+		if err := d.decode(mem.val, &v); err == nil {
+			out[mem.key] = v
 		}
-	case "claude-code":
-		return []string{e.join(e.Home, ".claude.json")}
-	case "claude-code-project":
-		return []string{e.join(e.ProjectDir, ".mcp.json")}
-	case "cursor":
-		return []string{e.join(e.Home, ".cursor", "mcp.json")}
-	case "vscode":
-		switch e.GOOS {
-		case "darwin":
-			return []string{e.join(e.Home, "Library", "Application Support", "Code", "User", "mcp.json")}
-		case "windows":
-			return []string{e.join(e.AppData, "Code", "User", "mcp.json")}
-		default:
-			return []string{e.join(e.xdg(), "Code", "User", "mcp.json")}
-		}
-	case "windsurf":
-		return []string{e.join(e.Home, ".codeium", "windsurf", "mcp_config.json")}
-	case "zed":
-		switch e.GOOS {
-		case "windows":
-			return []string{e.join(e.AppData, "Zed", "settings.json")}
-		case "darwin":
-			return []string{e.join(e.Home, ".config", "zed", "settings.json")}
-		default:
-			return []string{e.join(e.xdg(), "zed", "settings.json")}
-		}
-	case "codex":
-		if e.CodexHome != "" {
-			return []string{e.join(e.CodexHome, "config.toml")}
-		}
-		return []string{e.join(e.Home, ".codex", "config.toml")}
-	case "gemini":
-		return []string{e.join(e.Home, ".gemini", "settings.json")}
 	}
-	return nil
+	return out, nil
 }

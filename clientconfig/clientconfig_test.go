@@ -9,8 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/BurntSushi/toml"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -27,6 +25,8 @@ func ext(c Client) string {
 		return ".toml"
 	case JSONC:
 		return ".jsonc"
+	case YAML:
+		return ".yaml"
 	}
 	return ".json"
 }
@@ -75,17 +75,12 @@ func TestWindowsPathWithSpaces(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
-		var v map[string]any
-		if c.Format == TOML {
-			err = toml.Unmarshal(out, &v)
-		} else {
-			err = json.Unmarshal(stripJSONC(out), &v)
-		}
+		entries, err := entryNames(c, out)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", c.ID, err, out)
 		}
-		e := v[c.RootKey].(map[string]any)["mcptray"].(map[string]any)
-		if e["command"] != p.ShimPath || len(e["args"].([]any)) != 0 {
+		e := entries["mcptray"]
+		if str(e, "command", "cmd") != p.ShimPath || len(e["args"].([]any)) != 0 {
 			t.Errorf("%s: entry %v", c.ID, e)
 		}
 		if strings.Contains(string(out), "cmd") && strings.Contains(string(out), "/c") {
@@ -330,11 +325,11 @@ func TestApplyBacksUp(t *testing.T) {
 	if err != nil || !pl.Changed {
 		t.Fatal(err, pl.Changed)
 	}
-	backup, err := pl.Apply()
+	done, err := pl.Apply()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(backup); !bytes.Equal(b, orig) {
+	if b, _ := os.ReadFile(done.Backup); !bytes.Equal(b, orig) {
 		t.Errorf("backup holds %q", b)
 	}
 	st, _ := os.Stat(path)
@@ -349,8 +344,8 @@ func TestApplyBacksUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if backup, err := pl.Apply(); err != nil || backup != "" {
-		t.Fatal(backup, err)
+	if done, err := pl.Apply(); err != nil || done.Backup != "" {
+		t.Fatal(done, err)
 	}
 	if st, _ := os.Stat(pl.Path); st.Mode().Perm() != 0o600 {
 		t.Errorf("new file mode %v", st.Mode())
@@ -358,7 +353,7 @@ func TestApplyBacksUp(t *testing.T) {
 }
 
 func TestPaths(t *testing.T) {
-	win := Env{GOOS: "windows", Home: `C:\Users\ann`, AppData: `C:\Users\ann\AppData\Roaming`, LocalAppData: `C:\Users\ann\AppData\Local`,
+	win := Env{GOOS: "windows", Home: `C:\Users\ann`, Vars: map[string]string{"APPDATA": `C:\Users\ann\AppData\Roaming`, "LOCALAPPDATA": `C:\Users\ann\AppData\Local`},
 		Glob: func(p string) []string {
 			if strings.HasSuffix(p, `Packages\Claude_*`) {
 				return []string{`C:\Users\ann\AppData\Local\Packages\Claude_pzs8sxrjxfjjc`}
@@ -408,7 +403,7 @@ func TestPaths(t *testing.T) {
 func TestDiff(t *testing.T) {
 	old := "a\nb\nc\nd\ne\nf\n"
 	new := "a\nb\nc\nX\ne\nf\n"
-	want := "  … (1 lines unchanged)\n  b\n  c\n- d\n+ X\n  e\n  f"
+	want := "  … (1 line unchanged)\n  b\n  c\n- d\n+ X\n  e\n  f"
 	if got := Diff([]byte(old), []byte(new)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

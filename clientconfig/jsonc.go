@@ -448,3 +448,78 @@ func stripJSONC(src []byte) []byte {
 	}
 	return out
 }
+
+// deleteMember takes obj[key] out, with its comma and, when it stands on
+// lines of its own, those lines.
+func (d *doc) deleteMember(obj *node, key string) {
+	for i := len(obj.members) - 1; i >= 0; i-- {
+		if obj.members[i].key == key {
+			items := make([]span, len(obj.members))
+			for j, m := range obj.members {
+				items[j] = span{m.keyStart, m.val.end}
+			}
+			d.deleteItem(obj, items, i)
+			return
+		}
+	}
+}
+
+// deleteElem takes the element el out of arr, as deleteMember does.
+func (d *doc) deleteElem(arr *node, el *node) {
+	items := make([]span, len(arr.elems))
+	at := -1
+	for j, e := range arr.elems {
+		items[j] = span{e.start, e.end}
+		if e == el {
+			at = j
+		}
+	}
+	if at >= 0 {
+		d.deleteItem(arr, items, at)
+	}
+}
+
+// span is a member's or an element's text, from its key (or value) to the
+// end of its value.
+type span struct{ start, end int }
+
+// deleteItem removes items[i] of the object or array c.
+func (d *doc) deleteItem(c *node, items []span, i int) {
+	s, e := items[i].start, items[i].end
+	if j := d.skipBlank(e); j < len(d.src) && d.src[j] == ',' {
+		// A comma follows: the item goes with it, and with its lines
+		// when nothing else stands on them.
+		start, end := s, j+1
+		rest := end
+		for rest < len(d.src) && (d.src[rest] == ' ' || d.src[rest] == '\t' || d.src[rest] == '\r') {
+			rest++
+		}
+		if ls := bytes.LastIndexByte(d.src[:s], '\n') + 1; len(bytes.TrimLeft(d.src[ls:s], " \t")) != 0 {
+			end = rest // in a line: the spaces after the comma go too
+		} else if start = ls; rest < len(d.src) && d.src[rest] == '\n' {
+			end = rest + 1
+		}
+		d.splice(start, end, "")
+		return
+	}
+	if i == 0 {
+		// The only item: what is left between the brackets is kept unless
+		// it is blank.
+		d.splice(s, e, "")
+		if inner := d.src[c.start+1 : c.end-(e-s)-1]; len(bytes.TrimSpace(inner)) == 0 {
+			d.splice(c.start+1, c.end-(e-s)-1, "")
+		}
+		return
+	}
+	// The last item: the comma after the one before goes with it.
+	d.splice(d.skipBlank(items[i-1].end), e, "")
+}
+
+// skipBlank passes whitespace and comments from pos.
+func (d *doc) skipBlank(pos int) int {
+	p := &parser{src: d.src, pos: pos}
+	if p.skip() != nil {
+		return len(d.src)
+	}
+	return p.pos
+}

@@ -3,7 +3,6 @@ package clientconfig
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -25,22 +24,19 @@ func tomlString(s string) string {
 }
 
 func tomlBlock(c Client, f Form, p Params) (string, error) {
+	if err := checkParams(c, f, p); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s.%s]\n", c.RootKey, tomlKey(p.name()))
 	if f == HTTP {
-		if p.URL == "" {
-			return "", errors.New("the HTTP form needs mcptray's URL")
-		}
 		fmt.Fprintf(&b, "url = %s\n", tomlString(p.URL))
-		fmt.Fprintf(&b, "bearer_token_env_var = %s\n", tomlString(c.TokenEnv))
+		fmt.Fprintf(&b, "bearer_token_env_var = %s\n", tomlString(TokenEnvName(p.name())))
 	} else {
-		if _, err := entry(Client{ID: c.ID}, Stdio, p); err != nil {
-			return "", err
-		}
 		fmt.Fprintf(&b, "command = %s\n", tomlString(p.ShimPath))
 		b.WriteString("args = []\n")
 	}
-	b.WriteString("tool_timeout_sec = 300\n")
+	fmt.Fprintf(&b, "tool_timeout_sec = %d\n", maxWait)
 	return b.String(), nil
 }
 
@@ -76,18 +72,59 @@ func mergeTOML(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 		return nil, err
 	}
 	if len(bytes.TrimSpace(existing)) > 0 {
-		var v map[string]any
-		if err := toml.Unmarshal(existing, &v); err != nil {
-			return nil, fmt.Errorf("the file is not valid TOML (%v); it was left untouched — fix it or move it away, then try again", err)
+		if err := tomlValid(existing); err != nil {
+			return nil, err
 		}
 	}
+	src, lines := tomlLines(existing)
+	ours := c.RootKey + "." + p.name()
+	start, end, err := tomlTables(lines, ours)
+	if err != nil {
+		return nil, err
+	}
+	var out string
+	if start < 0 {
+		out = src
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		if strings.TrimSpace(out) != "" {
+			out += "\n"
+		}
+		out += block
+	} else {
+		sep := ""
+		if end < len(lines) {
+			sep = "\n"
+		}
+		out = strings.Join(lines[:start], "") + block + sep + strings.Join(lines[end:], "")
+		if end < len(lines) && strings.TrimSpace(lines[end]) == "" {
+			out = strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")
+		}
+	}
+	ok, err := hasEntry(c, []byte(out), p.name())
+	if err != nil || !ok {
+		return nil, fmt.Errorf("mcptray cannot edit this file automatically (it defines %s in a form mcptray does not rewrite: %v); it was left untouched — add this by hand:\n%s", ours, err, block)
+	}
+	return []byte(out), nil
+}
+
+// tomlLines is the file with LF line ends (keepLineEnds restores CRLF),
+// cut into lines that keep their "\n".
+func tomlLines(existing []byte) (string, []string) {
 	src := strings.ReplaceAll(string(existing), "\r\n", "\n")
 	lines := strings.SplitAfter(src, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	ours := c.RootKey + "." + p.name()
-	start, end := -1, -1
+	return src, lines
+}
+
+// tomlTables finds the lines [start, end) of table ours and its
+// sub-tables; start is -1 when there is none. Blank and comment lines just
+// before the next table belong to that table.
+func tomlTables(lines []string, ours string) (start, end int, err error) {
+	start, end = -1, -1
 	for i, l := range lines {
 		m := headerRe.FindStringSubmatch(strings.TrimRight(l, "\n"))
 		if m == nil {
@@ -101,53 +138,66 @@ func mergeTOML(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 		case !mine && start >= 0 && end < 0:
 			end = i
 		case mine && end >= 0:
-			return nil, errors.New("the file has mcptray's tables in two places; it was left untouched — merge them by hand")
+			return 0, 0, fmt.Errorf("the file has the tables of %s in two places; it was left untouched — merge them by hand", ours)
 		}
 	}
-	var out string
 	if start < 0 {
-		out = src
-		if out != "" && !strings.HasSuffix(out, "\n") {
-			out += "\n"
-		}
-		if strings.TrimSpace(out) != "" {
-			out += "\n"
-		}
-		out += block
-	} else {
-		if end < 0 {
-			end = len(lines)
-		}
-		// Blank and comment lines just before the next table belong to it.
-		for end > start+1 {
-			t := strings.TrimSpace(lines[end-1])
-			if t != "" && !strings.HasPrefix(t, "#") {
-				break
-			}
-			end--
-		}
-		sep := ""
-		if end < len(lines) {
-			sep = "\n"
-		}
-		out = strings.Join(lines[:start], "") + block + sep + strings.Join(lines[end:], "")
-		if end < len(lines) && strings.TrimSpace(lines[end]) == "" {
-			out = strings.Join(lines[:start], "") + block + strings.Join(lines[end:], "")
-		}
+		return -1, -1, nil
 	}
-	ok, err := tomlHasEntry(c, []byte(out), p.name())
-	if err != nil || !ok {
-		return nil, fmt.Errorf("mcptray cannot edit this file automatically (it defines %s in a form mcptray does not rewrite: %v); it was left untouched — add this by hand:\n%s", ours, err, block)
+	if end < 0 {
+		end = len(lines)
 	}
-	return []byte(out), nil
+	for end > start+1 {
+		t := strings.TrimSpace(lines[end-1])
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		end--
+	}
+	return start, end, nil
 }
 
-func tomlHasEntry(c Client, content []byte, name string) (bool, error) {
+func removeTOML(c Client, existing []byte, name string) ([]byte, bool, error) {
+	if err := tomlValid(existing); err != nil {
+		return nil, false, err
+	}
+	_, lines := tomlLines(existing)
+	start, end, err := tomlTables(lines, c.RootKey+"."+name)
+	if err != nil || start < 0 {
+		return nil, false, err
+	}
+	// One blank line around the table goes with it.
+	if start > 0 && strings.TrimSpace(lines[start-1]) == "" && (end == len(lines) || strings.TrimSpace(lines[end]) == "") {
+		start--
+	}
+	out := strings.Join(lines[:start], "") + strings.Join(lines[end:], "")
+	if err := tomlValid([]byte(out)); err != nil {
+		return nil, false, fmt.Errorf("internal error: the file without %s does not parse (%v); it was left untouched", name, err)
+	}
+	return []byte(out), true, nil
+}
+
+// tomlValid says whether content parses as TOML.
+func tomlValid(content []byte) error {
 	var v map[string]any
 	if err := toml.Unmarshal(content, &v); err != nil {
-		return false, err
+		return fmt.Errorf("the file is not valid TOML (%v); it was left untouched — fix it or move it away, then try again", err)
 	}
+	return nil
+}
+
+// tomlEntries decodes the servers the file defines.
+func tomlEntries(c Client, content []byte) (map[string]map[string]any, error) {
+	var v map[string]any
+	if err := toml.Unmarshal(content, &v); err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]any{}
 	servers, _ := v[c.RootKey].(map[string]any)
-	_, ok := servers[name].(map[string]any)
-	return ok, nil
+	for name, e := range servers {
+		if m, ok := e.(map[string]any); ok {
+			out[name] = m
+		}
+	}
+	return out, nil
 }

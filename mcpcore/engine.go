@@ -65,8 +65,14 @@ type Options struct {
 	// Approvals keeps the approvals a person allowed until they revoke
 	// them; nil keeps those until mcptray restarts.
 	Approvals ApprovalStore
-	// FilePollInterval is how often file resources are checked for changes
-	// (default 500 ms); a change publishes notifications/resources/updated.
+	// Processes, when set, records the process group of every running
+	// command, so the next start after a crash kills what it left
+	// (actions.KillLeftovers); storage implements it.
+	Processes actions.ProcessGroups
+	// FilePollInterval is how often file resources that cannot be watched
+	// (see fileWatcher) are checked for changes (default 500 ms); watched
+	// ones are checked when the file system reports them changed. A change
+	// publishes notifications/resources/updated.
 	FilePollInterval time.Duration
 }
 
@@ -90,6 +96,8 @@ type Engine struct {
 	syncMu      sync.Mutex // serializes Sync
 	mu          sync.Mutex // guards scopes
 	scopes      map[string]*scope
+	building    sync.WaitGroup // the default scope's first build (scopes.go)
+	schemas     *schemaPool    // tools' input schemas, shared by every scope (scopes.go)
 	serverVars  map[string]string
 	// files watches the files of file resources.
 	files *fileWatcher
@@ -98,6 +106,16 @@ type Engine struct {
 	// remember holds the approvals allowed until mcptray restarts, and
 	// who listens for changes of any remembered approval (approvals.go).
 	remember remembered
+	// held are the streams and sessions client tokens hold open
+	// (streams.go); calls counts each token's calls in flight (limits.go).
+	held  holdings
+	calls tokenCounts
+	// stopping ends, with errStopping as its cause, every call in flight
+	// when the engine shuts down, so each still gets an answer; inflight
+	// counts them.
+	stopping  context.Context
+	stopCalls context.CancelCauseFunc
+	inflight  atomic.Int64
 }
 
 // scope is one go-sdk server and what has been registered on it.
@@ -155,16 +173,19 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		log:        opts.Logger,
 		sdkLog:     sdkLogger(opts.Logger),
 		scopes:     map[string]*scope{},
+		schemas:    newSchemaPool(),
 		serverVars: serverVars(opts),
 		tasks:      taskRegistry{runs: map[string]*taskRun{}, subs: map[chan Task]struct{}{}},
 	}
 	e.seal.Store(s)
 	e.shutdown, e.stopListens = context.WithCancel(context.Background())
-	e.files = newFileWatcher(opts.FilePollInterval, e.resourceUpdated)
+	e.stopping, e.stopCalls = context.WithCancelCause(context.Background())
+	e.files = newFileWatcher(opts.FilePollInterval, opts.Logger, e.resourceUpdated)
 	if err := e.Sync(ctx); err != nil {
 		e.files.stop()
 		return nil, err
 	}
+	e.prebuild()
 	return e, nil
 }
 
@@ -198,14 +219,19 @@ func (e *Engine) Watch(ctx context.Context) {
 	}
 }
 
-// Shutdown ends open listen streams with their final result, closes
+// Shutdown answers the calls in flight with an error saying mcptray is
+// stopping (their actions are stopped; a task ends failed), ends open
+// listen streams with their final result, closes
 // 2025-11-25 sessions (whose GET streams would otherwise hold the HTTP
 // server open) and stops watching files; call it before shutting the HTTP
 // server down. After Shutdown the engine starts no goroutine of its own.
 func (e *Engine) Shutdown() {
 	e.interruptTasks()
+	e.stopCalls(errStopping)
+	e.awaitCalls(callsDrain)
 	e.stopListens()
-	e.files.stop() // before taking mu: a poll in progress may need it
+	e.building.Wait() // before taking mu: the build holds it
+	e.files.stop()    // before taking mu: a poll in progress may need it
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, sc := range e.scopes {
@@ -219,6 +245,8 @@ func (e *Engine) Shutdown() {
 func (e *Engine) Sync(ctx context.Context) error {
 	e.syncMu.Lock()
 	defer e.syncMu.Unlock()
+	// First, so that no stream of a revoked token hears of this change.
+	e.revalidate(ctx)
 	cat, err := e.src.Catalog(ctx)
 	if err != nil {
 		return fmt.Errorf("loading the catalog: %w", err)
@@ -313,6 +341,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 		Instructions: set.Instructions,
 		Logger:       e.sdkLog,
 		PageSize:     set.PageSize,
+		SchemaCache:  e.schemas.cache,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
@@ -418,7 +447,7 @@ func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 	if args == nil {
 		args = map[string]any{}
 	}
-	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load()}
+	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load(), Processes: e.opts.Processes}
 	c := callRecordOf(ctx)
 	if secrets := e.opts.Secrets; secrets != nil {
 		d.Secret = func(name string) (string, error) {

@@ -6,10 +6,15 @@
 //
 // DESTDIR/<size>x<size>/apps/mcptray.png for each SIZE, scaled from SRC
 // (assets/icon.png, 256×256) with area averaging (box filter) when
-// shrinking and nearest pixel when enlarging; standard library only.
+// shrinking and nearest pixel when enlarging; standard library only. A
+// DESTDIR ending in .ico is a Windows icon file instead, holding each size
+// as a PNG image (what Windows Vista and later read), for the .exe's
+// resources and the installer.
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -19,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 func main() {
@@ -40,11 +46,14 @@ func main() {
 	b := src.Bounds()
 	in := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(in, in.Bounds(), src, b.Min, draw.Src)
-	for _, a := range os.Args[3:] {
-		size, err := strconv.Atoi(a)
-		if err != nil || size < 1 || size > 1024 {
-			log.Fatalf("bad size %q", a)
+	if strings.HasSuffix(os.Args[2], ".ico") {
+		if err := writeICO(os.Args[2], in, os.Args[3:]); err != nil {
+			log.Fatal(err)
 		}
+		return
+	}
+	for _, a := range os.Args[3:] {
+		size := parseSize(a)
 		dir := filepath.Join(os.Args[2], fmt.Sprintf("%dx%d", size, size), "apps")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			log.Fatal(err)
@@ -61,6 +70,43 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// parseSize reads an icon size.
+func parseSize(a string) int {
+	size, err := strconv.Atoi(a)
+	if err != nil || size < 1 || size > 256 {
+		log.Fatalf("bad size %q (1 to 256)", a)
+	}
+	return size
+}
+
+// writeICO writes an ICO file of PNG images, one per size: the 6-byte
+// header, a 16-byte directory entry per image, then the images.
+func writeICO(path string, in *image.NRGBA, sizes []string) error {
+	var imgs [][]byte
+	for _, a := range sizes {
+		var b bytes.Buffer
+		if err := png.Encode(&b, scale(in, parseSize(a))); err != nil {
+			return err
+		}
+		imgs = append(imgs, b.Bytes())
+	}
+	var out bytes.Buffer
+	le := func(v any) { _ = binary.Write(&out, binary.LittleEndian, v) }
+	le([3]uint16{0, 1, uint16(len(imgs))}) // reserved, type icon, count
+	offset := 6 + 16*len(imgs)
+	for i, a := range sizes {
+		dim := uint8(parseSize(a) % 256) // 0 stands for 256
+		le([4]uint8{dim, dim, 0, 0})     // width, height, no palette, reserved
+		le([2]uint16{1, 32})             // planes, bits per pixel
+		le([2]uint32{uint32(len(imgs[i])), uint32(offset)})
+		offset += len(imgs[i])
+	}
+	for _, img := range imgs {
+		out.Write(img)
+	}
+	return os.WriteFile(path, out.Bytes(), 0o644)
 }
 
 // scale resizes in to size×size. Each output pixel averages the source

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Build mcptray's Linux release archive, the equivalent of `fyne package -os linux`
 # without its cold -trimpath rebuild of the whole tool (~250 s): our own
-# `go build -trimpath` shares the build cache with later runs.
+# `go build -trimpath` shares the build cache with later runs; and the
+# Debian package, built with dpkg-deb from the same files under /usr.
 #
 #   scripts/package.sh          build bin/mcptray + bin/mcptray-stdio, write
-#                               dist/mcptray-VERSION-linux-ARCH.tar.gz, then check it
+#                               dist/mcptray-VERSION-linux-ARCH.tar.gz and
+#                               dist/mcptray_VERSION_DEBARCH.deb, then check both
 #   scripts/package.sh check [ARCHIVE]
 #                               only check an archive (default: this version's)
+#                               and this version's .deb
 #
 # Layout (no top-level directory, like Fyne's tarballs):
 #   Makefile  README.md
@@ -20,39 +23,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-GO=${GO:-go}
+# shellcheck source=scripts/release-lib.sh
+. scripts/release-lib.sh
 ICON_SIZES=(16 32 48 64 128 256)
-APP_ID=io.github.mcptray.mcptray
-
-version() {
-  if [[ -n ${VERSION:-} ]]; then
-    echo "$VERSION"
-    return
-  fi
-  local v
-  # Version = "x.y.z" in the [Details] table.
-  v=$(sed -n '/^\[Details\]/,/^\[/s/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' FyneApp.toml 2>/dev/null | head -n1)
-  if [[ -z $v ]]; then
-    v=$(git describe --tags --always --dirty 2>/dev/null) || v=0.0.0-dev
-    v=${v#v}
-  fi
-  echo "$v"
-}
 
 VER=$(version)
 ARCH=$("$GO" env GOARCH)
 NAME=mcptray-$VER-linux-$ARCH
 ARCHIVE=dist/$NAME.tar.gz
-
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
-fail() {
-  echo "package: $*" >&2
-  exit 1
-}
-TMPS=()
-cleanup() { ((${#TMPS[@]} == 0)) || rm -rf "${TMPS[@]}"; }
-trap cleanup EXIT
+DEBARCH=$(dpkg --print-architecture 2>/dev/null || echo "$ARCH")
+DEB=dist/mcptray_${VER}_$DEBARCH.deb
 
 # The paths the archive must hold (files only).
 expected_paths() {
@@ -73,8 +53,7 @@ check() {
   local archive=$1 t0 tmp listing p out
   t0=$(now)
   [[ -f $archive ]] || fail "$archive: no such archive (run make package)"
-  tmp=$(mktemp -d)
-  TMPS+=("$tmp")
+  tmp=$(tmpdir)
   echo "==> check $archive"
   listing=$(tar -tzf "$archive")
   tar -tvzf "$archive"
@@ -135,8 +114,110 @@ check() {
   echo "check: ok ($(elapsed "$t0"))"
 }
 
+# deb_depends is the Depends line for the programs in DIR: the packages of
+# the shared libraries they link (mcptray: libc, GL, X11), as dpkg-shlibdeps
+# finds them, which wants a debian/control beside it.
+deb_depends() {
+  local dir=$1 tmp
+  tmp=$(tmpdir)
+  mkdir -p "$tmp/debian"
+  printf 'Source: mcptray\n\nPackage: mcptray\nArchitecture: any\n' >"$tmp/debian/control"
+  (cd "$tmp" && dpkg-shlibdeps -O "$dir"/* 2>/dev/null) | sed -n 's/^shlibs:Depends=//p'
+}
+
+# build_deb writes $DEB from the staged tree STAGE (usr/local/...): the same
+# files under /usr, the copyright and changelog Debian wants, and a control
+# file.
+build_deb() {
+  local stage=$1 root deb t
+  t=$(now)
+  root=$(tmpdir)/mcptray
+  mkdir -p "$root/DEBIAN" "$root/usr"
+  cp -a "$stage/usr/local/." "$root/usr/"
+  local doc=$root/usr/share/doc/mcptray
+  install -d "$doc"
+  {
+    echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+    echo "Upstream-Name: mcptray"
+    echo "Source: https://github.com/mcptray/mcptray"
+    echo
+    echo "Files: *"
+    echo "Copyright: $(sed -n 's/^Copyright (c) //p' LICENSE | head -n1)"
+    echo "License: Expat"
+    sed -n '/^Permission/,$p' LICENSE | sed -e 's/^$/./' -e 's/^/ /'
+  } >"$doc/copyright"
+  {
+    echo "mcptray ($VER) unstable; urgency=medium"
+    echo
+    echo "  * Release $VER."
+    echo
+    echo " -- mcptray authors <mcptray@users.noreply.github.com>  $(date -u -R -d "@$(mtime)")"
+  } | gzip -9n >"$doc/changelog.gz"
+  # Go does not link against a libc for the shim (it is static), and the
+  # stdlib is embedded by design: these are not packaging faults.
+  install -d "$root/usr/share/lintian/overrides"
+  printf '%s\n' "mcptray: statically-linked-binary [usr/bin/mcptray-stdio]" \
+    "mcptray: embedded-library *" "mcptray: no-manual-page *" >"$root/usr/share/lintian/overrides/mcptray"
+  {
+    echo "Package: mcptray"
+    echo "Version: $VER"
+    echo "Architecture: $DEBARCH"
+    echo "Maintainer: mcptray authors <mcptray@users.noreply.github.com>"
+    echo "Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)"
+    echo "Depends: $(deb_depends "$root/usr/bin")"
+    echo "Section: utils"
+    echo "Priority: optional"
+    echo "Homepage: https://github.com/mcptray/mcptray"
+    echo "Description: MCP server for your own tools, in the system tray"
+    echo " Define tools, resources and prompts and serve them to AI assistants"
+    echo " over MCP. AI clients connect over HTTP or through mcptray-stdio, a"
+    echo " small stdio bridge that starts mcptray when needed."
+  } >"$root/DEBIAN/control"
+  # The desktop's caches pick up the new entry and icons (triggers do it on
+  # current Debian; these are for older ones and cost nothing).
+  chmod -R u=rwX,go=rX "$root"
+  TZ=UTC find "$root" -exec touch -h -d "@$(mtime)" {} +
+  deb=$DEB.tmp
+  dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb" >/dev/null
+  mv "$deb" "$DEB"
+  echo "$DEB: $(size "$DEB") ($(elapsed "$t"))"
+}
+
+# check_deb lists the package, checks its files and runs lintian, and the
+# desktop and AppStream validators on what it installs.
+check_deb() {
+  local deb=$1 t0 listing p tmp
+  t0=$(now)
+  [[ -f $deb ]] || fail "$deb: no such package (run make package)"
+  echo "==> check $deb"
+  dpkg-deb --info "$deb"
+  listing=$(dpkg-deb --contents "$deb" | awk '{print $NF}' | sed 's,^\./,/,')
+  dpkg-deb --contents "$deb"
+  while read -r p; do
+    case $p in usr/local/*) grep -qxF "/usr/${p#usr/local/}" <<<"$listing" || fail "$deb lacks /usr/${p#usr/local/}" ;; esac
+  done < <(expected_paths)
+  tmp=$(tmpdir)
+  dpkg-deb --extract "$deb" "$tmp"
+  desktop-file-validate "$tmp/usr/share/applications/mcptray.desktop" || fail "desktop-file-validate failed"
+  echo "desktop-file-validate: ok"
+  appstreamcli validate --no-net --no-color "$tmp/usr/share/metainfo/$APP_ID.metainfo.xml" >"$tmp/as.log" 2>&1 ||
+    {
+      cat "$tmp/as.log" >&2
+      fail "appstreamcli validate failed"
+    }
+  echo "appstreamcli validate: ok"
+  local out
+  # Errors fail the check; warnings are shown.
+  out=$(lintian --tag-display-limit 0 "$deb" 2>&1) || true
+  [[ -z $out ]] || echo "$out"
+  ! grep -q '^E: ' <<<"$out" || fail "lintian reported errors"
+  echo "lintian: no errors ($(grep -c '^W: ' <<<"$out" || true) warnings)"
+  echo "check: ok ($(elapsed "$t0"))"
+}
+
 if [[ ${1:-} == check ]]; then
   check "${2:-$ARCHIVE}"
+  check_deb "$DEB"
   exit 0
 fi
 [[ $# -eq 0 ]] || fail "usage: scripts/package.sh [check [ARCHIVE]]"
@@ -162,7 +243,7 @@ install -Dm0755 bin/mcptray-stdio "$root/bin/mcptray-stdio"
 install -Dm0644 packaging/mcptray.desktop "$root/share/applications/mcptray.desktop"
 mkdir -p "$root/share/metainfo"
 # Reproducible: the commit's time for the release date and the archive's mtimes.
-mtime=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+mtime=$(mtime)
 sed -e "s/@VERSION@/$VER/" -e "s/@DATE@/$(date -u -d "@$mtime" +%F)/" "packaging/$APP_ID.metainfo.xml" >"$root/share/metainfo/$APP_ID.metainfo.xml"
 "$GO" run packaging/icons.go assets/icon.png "$root/share/icons/hicolor" "${ICON_SIZES[@]}"
 sed "s/@ICON_SIZES@/${ICON_SIZES[*]}/" packaging/Makefile >"$STAGE/Makefile"
@@ -174,7 +255,9 @@ chmod -R u=rwX,go=rX "$STAGE"
 (cd "$STAGE" && tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - -- *) |
   gzip -n >"$ARCHIVE.tmp"
 mv "$ARCHIVE.tmp" "$ARCHIVE"
-echo "$ARCHIVE: $(du -h "$ARCHIVE" | cut -f1) ($(elapsed "$t"))"
+echo "$ARCHIVE: $(size "$ARCHIVE") ($(elapsed "$t"))"
+build_deb "$STAGE"
 
 check "$ARCHIVE"
-echo "package: $ARCHIVE ($(elapsed "$T0") in all)"
+check_deb "$DEB"
+echo "package: $ARCHIVE, $DEB ($(elapsed "$T0") in all)"

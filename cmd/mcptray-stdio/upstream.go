@@ -54,7 +54,9 @@ func configFromEnv() (config, error) {
 }
 
 // findMcptray finds the mcptray executable: $MCPTRAY_BIN, next to the shim
-// (the normal install), else on PATH.
+// (the normal install), on PATH, else in the folders mcptray's installers
+// use (installedPlaces) — the shim bundled in the Claude Desktop extension
+// lives in Claude's own folder, and Claude starts it with a short PATH.
 func findMcptray() string {
 	if v := os.Getenv("MCPTRAY_BIN"); v != "" {
 		return v
@@ -75,7 +77,41 @@ func findMcptray() string {
 	if p, err := exec.LookPath("mcptray"); err == nil {
 		return p
 	}
+	for _, p := range installedPlaces(runtime.GOOS, os.Getenv) {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
 	return ""
+}
+
+// installedPlaces is where mcptray's installers put the program on goos:
+// the per-user install (`make install`, the Windows installer) first, then
+// the system-wide ones (the .deb, the archive's `make install`, the macOS
+// app in Applications). getenv reads the environment.
+func installedPlaces(goos string, getenv func(string) string) []string {
+	home := getenv("HOME")
+	var places []string
+	switch goos {
+	case "windows":
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			places = append(places, filepath.Join(d, "Programs", "mcptray", "mcptray.exe"))
+		}
+		if d := getenv("ProgramFiles"); d != "" {
+			places = append(places, filepath.Join(d, "mcptray", "mcptray.exe"))
+		}
+	case "darwin":
+		if home != "" {
+			places = append(places, filepath.Join(home, "Applications", "mcptray.app", "Contents", "MacOS", "mcptray"))
+		}
+		places = append(places, "/Applications/mcptray.app/Contents/MacOS/mcptray", "/opt/homebrew/bin/mcptray", "/usr/local/bin/mcptray")
+	default:
+		if home != "" {
+			places = append(places, filepath.Join(home, ".local", "bin", "mcptray"))
+		}
+		places = append(places, "/usr/bin/mcptray", "/usr/local/bin/mcptray")
+	}
+	return places
 }
 
 // endpoint is the published address of the running mcptray, with the
@@ -208,7 +244,7 @@ func (u *upstreamFinder) provision(ctx context.Context, ep endpoint, extra ...st
 // start launches mcptray in the background and waits for its endpoint.
 func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
 	if u.cfg.bin == "" {
-		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself and on PATH). Start the mcptray app, then try again."}
+		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself, on PATH and where mcptray's installers put it). Install mcptray (https://github.com/mcptray/mcptray#setup) and start it, then try again."}
 	}
 	args := append([]string(nil), u.cfg.startArgs...)
 	if headless() || os.Getenv("MCPTRAY_ENDPOINT_FILE") != "" {

@@ -6,14 +6,11 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/daemon"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// appCmd runs mcptray on the user's database, seeding a new one with the
-// starter catalog: the desktop app when there is a display, else the same
-// server headless.
+// appCmd runs mcptray on the user's database: the desktop app when there
+// is a display, else the same server headless.
 func appCmd(ctx context.Context, args []string, env Env) error {
 	fs, db := newFlags("mcptray")
 	showManager := fs.Bool("open", false, "open the manager window at start")
@@ -28,11 +25,7 @@ func appCmd(ctx context.Context, args []string, env Env) error {
 	if err := checkLoopback(*addr); err != nil {
 		return err
 	}
-	starter, err := mcpcore.ParseCatalog(examples.Starter)
-	if err != nil {
-		return fmt.Errorf("the built-in starter catalog: %w", err)
-	}
-	cfg := daemon.Config{DB: *db, Addr: *addr, Starter: starter, Version: env.Version, Stderr: env.Stderr}
+	cfg := daemon.Config{DB: *db, Addr: *addr, Version: env.Version, Stderr: env.Stderr}
 	switch {
 	case env.Desktop == nil:
 		fmt.Fprintln(env.Stderr, "mcptray: this mcptray is built without the desktop app (headless): serving as `mcptray serve` does; questions meant for the desktop follow the askPolicy setting (declined unless changed)")

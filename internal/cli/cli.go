@@ -40,7 +40,11 @@ type DesktopConfig struct {
 	Stderr io.Writer
 }
 
-const usage = `mcptray — your own tools, resources and prompts for AI assistants, over MCP.
+// usage lists the commands; the AI clients come from clientconfig, so
+// none is left out.
+var usage = fmt.Sprintf(usageText, clientList(34, 90))
+
+const usageText = `mcptray — your own tools, resources and prompts for AI assistants, over MCP.
 
 Usage:
   mcptray [--open] [--addr A]     run the desktop app (tray + manager window) on your
@@ -49,17 +53,26 @@ Usage:
   mcptray token create NAME [--tools a,b]   create a client token (shown once)
   mcptray token list | revoke NAME
   mcptray import FILE [--merge]   import a catalog JSON (all or nothing)
+  mcptray import-openapi SPEC [--base-url URL] [--only ID,...] [--prefix P] [--replace] [--list]
+                                  add a tool per operation of an OpenAPI 3.0/3.1 or
+                                  Swagger 2.0 file or URL (all or nothing)
   mcptray export [FILE]           export the catalog JSON (stdout by default)
   mcptray tool|prompt enable|disable|toggle NAME
+  mcptray tool from-curl NAME [--secret-name N] [--param ID[=NAME]] [--yes] -
+                                  make an http tool of a curl command read from stdin;
+                                  its credentials become secrets
   mcptray settings [set KEY=VALUE ...]   show or change settings
   mcptray secret set NAME         store a secret, its value read from stdin
   mcptray secret list | rename OLD NEW | delete NAME
   mcptray activity [--limit N] [--client X] [--tool X] [--outcome X] [--follow]
                                   show the activity log
-  mcptray config CLIENT [--http] [--print|--install] [--yes]
-                                  connect an AI client (claude-desktop, claude-code,
-                                  cursor, vscode, windsurf, zed, codex, gemini)
-  mcptray clients                 which AI clients are here and which use mcptray
+  mcptray config CLIENT [--http] [--print|--install|--remove|--check] [--yes]
+                  [--name N] [--file F]
+                                  connect an AI client, take mcptray out of it again, or
+                                  run its entry as the client would; CLIENT is one of
+%s
+  mcptray clients                 which AI clients are here, which use mcptray, and the
+                                  HTTP entries with their tokens
   mcptray shim-token [--renew]    provision the token of mcptray-stdio (the stdio shim)
   mcptray version
 
@@ -104,6 +117,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return tokenCmd(ctx, rest, env)
 	case "import":
 		return importCmd(ctx, rest, env)
+	case "import-openapi":
+		return importOpenAPICmd(ctx, rest, env)
 	case "export":
 		return exportCmd(ctx, rest, env)
 	case "settings":
@@ -113,6 +128,9 @@ func Run(ctx context.Context, args []string, env Env) error {
 	case "activity":
 		return activityCmd(ctx, rest, env)
 	case "tool", "prompt":
+		if cmd == "tool" && len(rest) > 0 && rest[0] == "from-curl" {
+			return fromCurlCmd(ctx, rest[1:], env)
+		}
 		return toggleCmd(ctx, cmd, rest, env)
 	case "shim-token":
 		return shimTokenCmd(ctx, rest, env)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcptray/mcptray/clientconfig"
+	"github.com/mcptray/mcptray/storage"
 )
 
 // clientStatus is what `mcptray clients` knows about one config file.
@@ -39,8 +41,11 @@ func scanClients(env clientconfig.Env, name string) []clientStatus {
 				}
 			case errors.Is(err, fs.ErrNotExist):
 				dir := filepath.Dir(path)
-				if c.ID == "claude-code" {
+				switch {
+				case c.ID == "claude-code":
 					dir = filepath.Join(dir, ".claude") // ~/.claude.json sits in the home dir itself
+				case c.OwnFile:
+					dir = filepath.Dir(dir) // mcptray's own file, in a folder it creates
 				}
 				if st, err := os.Stat(dir); err == nil && st.IsDir() && c.ID != "claude-code-project" {
 					s.Found = true
@@ -55,9 +60,9 @@ func scanClients(env clientconfig.Env, name string) []clientStatus {
 }
 
 // clientsCmd lists the AI clients found here and whether they use mcptray.
-func clientsCmd(_ context.Context, args []string, env Env) error {
+func clientsCmd(ctx context.Context, args []string, env Env) error {
 	stdout := env.Stdout
-	fs, _ := newFlags("clients")
+	fs, db := newFlags("clients")
 	name := fs.String("name", "mcptray", "the server's name in the clients")
 	all := fs.Bool("all", false, "also list clients that were not found")
 	pos, err := parseFlags(fs, args, env.Stdout)
@@ -65,7 +70,7 @@ func clientsCmd(_ context.Context, args []string, env Env) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{"usage: mcptray clients [--all]"}
+		return usageError{"usage: mcptray clients [--all] [--name N]"}
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLIENT\tFOUND\tRUNNING\tMCPTRAY\tCONFIG FILE")
@@ -98,6 +103,36 @@ func clientsCmd(_ context.Context, args []string, env Env) error {
 	if shown == 0 {
 		fmt.Fprintln(stdout, "no AI clients found (mcptray clients --all lists where it looked)")
 	}
-	fmt.Fprintln(stdout, "connect one with: mcptray config CLIENT --install")
+	if err := listEntries(ctx, stdout, *db); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "connect one with: mcptray config CLIENT --install; see whether it works with: mcptray config CLIENT --check")
 	return nil
+}
+
+// listEntries lists the installed HTTP entries: the token each holds and
+// the file it was written to.
+func listEntries(ctx context.Context, out io.Writer, db string) error {
+	return withExistingStore(db, func(st *storage.Store) error {
+		if st == nil {
+			return nil
+		}
+		entries, err := clientconfig.Entries(ctx, st)
+		if err != nil || len(entries) == 0 {
+			return err
+		}
+		fmt.Fprintln(out, "\nHTTP entries, each with a token of its own:")
+		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "TOKEN\tCLIENT\tNAME\tTOKEN KEPT IN\tWRITTEN TO")
+		for _, e := range entries {
+			kept := "the file"
+			if e.EnvVar != "" {
+				kept = "$" + e.EnvVar
+			} else if e.Client == "vscode" {
+				kept = "VS Code"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Token, e.Client, e.Name, kept, e.File)
+		}
+		return tw.Flush()
+	})
 }

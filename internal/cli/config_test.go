@@ -5,10 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcptray/mcptray/clientconfig"
+	"github.com/mcptray/mcptray/internal/daemon"
+	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -18,7 +22,9 @@ func configHome(t *testing.T) (home, shim, db string) {
 	home = t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("CODEX_HOME", "")
+	for _, k := range []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLINE_MCP_SETTINGS_PATH", "CLINE_DATA_DIR", "CLINE_DIR", "GOOSE_PATH_ROOT", "CONTINUE_GLOBAL_DIR"} {
+		t.Setenv(k, "")
+	}
 	shim = filepath.Join(home, "Program Files", "mcptray-stdio")
 	os.MkdirAll(filepath.Dir(shim), 0o755)
 	os.WriteFile(shim, []byte("#!/bin/sh\n"), 0o755)
@@ -187,4 +193,187 @@ func TestShimTokenCmd(t *testing.T) {
 	if _, err := st.VerifyToken(ctx, strings.TrimSpace(string(first))); err == nil {
 		t.Error("the old token still works after renew")
 	}
+}
+
+// startDefault runs the real server on the default database of the
+// config home, listening on its port setting as `mcptray` does; addr
+// overrides it (a port of this run only).
+func startDefault(t *testing.T, addr string) *daemon.Daemon {
+	t.Helper()
+	db, err := paths.DefaultDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _ := st.Settings(context.Background())
+	set.Port = testutil.FreePort(t)
+	if err := st.PutSettings(context.Background(), set); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	d, err := daemon.Start(context.Background(), daemon.Config{Addr: addr, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Stop)
+	return d
+}
+
+// TestConfigTwoHTTPEntriesBothConnect: a second HTTP entry for the same
+// client (another --name) gets a token of its own; both entries connect
+// afterwards, `clients` lists both with their files, and --remove takes
+// one out and revokes its token only.
+func TestConfigTwoHTTPEntriesBothConnect(t *testing.T) {
+	home, _, _ := configHome(t)
+	d := startDefault(t, "")
+	for _, args := range [][]string{
+		{"config", "cursor", "--http", "--install", "--yes"},
+		{"config", "cursor", "--http", "--install", "--yes", "--name", "work"},
+	} {
+		if out, err := runIn(t, args...); err != nil || !strings.Contains(out, "created the token") {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	for _, name := range []string{"mcptray", "work"} {
+		out, err := runIn(t, "config", "cursor", "--check", "--name", name)
+		if err != nil || !strings.Contains(out, "OK: ") || !strings.Contains(out, d.URL()+" answered with") {
+			t.Fatalf("check %s: %v\n%s", name, err, out)
+		}
+	}
+	toks, _ := d.Store().ListTokens(context.Background())
+	var names []string
+	for _, tk := range toks {
+		names = append(names, tk.Name)
+	}
+	if !slices.Contains(names, "cursor") || !slices.Contains(names, "cursor.work") {
+		t.Fatalf("tokens: %v", names)
+	}
+	file := filepath.Join(home, ".cursor", "mcp.json")
+	out, err := runIn(t, "clients")
+	if err != nil || !strings.Contains(out, "cursor.work") || strings.Count(out, file) < 3 {
+		t.Fatalf("clients:\n%s", out)
+	}
+
+	out, err = runIn(t, "config", "cursor", "--remove", "--yes", "--name", "work")
+	if err != nil || !strings.Contains(out, "- ") || !strings.Contains(out, "wrote "+file) {
+		t.Fatalf("remove: %v\n%s", err, out)
+	}
+	if out, err := runIn(t, "config", "cursor", "--check", "--name", "work"); err == nil || !strings.Contains(out, `no server named "work"`) {
+		t.Fatalf("check after remove: %v\n%s", err, out)
+	}
+	if out, err := runIn(t, "config", "cursor", "--check"); err != nil {
+		t.Fatalf("the other entry broke: %v\n%s", err, out)
+	}
+	toks, _ = d.Store().ListTokens(context.Background())
+	if len(toks) == 0 || slices.ContainsFunc(toks, func(tk storage.TokenInfo) bool { return tk.Name == "cursor.work" }) {
+		t.Fatalf("tokens after remove: %+v", toks)
+	}
+}
+
+// TestConfigHTTPTargetsTheRunningServer: an HTTP install names the server
+// that runs, for its database only, never a port of this run only.
+func TestConfigHTTPTargetsTheRunningServer(t *testing.T) {
+	_, _, other := configHome(t)
+	d := startDefault(t, "127.0.0.1:0")
+	_, err := runIn(t, "config", "cursor", "--http", "--install", "--yes")
+	if err == nil || !strings.Contains(err.Error(), "port of this run only") {
+		t.Fatalf("temporary port: %v", err)
+	}
+	_, err = runIn(t, "config", "cursor", "--http", "--install", "--yes", "--db", other)
+	if err == nil || !strings.Contains(err.Error(), "serves the database "+d.DB()) {
+		t.Fatalf("another database: %v", err)
+	}
+}
+
+// TestConfigSharedFileNamesTheVariable: .mcp.json, meant to be committed,
+// gets ${MCPTRAY_TOKEN} and the command to set it, never the token.
+func TestConfigSharedFileNamesTheVariable(t *testing.T) {
+	home, _, db := configHome(t)
+	file := filepath.Join(home, "src", "app", ".mcp.json")
+	out, err := runIn(t, "config", "claude-code-project", "--http", "--install", "--yes", "--file", file, "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := ""
+	for _, l := range strings.Split(out, "\n") {
+		if _, v, ok := strings.Cut(l, "export MCPTRAY_TOKEN="); ok {
+			secret, _, _ = strings.Cut(v, " ")
+		}
+	}
+	b, _ := os.ReadFile(file)
+	if secret == "" || strings.Contains(string(b), secret) || !strings.Contains(string(b), `"Bearer ${MCPTRAY_TOKEN}"`) {
+		t.Fatalf("file:\n%s\noutput:\n%s", b, out)
+	}
+}
+
+// TestConfigHTTPMakesTheFilePrivate: an existing file readable by others
+// that gets a token is made readable only by its owner, and that is said.
+func TestConfigHTTPMakesTheFilePrivate(t *testing.T) {
+	home, _, db := configHome(t)
+	path := filepath.Join(home, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(`{"theme": "x"}`), 0o644)
+	out, err := runIn(t, "config", "gemini", "--http", "--install", "--yes", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 || !strings.Contains(out, "made "+path+" readable only by you (it was 0644)") {
+		t.Fatalf("mode %v:\n%s", st.Mode(), out)
+	}
+	if b, _ := os.ReadFile(path); bytes.HasSuffix(b, []byte("\n")) {
+		t.Errorf("a final newline was added: %q", b)
+	}
+}
+
+// TestConfigFromABuildFolder: a shim in a checkout's bin/ works but is
+// warned about, with how to install.
+func TestConfigFromABuildFolder(t *testing.T) {
+	home, _, db := configHome(t)
+	checkout := filepath.Join(home, "src", "mcptray")
+	shim := filepath.Join(checkout, "bin", "mcptray-stdio")
+	os.MkdirAll(filepath.Dir(shim), 0o755)
+	os.WriteFile(filepath.Join(checkout, "go.mod"), []byte("module github.com/mcptray/mcptray\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(shim, []byte("#!/bin/sh\n"), 0o755)
+	out, err := runIn(t, "config", "cursor", "--install", "--yes", "--shim", shim, "--db", db)
+	if err != nil || !strings.Contains(out, "build folder in "+checkout) || !strings.Contains(out, "make install") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestConfigHonoursClaudeConfigDir: Claude Code reads its config where
+// CLAUDE_CONFIG_DIR says, and so does mcptray.
+func TestConfigHonoursClaudeConfigDir(t *testing.T) {
+	home, shim, db := configHome(t)
+	dir := filepath.Join(home, "claude-work")
+	t.Setenv("CLAUDE_CONFIG_DIR", dir)
+	if _, err := runIn(t, "config", "claude-code", "--install", "--yes", "--shim", shim, "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".claude.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude.json")); err == nil {
+		t.Fatal("~/.claude.json was written")
+	}
+}
+
+// TestHelpListsEveryClient: --help names every client config knows.
+func TestHelpListsEveryClient(t *testing.T) {
+	out, _ := runIn(t, "--help")
+	for _, id := range clientconfig.IDs() {
+		if !strings.Contains(out, id) {
+			t.Errorf("--help omits %s", id)
+		}
+	}
+}
+
+// runIn runs a command line with no input and returns its output.
+func runIn(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := Run(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Version: "test"})
+	return out.String(), err
 }

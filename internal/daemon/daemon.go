@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -42,9 +42,6 @@ type Config struct {
 	Addr string
 	// Catalog, when set, replaces the stored catalog before serving.
 	Catalog *mcpcore.Catalog
-	// Starter, when set, is imported into a database that does not exist
-	// yet (a new user's first start); Seeded then reports true.
-	Starter *mcpcore.Catalog
 	// EndpointFile is where the endpoint is published; "" is the default
 	// file, which the stdio shim reads. Only a server publishing there keeps
 	// the shim's token valid.
@@ -79,6 +76,8 @@ type Daemon struct {
 	sec      *storage.Secrets
 	eng      *mcpcore.Engine
 	activity *storage.ActivityWriter
+	// procs records the commands' process groups (leftovers.go).
+	procs    *actions.Reaper
 	handler  http.Handler
 	epPath   string
 	seeded   bool
@@ -107,6 +106,8 @@ type Daemon struct {
 	// retiring counts the servers of former ports still finishing their
 	// requests; closing the store waits for them.
 	retiring sync.WaitGroup
+	// conns caps the connections of every port together (connlimit.go).
+	conns *connLimit
 }
 
 // Start assembles a server and starts serving. Its first act is to take
@@ -133,16 +134,18 @@ func Start(ctx context.Context, cfg Config) (_ *Daemon, err error) {
 			d.close(published)
 		}
 	}()
-	_, statErr := os.Stat(d.db)
 	if d.st, err = storage.Open(d.db); err != nil {
 		return nil, err
 	}
-	if cfg.Starter != nil && errors.Is(statErr, fs.ErrNotExist) {
-		if err := d.st.Import(ctx, cfg.Starter, true); err != nil {
-			return nil, fmt.Errorf("seeding %s with the starter catalog: %w", d.db, err)
-		}
-		d.seeded = true
-		d.say("created %s with a few example tools; see them with `mcptray export`", d.db)
+	// What a crashed run left running dies before anything runs again.
+	d.guardCommands(ctx)
+	// The user's database gets the starter catalog on the first start of
+	// any server on it (seed.go).
+	if d.seeded, err = d.seed(ctx); err != nil {
+		return nil, err
+	}
+	if d.seeded {
+		d.say("added a few example tools to %s; see them with `mcptray export`", d.db)
 	}
 	if cfg.Catalog != nil {
 		if err := d.st.Import(ctx, cfg.Catalog, true); err != nil {
@@ -224,7 +227,7 @@ func resolveDB(db string) (string, error) {
 func (d *Daemon) engineOptions(ctx context.Context, set mcpcore.Settings) mcpcore.Options {
 	exe, _ := os.Executable()
 	opts := mcpcore.Options{Version: d.cfg.Version, Logger: d.cfg.Logger, Executable: exe, DBPath: d.db,
-		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st}
+		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st, Processes: d.procs}
 	if !d.cfg.NoAuth {
 		opts.Tokens = d.st
 	}
@@ -259,7 +262,7 @@ func (d *Daemon) Engine() *mcpcore.Engine { return d.eng }
 // Activity is the activity writer every request is recorded through.
 func (d *Daemon) Activity() *storage.ActivityWriter { return d.activity }
 
-// Seeded says the database was new and got the starter catalog.
+// Seeded says this start gave the user's database the starter catalog.
 func (d *Daemon) Seeded() bool { return d.seeded }
 
 // DB is the database file's absolute path.
@@ -315,6 +318,10 @@ func (d *Daemon) close(published bool) {
 		shutdown(srv)
 	}
 	d.retiring.Wait()
+	if d.procs != nil {
+		// Every call has ended: the watcher has nothing left to kill.
+		_ = d.procs.Close()
+	}
 	if d.activity != nil {
 		if err := d.activity.Close(); err != nil {
 			slog.Warn("activity log: the last records may be lost", "err", err)

@@ -1,0 +1,122 @@
+package daemon
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcptray/mcptray/examples"
+	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/internal/testcatalog"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// userConfig points the user's config dir at a temporary one and returns
+// a server config on the default database there.
+func userConfig(t *testing.T) Config {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	l, err := paths.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Addr: "127.0.0.1:0", EndpointFile: l.EndpointFile(), Version: "test"}
+}
+
+func starterTools(t *testing.T) int {
+	t.Helper()
+	cat, err := mcpcore.ParseCatalog(examples.Starter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(cat.Tools)
+}
+
+func toolCount(t *testing.T, d *Daemon) int {
+	t.Helper()
+	c, err := d.Store().Catalog(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(c.Tools)
+}
+
+// TestSeedWhenNeverSeeded: a command run before the first start (here the
+// database a `config --install` creates, with a token in it) does not keep
+// the starter catalog away; the first server on the default database seeds
+// it once, and the welcome is given once, to the first app that asks.
+func TestSeedWhenNeverSeeded(t *testing.T) {
+	ctx := context.Background()
+	cfg := userConfig(t)
+	db, _ := paths.DefaultDB()
+	st, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateToken(ctx, "cursor", nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	d := start(t, cfg)
+	if !d.Seeded() || toolCount(t, d) != starterTools(t) {
+		t.Fatalf("first start: seeded %v, %d tools", d.Seeded(), toolCount(t, d))
+	}
+	c, _ := d.Store().Catalog(ctx)
+	if err := d.Store().DeleteTool(ctx, c.Tools[0].Name); err != nil {
+		t.Fatal(err)
+	}
+	d.Stop()
+
+	// A headless start seeded it; the app started later still welcomes, once.
+	d = start(t, cfg)
+	if d.Seeded() || toolCount(t, d) != starterTools(t)-1 {
+		t.Fatalf("second start: seeded %v, %d tools (a deleted example came back?)", d.Seeded(), toolCount(t, d))
+	}
+	if w, err := d.TakeWelcome(ctx); !w || err != nil {
+		t.Fatalf("never welcomed, but TakeWelcome = %v, %v", w, err)
+	}
+	if w, _ := d.TakeWelcome(ctx); w {
+		t.Fatal("welcomed twice")
+	}
+}
+
+// TestNoSeedForANamedDatabase: a database named with --db is never seeded
+// nor welcomed, new or not.
+func TestNoSeedForANamedDatabase(t *testing.T) {
+	userConfig(t)
+	d := start(t, testConfig(t.TempDir()))
+	if d.Seeded() || toolCount(t, d) != 0 {
+		t.Fatalf("seeded %v, %d tools", d.Seeded(), toolCount(t, d))
+	}
+	if w, _ := d.TakeWelcome(context.Background()); w {
+		t.Fatal("a named database was welcomed")
+	}
+}
+
+// TestNoSeedOverACatalog: a default database with a catalog of its own
+// (the person's, or one an older mcptray seeded without recording it) is
+// left as it is, and nobody is welcomed again.
+func TestNoSeedOverACatalog(t *testing.T) {
+	ctx := context.Background()
+	cfg := userConfig(t)
+	db, _ := paths.DefaultDB()
+	st, err := storage.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutTool(ctx, testcatalog.RespondTool("mine", "hi")); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	d := start(t, cfg)
+	if d.Seeded() || toolCount(t, d) != 1 {
+		t.Fatalf("seeded %v, %d tools", d.Seeded(), toolCount(t, d))
+	}
+	if w, _ := d.TakeWelcome(ctx); w {
+		t.Fatal("an existing user was welcomed again")
+	}
+}
