@@ -540,7 +540,7 @@ type activityDetail struct {
 // The panel says them as people do; Copy, for a bug report or a search,
 // uses the record's own field names (client, method, target, era).
 var activityFields = []struct{ label, key string }{
-	{"Time", "time"}, {"AI app", "client"}, {"Token", "token"}, {"Request", "method"}, {"About", "target"},
+	{"Time", "time"}, {"AI app", "client"}, {"It can answer", "capabilities"}, {"Token", "token"}, {"Request", "method"}, {"About", "target"},
 	{"Outcome", "outcome"}, {"Error code", "errorCode"}, {"Took", "duration"}, {"Task", "task"},
 	{"Approvals", "approvals"}, {"Protocol", "era"},
 }
@@ -575,6 +575,18 @@ func newActivityDetail() *activityDetail {
 	return d
 }
 
+// answersOf says what a client declared it can answer: why a question of a
+// tool went to the AI app or came to this desktop.
+func answersOf(caps []string) string {
+	switch {
+	case caps == nil:
+		return "—" // the request did not say
+	case len(caps) == 0:
+		return "nothing declared: questions come to this desktop"
+	}
+	return strings.Join(caps, ", ")
+}
+
 // show fills the panel with r, or empties it.
 func (d *activityDetail) show(r *storage.ActivityRecord) {
 	if r == nil {
@@ -593,17 +605,18 @@ func (d *activityDetail) show(r *storage.ActivityRecord) {
 		code = fmt.Sprint(r.ErrorCode)
 	}
 	vals := map[string]string{
-		"Time":       r.Time.Local().Format("Mon 2 Jan 2006 15:04:05.000 MST"),
-		"AI app":     client,
-		"Token":      dash(r.Token),
-		"Protocol":   dash(r.Era),
-		"Request":    dash(r.Method),
-		"About":      dash(r.Target),
-		"Outcome":    outcomeLabel(*r),
-		"Error code": code,
-		"Took":       requestDuration(r.Duration),
-		"Task":       dash(taskOf(*r)),
-		"Approvals":  dash(strings.Join(r.Approvals, "\n")),
+		"Time":          r.Time.Local().Format("Mon 2 Jan 2006 15:04:05.000 MST"),
+		"AI app":        client,
+		"It can answer": answersOf(r.Capabilities),
+		"Token":         dash(r.Token),
+		"Protocol":      dash(r.Era),
+		"Request":       dash(r.Method),
+		"About":         dash(r.Target),
+		"Outcome":       outcomeLabel(*r),
+		"Error code":    code,
+		"Took":          requestDuration(r.Duration),
+		"Task":          dash(taskOf(*r)),
+		"Approvals":     dash(strings.Join(r.Approvals, "\n")),
 	}
 	var plain strings.Builder
 	for _, f := range activityFields {

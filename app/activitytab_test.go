@@ -54,7 +54,8 @@ func (l *activityLog) write(t *testing.T, as ...mcpcore.Activity) {
 // callRecord is a tools/call record.
 func callRecord(client, tool, outcome, detail string) mcpcore.Activity {
 	return mcpcore.Activity{Era: "2026-07-28", Client: client, ClientVersion: "1.2", Token: "laptop",
-		Method: "tools/call", Target: tool, Duration: 2300 * time.Microsecond, Outcome: outcome, Detail: detail}
+		Method: "tools/call", Target: tool, Duration: 2300 * time.Microsecond, Outcome: outcome, Detail: detail,
+		Capabilities: []string{"forms", "tasks"}}
 }
 
 // shownActivityTab is an Activity tab on l in a test window, following the
@@ -139,7 +140,7 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 	inTab(tab, func() bool { clickRow(tab, 0); return true })
 	inTab(tab, func() bool {
 		d := tab.detail
-		want := map[string]string{"AI app": "Cursor 1.2", "Token": "laptop", "Protocol": "2026-07-28", "Request": "tools/call",
+		want := map[string]string{"AI app": "Cursor 1.2", "It can answer": "forms, tasks", "Token": "laptop", "Protocol": "2026-07-28", "Request": "tools/call",
 			"About": "files.wipe", "Outcome": "tool error", "Took": "2.3 ms", "Task": "—"}
 		for field, v := range want {
 			if got := d.values[field].Text; got != v {
@@ -159,7 +160,8 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 			t.Error("the details panel is not showing the record")
 		}
 		test.Tap(d.copy)
-		if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, "target: files.wipe") || !strings.Contains(got, "client: Cursor 1.2") {
+		if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, "target: files.wipe") || !strings.Contains(got, "client: Cursor 1.2") ||
+			!strings.Contains(got, "capabilities: forms, tasks") {
 			t.Errorf("Copy put %q on the clipboard", got)
 		}
 		return true

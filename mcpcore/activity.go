@@ -44,6 +44,10 @@ type Activity struct {
 	// e.g. `approval: allowed once` or `approval: denied: not now`
 	// (asker.go words them).
 	Approvals []string `json:"approvals,omitempty"`
+	// Capabilities are what the client declared it can answer, in words
+	// (see declaredCapabilities); nil when the request carried none to
+	// read, empty when the client declared none.
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // Activity outcomes.
@@ -115,6 +119,28 @@ func requestClient(req mcp.Request) (string, *mcp.Implementation) {
 	return version, &mcp.Implementation{Name: name, Version: v}
 }
 
+// declaredCapabilities words what a client declared it can answer, in the
+// terms the step routing uses (capable): forms, links, sampling, roots, and
+// tasks for the tasks extension. nil caps give nil: nothing was declared in
+// this request, which is not the same as declaring nothing.
+func declaredCapabilities(caps *mcp.ClientCapabilities) []string {
+	if caps == nil {
+		return nil
+	}
+	out := []string{}
+	for _, k := range []struct{ kind, word string }{
+		{StepForm, "forms"}, {StepURL, "links"}, {StepSampling, "sampling"}, {StepRoots, "roots"},
+	} {
+		if capable(k.kind, caps) {
+			out = append(out, k.word)
+		}
+	}
+	if _, ok := caps.Extensions[TasksExtension]; ok {
+		out = append(out, "tasks")
+	}
+	return out
+}
+
 // activityOf describes an answered request. res and err are the answer as
 // sent, secrets already redacted.
 func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result, err error) Activity {
@@ -123,11 +149,18 @@ func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result,
 	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
 		// The session has no initialize params yet.
 		a.Era, client = p.ProtocolVersion, p.ClientInfo
+		a.Capabilities = declaredCapabilities(p.Capabilities)
 		if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
 			a.Era = r.ProtocolVersion
 		}
 	} else {
 		a.Era, client = requestClient(req)
+		if r, ok := req.(interface {
+			ClientCapabilities() *mcp.ClientCapabilities
+		}); ok {
+			// The request's _meta (2026-07-28), else the session's.
+			a.Capabilities = declaredCapabilities(r.ClientCapabilities())
+		}
 		if x := req.GetExtra(); a.Era < modernVersion && x != nil && x.Header != nil {
 			// A session's requests carry the version it negotiated;
 			// its initialize params hold the one the client asked for.

@@ -217,6 +217,9 @@ func TestActivityRecords(t *testing.T) {
 		if a.Method != "tools/call" || !strings.Contains(a.Detail, "simple text") {
 			t.Errorf("ok record: %+v", a)
 		}
+		if a.Capabilities == nil || len(a.Capabilities) != 0 {
+			t.Errorf("a client that declared no capabilities is recorded with %#v, want an empty list", a.Capabilities)
+		}
 
 		call("test_error_handling", map[string]any{}).result(t, nil)
 		a = byTarget("test_error_handling", mcpcore.OutcomeToolError)
@@ -237,6 +240,9 @@ func TestActivityRecords(t *testing.T) {
 		check(a, modern, "raw-2026-client", "7.1")
 		if !strings.HasPrefix(a.Detail, "asks for ") {
 			t.Errorf("input_required record: %+v", a)
+		}
+		if got := strings.Join(a.Capabilities, ", "); got != "forms, sampling, roots" {
+			t.Errorf("declared capabilities recorded as %q, want forms, sampling, roots", got)
 		}
 
 		var read struct{}
@@ -266,6 +272,9 @@ func TestActivityRecords(t *testing.T) {
 		}
 		init := sink.find(t, "initialize", func(a mcpcore.Activity) bool { return a.Method == "initialize" })
 		check(init, legacy, "mcpcore-integration-test", "1")
+		if init.Capabilities == nil || !slices.Equal(init.Capabilities, a.Capabilities) {
+			t.Errorf("the session's requests carry capabilities %#v, its initialize %#v: want the same, declared", a.Capabilities, init.Capabilities)
+		}
 	})
 
 	t.Run("listen is recorded when it ends", func(t *testing.T) {

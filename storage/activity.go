@@ -85,7 +85,7 @@ type ActivityQuery struct {
 }
 
 // activityColumns are the columns every activity query reads, in scan order.
-const activityColumns = `id, time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals`
+const activityColumns = `id, time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals, capabilities`
 
 // Activity returns the records q selects, newest first.
 func (s *Store) Activity(ctx context.Context, q ActivityQuery) ([]ActivityRecord, error) {
@@ -255,15 +255,21 @@ func (s *Store) queryActivity(ctx context.Context, query string, args ...any) ([
 			at        string
 			dur       int64
 			approvals string
+			caps      string
 		)
 		err := rows.Scan(&r.ID, &at, &r.Era, &r.Client, &r.ClientVersion, &r.Token, &r.Method, &r.Target,
-			&dur, &r.Outcome, &r.ErrorCode, &r.Detail, &approvals)
+			&dur, &r.Outcome, &r.ErrorCode, &r.Detail, &approvals, &caps)
 		if err != nil {
 			return nil, fmt.Errorf("read activity: %w", err)
 		}
 		if approvals != "" {
 			if err := json.Unmarshal([]byte(approvals), &r.Approvals); err != nil {
 				return nil, fmt.Errorf("read activity %d: approvals: %w", r.ID, err)
+			}
+		}
+		if caps != "" {
+			if err := json.Unmarshal([]byte(caps), &r.Capabilities); err != nil {
+				return nil, fmt.Errorf("read activity %d: capabilities: %w", r.ID, err)
 			}
 		}
 		if r.Time, err = parseTime(at); err != nil {
@@ -639,15 +645,16 @@ func (w *ActivityWriter) commit(batch []mcpcore.Activity) error {
 	defer cancel()
 	err := w.st.quietTx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO activity
-			(time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			(time, era, client, client_version, token, method, target, duration_us, outcome, error_code, detail, approvals, capabilities)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer stmt.Close()
 		for _, a := range batch {
 			_, err := stmt.ExecContext(ctx, a.Time.UTC().Format(timeLayout), a.Era, a.Client, a.ClientVersion, a.Token,
-				a.Method, a.Target, a.Duration.Microseconds(), a.Outcome, a.ErrorCode, a.Detail, approvalsJSON(a.Approvals))
+				a.Method, a.Target, a.Duration.Microseconds(), a.Outcome, a.ErrorCode, a.Detail, approvalsJSON(a.Approvals),
+				capabilitiesJSON(a.Capabilities))
 			if err != nil {
 				return err
 			}
@@ -714,6 +721,17 @@ func (w *ActivityWriter) applyRetention(ctx context.Context) {
 		return
 	}
 	_, _ = w.st.PruneActivity(ctx, set.ActivityMaxRows, time.Duration(set.ActivityMaxAgeDays)*24*time.Hour)
+}
+
+// capabilitiesJSON is how a record's declared capabilities are stored: a
+// JSON array, "[]" for a client that declared none, or "" when the request
+// carried none to read (nil).
+func capabilitiesJSON(c []string) string {
+	if c == nil {
+		return ""
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
 }
 
 // approvalsJSON is how a record's approvals are stored: a JSON array, or ""

@@ -129,9 +129,11 @@ func TestActivityQuery(t *testing.T) {
 	base := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
 	recs := []mcpcore.Activity{
 		{Time: base, Era: "2025-11-25", Client: "cursor", ClientVersion: "1.0", Token: "work", Method: "tools/call",
-			Target: "greet", Duration: 2500 * time.Microsecond, Outcome: mcpcore.OutcomeOK, Detail: "Hello"},
+			Target: "greet", Duration: 2500 * time.Microsecond, Outcome: mcpcore.OutcomeOK, Detail: "Hello",
+			Capabilities: []string{"forms", "roots"}},
 		{Time: base.Add(time.Minute), Era: "2026-07-28", Client: "claude-code", Method: "tools/call",
-			Target: "deploy", Duration: 3 * time.Second, Outcome: mcpcore.OutcomeToolError, Detail: "exit 1"},
+			Target: "deploy", Duration: 3 * time.Second, Outcome: mcpcore.OutcomeToolError, Detail: "exit 1",
+			Capabilities: []string{}}, // declared none: not the same as not saying
 		{Time: base.Add(2 * time.Minute), Era: "2026-07-28", Client: "claude-code", Method: "resources/read",
 			Target: "file:///notes/a.md", Outcome: mcpcore.OutcomeError, ErrorCode: -32602, Detail: "no such file"},
 		{Time: base.Add(3 * time.Minute), Era: "2026-07-28", Client: "cursor", Method: "tools/call",

@@ -13,7 +13,7 @@ import (
 )
 
 // asVersion4 turns a current database back into one of schema version 4,
-// as an mcptray before process groups left it.
+// as an mcptray before process groups (and activity capabilities) left it.
 func asVersion4(t *testing.T, path string) {
 	t.Helper()
 	db, err := sql.Open("sqlite3", dsn(path))
@@ -21,7 +21,8 @@ func asVersion4(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{`DROP TRIGGER tasks_end_is_final`, `DROP TABLE process_groups`, `DELETE FROM schema_migrations WHERE version >= 5`} {
+	for _, q := range []string{`DROP TRIGGER tasks_end_is_final`, `DROP TABLE process_groups`,
+		`ALTER TABLE activity DROP COLUMN capabilities`, `DELETE FROM schema_migrations WHERE version >= 5`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
