@@ -1,6 +1,7 @@
 package clientconfig
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -152,8 +153,22 @@ func yamlValid(content []byte) (map[string]any, error) {
 	return v, nil
 }
 
+// yamlEditable checks a file mcptray is to edit as text: valid YAML whose
+// lines end in LF or CRLF. A lone CR is a line break to YAML but not to the
+// line editing, which would then put mcptray's lines inside another one.
+func yamlEditable(content []byte) error {
+	if _, err := yamlValid(content); err != nil {
+		return err
+	}
+	if bytes.Contains(bytes.ReplaceAll(content, []byte("\r\n"), nil), []byte("\r")) {
+		return errors.New("the file has lines that end in a lone carriage return (CR), which mcptray does not edit; " +
+			"it was left untouched — save it with LF or CRLF line ends, then try again")
+	}
+	return nil
+}
+
 func mergeYAML(c Client, existing []byte, f Form, p Params) ([]byte, error) {
-	if _, err := yamlValid(existing); err != nil {
+	if err := yamlEditable(existing); err != nil {
 		return nil, err
 	}
 	src, lines := tomlLines(existing)
@@ -197,7 +212,7 @@ func mergeYAML(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 }
 
 func removeYAML(c Client, existing []byte, name string) ([]byte, bool, error) {
-	if _, err := yamlValid(existing); err != nil {
+	if err := yamlEditable(existing); err != nil {
 		return nil, false, err
 	}
 	_, lines := tomlLines(existing)

@@ -39,7 +39,7 @@ const TaskActivityMethod = "task"
 
 // InterruptedMessage is the status message of a task that was still running
 // when mcptray stopped; the next start reports it failed with this message.
-const InterruptedMessage = "mcptray stopped while this task ran; call the tool again"
+const InterruptedMessage = "mcptray stopped while this task ran, and stopped its programs: it may have done part of its work; check before calling the tool again"
 
 // ErrUnknownTask is what a TaskStore returns for a task it does not hold.
 var ErrUnknownTask = errors.New("unknown task")

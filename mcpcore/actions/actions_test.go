@@ -122,3 +122,22 @@ func TestSecretsRenderAndRedact(t *testing.T) {
 		t.Error("a secret rendered without a secret store")
 	}
 }
+
+// TestMissingAndNullPrintNothing: a missing key or a null prints nothing,
+// inside if, range and with too, while a value that holds text/template's
+// own "<no value>" is printed as it is.
+func TestMissingAndNullPrintNothing(t *testing.T) {
+	d := &Data{Args: map[string]any{"null": nil, "said": "<no value>", "list": []any{map[string]any{}}}}
+	for src, want := range map[string]string{
+		"[{{.args.missing}}][{{.args.null}}]":                             "[][]",
+		"{{if true}}[{{.args.missing}}]{{else}}x{{end}}":                  "[]",
+		"{{range .args.list}}[{{.nope}}]{{end}}":                          "[]",
+		"{{with .args.said}}{{.}}{{end}} {{$x := .args.missing}}[{{$x}}]": "<no value> []",
+		"{{default \"anon\" .args.missing}}":                              "anon",
+	} {
+		got, err := Template(src).Render(d)
+		if err != nil || got != want {
+			t.Errorf("%s rendered %q, %v; want %q", src, got, err, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+	"text/template/parse"
 )
 
 // Data is what templates see: {{.args.name}}, {{.inputs.key.content.field}},
@@ -95,6 +96,7 @@ func (c *TemplateCache) parse(src string) (*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
+	blankMissing(t)
 	if c != nil {
 		c.m.Store(src, t)
 	}
@@ -141,6 +143,55 @@ var funcs = template.FuncMap{
 	// https://api/x/{{pathescape .args.name}}. For query values, use an
 	// http action's query map or the built-in urlquery.
 	"pathescape": url.PathEscape,
+
+	// shown ends every printing action (see blankMissing); not for
+	// definitions to call.
+	shownFunc: func(v any) any {
+		if v == nil {
+			return ""
+		}
+		return v
+	},
+}
+
+// shownFunc is the function blankMissing appends to printing actions.
+const shownFunc = "_mcptray_shown"
+
+// blankMissing makes every action that prints end with shownFunc, so that a
+// missing key or a null prints nothing rather than text/template's
+// "<no value>" — without touching a value that holds that text.
+func blankMissing(t *template.Template) {
+	for _, tt := range t.Templates() {
+		if tt.Tree != nil {
+			blankMissingIn(tt.Tree, tt.Tree.Root)
+		}
+	}
+}
+
+func blankMissingIn(tree *parse.Tree, n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			blankMissingIn(tree, c)
+		}
+	case *parse.ActionNode:
+		if len(n.Pipe.Decl) == 0 { // an assignment prints nothing
+			id := parse.NewIdentifier(shownFunc).SetTree(tree).SetPos(n.Pos)
+			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
+		}
+	case *parse.IfNode:
+		blankMissingIn(tree, n.List)
+		blankMissingIn(tree, n.ElseList)
+	case *parse.RangeNode:
+		blankMissingIn(tree, n.List)
+		blankMissingIn(tree, n.ElseList)
+	case *parse.WithNode:
+		blankMissingIn(tree, n.List)
+		blankMissingIn(tree, n.ElseList)
+	}
 }
 
 // Template is a text/template source in a definition. Plain text without
@@ -186,7 +237,7 @@ func (t Template) Render(data *Data) (string, error) {
 		}
 		return "", fmt.Errorf("template: %w", err)
 	}
-	return strings.ReplaceAll(b.String(), "<no value>", ""), nil
+	return b.String(), nil
 }
 
 // renderJSON renders every string leaf of a JSON value as a template,
