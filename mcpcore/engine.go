@@ -96,8 +96,7 @@ type Engine struct {
 	syncMu      sync.Mutex // serializes Sync
 	mu          sync.Mutex // guards scopes
 	scopes      map[string]*scope
-	building    sync.WaitGroup // the default scope's first build (scopes.go)
-	schemas     *schemaPool    // tools' input schemas, shared by every scope (scopes.go)
+	schemas     *schemaPool // tools' input schemas, shared by every scope (scopes.go)
 	serverVars  map[string]string
 	// files watches the files of file resources.
 	files *fileWatcher
@@ -185,7 +184,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		e.files.stop()
 		return nil, err
 	}
-	e.prebuild()
+	e.buildDefault()
 	return e, nil
 }
 
@@ -230,8 +229,7 @@ func (e *Engine) Shutdown() {
 	e.stopCalls(errStopping)
 	e.awaitCalls(callsDrain)
 	e.stopListens()
-	e.building.Wait() // before taking mu: the build holds it
-	e.files.stop()    // before taking mu: a poll in progress may need it
+	e.files.stop() // before taking mu: a poll in progress may need it
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, sc := range e.scopes {

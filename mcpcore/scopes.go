@@ -9,20 +9,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// prebuild makes the default scope's server (every tool; used without auth
-// and by tokens not limited to some tools) in the background as the engine
-// starts, so the first request after start, typically tools/list, need not
-// wait for go-sdk to register the whole catalog, which for thousands of
-// tools takes seconds (each registration resolves its tool's schema). A
-// request needing that server meanwhile waits for it on e.mu, as it would
-// have while building it itself. Only New calls it, before the engine is
-// shared, and Shutdown waits for the build.
-func (e *Engine) prebuild() {
-	e.building.Go(func() {
-		if e.shutdown.Err() == nil {
-			e.serverFor(Principal{})
-		}
-	})
+// buildDefault makes the default scope's server (every tool; used without
+// auth and by tokens not limited to some tools) as the engine starts, before
+// anyone can connect, so the first request after listening, typically
+// tools/list, never waits for go-sdk to register the whole catalog. Built in
+// the background instead, that request waited for the build anyway (it
+// needs the server, and the build holds e.mu), so the first answer came no
+// sooner; now the listener is up only once it can answer. For a catalog of
+// thousands of tools this is the slowest part of a start (go-sdk validates
+// each tool's schema as it is registered).
+func (e *Engine) buildDefault() {
+	e.serverFor(Principal{})
 }
 
 // schemaPool shares tools' input schemas by content across tools and

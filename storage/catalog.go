@@ -65,22 +65,36 @@ func (s *Store) Import(ctx context.Context, c *mcpcore.Catalog, replace bool) er
 		for _, k := range kinds {
 			k.merge(result, old, c)
 		}
-		if err := mcpcore.ValidateCatalog(result); err != nil {
+		// Validation runs beside the writes, on the other core, as for a big
+		// catalog each takes about half of the import; the transaction
+		// commits only once it passed, and its problems win over any write
+		// error, so a bad catalog still changes nothing and is reported as
+		// such. Both only read c.
+		invalid := make(chan error, 1)
+		go func() { invalid <- mcpcore.ValidateCatalog(result) }()
+		werr := writeCatalog(ctx, tx, kinds, c, replace)
+		if err := <-invalid; err != nil {
 			return err
 		}
-		at := now()
-		for _, k := range kinds {
-			if replace {
-				if _, err := tx.ExecContext(ctx, "DELETE FROM "+k.tableName()); err != nil {
-					return fmt.Errorf("import: clear %s: %w", k.tableName(), err)
-				}
-			}
-			if err := k.writeAll(ctx, tx, c, at); err != nil {
-				return fmt.Errorf("import: %w", err)
+		return werr
+	})
+}
+
+// writeCatalog writes c's entries, first clearing each kind's table with
+// replace.
+func writeCatalog(ctx context.Context, tx *sql.Tx, kinds []catalogKind, c *mcpcore.Catalog, replace bool) error {
+	at := now()
+	for _, k := range kinds {
+		if replace {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+k.tableName()); err != nil {
+				return fmt.Errorf("import: clear %s: %w", k.tableName(), err)
 			}
 		}
-		return nil
-	})
+		if err := k.writeAll(ctx, tx, c, at); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+	}
+	return nil
 }
 
 // readCatalog reads every entry with a single UNION ALL query.

@@ -355,15 +355,27 @@ func changeDisabled[T any](ctx context.Context, s *Store, k *kind[T], key string
 
 // upsert writes v under its key.
 func (k *kind[T]) upsert(ctx context.Context, tx *sql.Tx, v *T, at string) error {
+	return k.upsertWith(ctx, func(args ...any) (sql.Result, error) {
+		return tx.ExecContext(ctx, k.upsertSQL(), args...)
+	}, v, at)
+}
+
+// upsertSQL inserts or replaces one entry: (key, definition, updated_at).
+func (k *kind[T]) upsertSQL() string {
+	return fmt.Sprintf(`INSERT INTO %[1]s (%[2]s, definition, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (%[2]s) DO UPDATE SET definition = excluded.definition, updated_at = excluded.updated_at`,
+		k.table, k.keyCol)
+}
+
+// upsertWith encodes v and runs upsertSQL through exec: a plain Exec for
+// one entry, a statement prepared once for a whole import.
+func (k *kind[T]) upsertWith(ctx context.Context, exec func(args ...any) (sql.Result, error), v *T, at string) error {
 	key := k.key(v)
 	def, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s %q: %w", k.noun, key, err)
 	}
-	q := fmt.Sprintf(`INSERT INTO %[1]s (%[2]s, definition, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (%[2]s) DO UPDATE SET definition = excluded.definition, updated_at = excluded.updated_at`,
-		k.table, k.keyCol)
-	if _, err := tx.ExecContext(ctx, q, key, string(def), at); err != nil {
+	if _, err := exec(key, string(def), at); err != nil {
 		return fmt.Errorf("write %s %q: %w", k.noun, key, err)
 	}
 	return nil
@@ -410,8 +422,19 @@ func (k *kind[T]) merge(dst, old, in *mcpcore.Catalog) {
 // writeAll upserts every entry of this kind in c.
 func (k *kind[T]) writeAll(ctx context.Context, tx *sql.Tx, c *mcpcore.Catalog, at string) error {
 	l := *k.list(c)
+	if len(l) == 0 {
+		return nil
+	}
+	// One statement for all: preparing it per entry was a third of a
+	// 10,000-tool import.
+	stmt, err := tx.PrepareContext(ctx, k.upsertSQL())
+	if err != nil {
+		return fmt.Errorf("write %s: %w", k.table, err)
+	}
+	defer stmt.Close()
+	exec := func(args ...any) (sql.Result, error) { return stmt.ExecContext(ctx, args...) }
 	for i := range l {
-		if err := k.upsert(ctx, tx, &l[i], at); err != nil {
+		if err := k.upsertWith(ctx, exec, &l[i], at); err != nil {
 			return err
 		}
 	}
