@@ -119,6 +119,43 @@ func requestClient(req mcp.Request) (string, *mcp.Implementation) {
 	return version, &mcp.Implementation{Name: name, Version: v}
 }
 
+// requestCapabilities are the capabilities a request's client declared: a
+// session's at initialize (2025-11-25), else the request's _meta
+// (2026-07-28), read from the decoded map as it is rather than through
+// go-sdk's ClientCapabilities, which re-encodes it as JSON (~5.6 KB and 23
+// allocations on every request). nil when the request declares none.
+func requestCapabilities(req mcp.Request) *mcp.ClientCapabilities {
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && isLegacy(ss) {
+		return ss.InitializeParams().Capabilities
+	}
+	p := req.GetParams()
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return nil
+	}
+	v, ok := p.GetMeta()[metaClientCapabilities].(map[string]any)
+	if !ok {
+		return nil
+	}
+	caps := &mcp.ClientCapabilities{}
+	if e, ok := v["elicitation"].(map[string]any); ok {
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+		if _, ok := e["form"]; ok {
+			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		}
+		if _, ok := e["url"]; ok {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
+	}
+	if _, ok := v["sampling"]; ok {
+		caps.Sampling = &mcp.SamplingCapabilities{}
+	}
+	if _, ok := v["roots"]; ok {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
+	caps.Extensions, _ = v["extensions"].(map[string]any)
+	return caps
+}
+
 // declaredCapabilities words what a client declared it can answer, in the
 // terms the step routing uses (capable): forms, links, sampling, roots, and
 // tasks for the tasks extension. nil caps give nil: nothing was declared in
@@ -155,12 +192,7 @@ func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result,
 		}
 	} else {
 		a.Era, client = requestClient(req)
-		if r, ok := req.(interface {
-			ClientCapabilities() *mcp.ClientCapabilities
-		}); ok {
-			// The request's _meta (2026-07-28), else the session's.
-			a.Capabilities = declaredCapabilities(r.ClientCapabilities())
-		}
+		a.Capabilities = declaredCapabilities(requestCapabilities(req))
 		if x := req.GetExtra(); a.Era < modernVersion && x != nil && x.Header != nil {
 			// A session's requests carry the version it negotiated;
 			// its initialize params hold the one the client asked for.
