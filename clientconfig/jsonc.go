@@ -267,8 +267,11 @@ func newDoc(src []byte) (*doc, *node, error) {
 	}
 	d := &doc{src: src, unit: "  "}
 	if len(root.members) > 0 {
-		if ind := d.indentAt(root.members[0].keyStart); ind != "" {
-			d.unit = ind
+		// One step is what the first member adds to its object's line:
+		// a file whose root is itself indented does not make it wider.
+		ind, outer := d.indentAt(root.members[0].keyStart), d.lineIndent(root.start)
+		if len(ind) > len(outer) && strings.HasPrefix(ind, outer) {
+			d.unit = ind[len(outer):]
 		}
 	}
 	return d, root, nil

@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 the roots and sampling capabilities are deprecated in 2026-07-28, yet clients still declare them and the activity log says so.
+
 import (
 	"context"
 	"errors"
