@@ -84,7 +84,7 @@ func newBridge(cfg config, cfgErr error, stdout, stderr io.Writer) *bridge {
 		cfgErr:   cfgErr,
 		out:      &lineWriter{w: bufio.NewWriter(stdout)},
 		log:      stderr,
-		http:     &http.Client{Transport: atmostonce.Wrap(&http.Transport{Proxy: nil, MaxIdleConnsPerHost: 16, DisableCompression: true})},
+		http:     &http.Client{Transport: atmostonce.Wrap(&http.Transport{Proxy: nil, DisableCompression: true})},
 		up:       &upstreamFinder{cfg: cfg, log: stderr},
 		inflight: map[string]context.CancelFunc{},
 	}

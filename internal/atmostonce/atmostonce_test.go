@@ -2,10 +2,12 @@ package atmostonce
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // post sends a POST through client to url and reports its Delivery.
@@ -18,6 +20,7 @@ func post(t *testing.T, client *http.Client, url string) (*Delivery, error) {
 	req, d := Track(req)
 	resp, err := client.Do(req)
 	if err == nil {
+		_, err = io.Copy(io.Discard, resp.Body) // read whole, the connection could be kept
 		resp.Body.Close()
 	}
 	return d, err
@@ -66,4 +69,55 @@ func TestUnsent(t *testing.T) {
 	if d, err := post(t, plain, dying); err == nil || d.Unsent() {
 		t.Errorf("unwrapped transport: error %v, unsent %v; want not unsent", err, d.Unsent())
 	}
+}
+
+// TestNoStaleConnection: a server that closes a kept connection when the
+// next request arrives on it (as one does while it stops, or when it moves
+// to another port) never makes a request fail as possibly run: each
+// request goes on a connection of its own, which the server reads.
+func TestNoStaleConnection(t *testing.T) {
+	addr := staleServer(t)
+	client := &http.Client{Transport: Wrap(&http.Transport{})}
+	url := "http://" + addr
+	for i := range 5 {
+		if d, err := post(t, client, url); err != nil {
+			t.Fatalf("request %d: %v (unsent %v); each should have had a connection of its own", i+1, err, d.Unsent())
+		}
+		// Time for a kept connection to go back to the pool, where the
+		// next request would take it.
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// staleServer answers one request per connection as if it could be kept,
+// then closes the connection unread when more arrives; it returns its
+// address.
+func staleServer(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				r := bufio.NewReader(c)
+				req, err := http.ReadRequest(r)
+				if err != nil {
+					return
+				}
+				_, _ = io.Copy(io.Discard, req.Body)
+				// Answer as if the connection could be kept, then close it
+				// once anything more arrives, unread.
+				io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				_, _ = r.Peek(1)
+			}()
+		}
+	}()
+	return ln.Addr().String()
 }

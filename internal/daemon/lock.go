@@ -22,19 +22,41 @@ const lockRetry = 50 * time.Millisecond
 // (flock on Unix, LockFileEx on Windows): it ends with the process, however
 // it ends, so there is never a stale lock to clear. endpointFile names
 // the holder in the error when it can.
+//
+// A server killed a moment ago still holds the lock while its last threads
+// let go of its files, after its connections closed and its process
+// already reads as ended; a shim restarting it at once meets that. So a
+// lock whose holder is not a running server named by the endpoint file
+// is waited for, up to lockSettle; a running server's is refused at once.
 func instanceLock(db, endpointFile string) (*flock.Flock, error) {
 	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the database's folder: %w", err)
 	}
 	l := flock.New(paths.InstanceLock(db))
-	ok, err := l.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("locking %s: %w", l.Path(), err)
+	deadline := time.Now().Add(lockSettle)
+	for {
+		ok, err := l.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("locking %s: %w", l.Path(), err)
+		}
+		if ok {
+			return l, nil
+		}
+		if _, serving := servingEndpoint(db, endpointFile); serving || time.Now().After(deadline) {
+			return nil, alreadyServing(db, endpointFile)
+		}
+		time.Sleep(lockRetry / 2)
 	}
-	if !ok {
-		return nil, alreadyServing(db, endpointFile)
-	}
-	return l, nil
+}
+
+// lockSettle bounds the wait for the lock of a server that is ending.
+const lockSettle = 2 * time.Second
+
+// servingEndpoint is the endpoint file's record when it names a running
+// server of db.
+func servingEndpoint(db, endpointFile string) (paths.Endpoint, bool) {
+	ep, err := paths.ReadEndpoint(endpointFile)
+	return ep, err == nil && ep.DB == db && process.Alive(ep.PID)
 }
 
 // ErrAlreadyServing is wrapped by Start's error when another mcptray
@@ -43,7 +65,7 @@ var ErrAlreadyServing = errors.New("mcptray is already running")
 
 // alreadyServing says who serves db, when the endpoint file tells.
 func alreadyServing(db, endpointFile string) error {
-	if ep, err := paths.ReadEndpoint(endpointFile); err == nil && ep.DB == db && process.Alive(ep.PID) {
+	if ep, ok := servingEndpoint(db, endpointFile); ok {
 		return fmt.Errorf("%w on %s (pid %d, %s)", ErrAlreadyServing, db, ep.PID, ep.URL)
 	}
 	return fmt.Errorf("%w on %s (another mcptray process holds %s)", ErrAlreadyServing, db, paths.InstanceLock(db))

@@ -262,14 +262,23 @@ func zombie(pid int) bool {
 // waitMarked waits until n processes carry tag (or, n = 0, none), up to d.
 func waitMarked(t *testing.T, tag string, n int, d time.Duration) {
 	t.Helper()
+	if !eventuallyMarked(tag, n, d) {
+		got := marked(tag)
+		t.Fatalf("%d processes marked %s after %v (pids %v), want %d", len(got), tag, d, got, n)
+	}
+}
+
+// eventuallyMarked reports whether n processes (at least n, when n > 0)
+// are marked with tag within d.
+func eventuallyMarked(tag string, n int, d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for {
 		got := marked(tag)
 		if len(got) == n || n > 0 && len(got) > n {
-			return
+			return true
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d processes marked %s after %v (pids %v), want %d", len(got), tag, d, got, n)
+			return false
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -571,7 +580,15 @@ func shimCallOnce(t *testing.T, mark, meta string, session bool) {
 	// Whatever the shim does next, the call is not sent again: give a
 	// restarted mcptray time to run it, were it resent.
 	send(2, "append_slow", mark+"9")
-	waitMarked(t, mark+"9", 3, 20*time.Second)
+	if !eventuallyMarked(mark+"9", 3, 20*time.Second) {
+		select {
+		case m := <-answers:
+			t.Errorf("the next call was answered %v", m)
+		default:
+		}
+		log, _ := os.ReadFile(filepath.Join(filepath.Dir(h.endpointFile()), "serve.log"))
+		t.Fatalf("the next call's processes did not appear within 20 s; the restarted mcptray's log:\n%s", log)
+	}
 	if n := lineCount(t, h.lines, mark); n != 1 {
 		t.Fatalf("the call ran %d times, want once", n)
 	}
