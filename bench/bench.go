@@ -32,6 +32,16 @@ import (
 // ToolName is the name of the benchmarked tool on both servers.
 const ToolName = "echo"
 
+// The per-call targets, against the bare go-sdk server as published
+// (bench/baseline), measured in the server process.
+const (
+	// CallKBTarget is the most memory allocated per tools/call, in KB.
+	CallKBTarget = 100.0
+	// CallCPURatioTarget is the most server CPU per tools/call, as a
+	// fraction of the bare server's.
+	CallCPURatioTarget = 0.6
+)
+
 // Era is the protocol revision a client speaks.
 type Era string
 

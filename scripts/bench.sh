@@ -29,6 +29,8 @@ echo "==> building bench/cmd/mcpbench, mcptray (headless: idle and 10k-tool figu
 CGO_ENABLED=1 "$GO" build -o "$tmp/mcpbench" ./bench/cmd/mcpbench
 CGO_ENABLED=1 "$GO" build -tags headless -o "$tmp/mcptray" .
 export BENCH_MCPTRAY_BIN="${BENCH_MCPTRAY_BIN-$tmp/mcptray}"
+CGO_ENABLED=0 "$GO" build -o "$tmp/mcptray-stdio" ./cmd/mcptray-stdio
+export BENCH_SHIM_BIN="${BENCH_SHIM_BIN-$tmp/mcptray-stdio}"
 # The bare go-sdk server of the HTTP load: its own module, so unpatched go-sdk.
 (cd bench/baseline && CGO_ENABLED=0 "$GO" build -o "$tmp/baseline" .)
 export BENCH_BASELINE_BIN="${BENCH_BASELINE_BIN-$tmp/baseline}"

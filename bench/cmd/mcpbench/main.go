@@ -74,6 +74,10 @@ Environment (defaults in brackets):
                    start, first tools/list page, memory); scripts/bench.sh sets
                    it [unset: skip both]
   BENCH_IDLE_WINDOW  the idle measurement's window [20s]
+  BENCH_SHIM_BIN   mcptray-stdio: with BENCH_MCPTRAY_BIN, compare calls through
+                   it with direct HTTP to the same serve, per era, for
+                   BENCH_ROUNDS x BENCH_DURATION each; scripts/bench.sh sets it
+                   [unset: skip]
   BENCH_BIG        measure the 10k-tool catalog: 1 or 0 [1]
   BENCH_BASELINE_BIN  the bare server of the HTTP load: bench/baseline built from
                    unpatched go-sdk (scripts/bench.sh sets it) [unset: this
@@ -123,6 +127,7 @@ type config struct {
 	profileDir           string
 	strict               bool
 	mcptrayBin           string
+	shimBin              string
 	baselineBin          string
 	idleWindow           time.Duration
 	big                  bool
@@ -210,13 +215,14 @@ func loadConfig() (config, error) {
 	}
 	c.http = os.Getenv("BENCH_HTTP") != "0"
 	c.replay = os.Getenv("BENCH_REPLAY") != "0"
-	if !c.http && !c.replay {
-		errs = append(errs, errors.New("BENCH_HTTP=0 and BENCH_REPLAY=0: nothing to run"))
+	if !c.http && !c.replay && os.Getenv("BENCH_MCPTRAY_BIN") == "" {
+		errs = append(errs, errors.New("BENCH_HTTP=0, BENCH_REPLAY=0 and no BENCH_MCPTRAY_BIN: nothing to run"))
 	}
 	c.replayDuration = dur("BENCH_REPLAY_DURATION", time.Second)
 	c.profileDir = os.Getenv("BENCH_PROFILE_DIR")
 	c.strict = os.Getenv("BENCH_STRICT") == "1"
 	c.mcptrayBin = os.Getenv("BENCH_MCPTRAY_BIN")
+	c.shimBin = os.Getenv("BENCH_SHIM_BIN")
 	c.baselineBin = os.Getenv("BENCH_BASELINE_BIN")
 	c.idleWindow = dur("BENCH_IDLE_WINDOW", 20*time.Second)
 	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
@@ -270,6 +276,9 @@ func run(ctx context.Context) error {
 	if cfg.big {
 		total += 10 * time.Second
 	}
+	if cfg.shimBin != "" && cfg.mcptrayBin != "" {
+		total += time.Duration(2*len(bench.Eras)*cfg.rounds) * cfg.duration
+	}
 	fmt.Printf("mcpbench: %s %s, GOMAXPROCS=%d, NumCPU=%d; ~%s expected\n", cfg.goVersion, cfg.goarchStr, cfg.gomaxprocs, cfg.numCPU, total.Round(time.Second))
 	// Hard stop: the run ends by itself even if something hangs.
 	ctx, cancel := context.WithTimeout(ctx, 2*total+2*time.Minute)
@@ -290,6 +299,13 @@ func run(ctx context.Context) error {
 			return fmt.Errorf("idle measurement: %w", err)
 		}
 		idle = &m
+	}
+	var shimRuns []bench.ShimRun
+	if cfg.shimBin != "" && cfg.mcptrayBin != "" {
+		fmt.Printf("==> the stdio shim against direct HTTP: %s, %d rounds x %s each, one call at a time\n", cfg.shimBin, cfg.rounds, cfg.duration)
+		if shimRuns, err = bench.MeasureShim(ctx, cfg.mcptrayBin, cfg.shimBin, tmp, cfg.duration, cfg.rounds); err != nil {
+			return fmt.Errorf("shim measurement: %w", err)
+		}
 	}
 	var big *bench.BigCatalog
 	if cfg.big {
@@ -366,6 +382,13 @@ func run(ctx context.Context) error {
 			v, ok := verdict(httpRes, k, name, cfg.target)
 			fmt.Println(v)
 			fail = fail || !ok
+			if name == ours && cfg.baselineBin != "" {
+				// Only against the published go-sdk: the targets are what
+				// our work per call costs next to it.
+				v, ok := perCallVerdict(httpRes, k, name)
+				fmt.Println(v)
+				fail = fail || !ok
+			}
 		}
 	}
 	if idle != nil {
@@ -375,6 +398,11 @@ func run(ctx context.Context) error {
 	}
 	if big != nil {
 		v, ok := bigVerdicts(*big)
+		fmt.Print(v)
+		fail = fail || !ok
+	}
+	for _, r := range shimRuns {
+		v, ok := shimVerdict(r)
 		fmt.Print(v)
 		fail = fail || !ok
 	}
@@ -747,6 +775,27 @@ func verdict(r results, k key, name string, target float64) (string, bool) {
 	}
 	return fmt.Sprintf("VERDICT http %s c=%d %-11s: throughput overhead %+5.1f%%, p50 overhead %+5.1f%%, server CPU/call %+5.1f%% -> %s (target <= %.0f%%)%s",
 		k.era, k.conc, name, 100*tput, 100*lat, 100*(a.xcpu-1), word, 100*target, note), ok
+}
+
+// shimVerdict prints one era's shim figures against direct HTTP: the
+// median call with its target, and throughput (no target; see
+// bench.ShimP50Target). It reports whether the target is met.
+func shimVerdict(r bench.ShimRun) (string, bool) {
+	ok := r.P50Overhead() <= bench.ShimP50Target
+	return fmt.Sprintf("%s shim %s c=1: p50 %s through mcptray-stdio vs %s direct, +%s (target <= +%s)\n     shim %s c=1: %.0f calls/s through mcptray-stdio vs %.0f direct, %.2fx (no target: a connection per request)\n",
+		passFail(ok), r.Era, fmtDur(r.ViaShim.Percentile(0.5)), fmtDur(r.Direct.Percentile(0.5)), fmtDur(r.P50Overhead()), fmtDur(bench.ShimP50Target),
+		r.Era, r.ViaShim.RPS(), r.Direct.RPS(), r.ThroughputRatio()), ok
+}
+
+// perCallVerdict judges one configuration's work per call, measured in the
+// server process: memory allocated, and CPU as a fraction of the bare
+// server's.
+func perCallVerdict(r results, k key, name string) (string, bool) {
+	a := aggregate(r, k, name)
+	kbOK, cpuOK := a.kb <= bench.CallKBTarget, a.xcpu <= bench.CallCPURatioTarget
+	return fmt.Sprintf("%s http %s c=%d %-11s: %.1f KB allocated per call (target <= %.0f KB)\n%s http %s c=%d %-11s: server CPU per call %.2fx the bare go-sdk server's (target <= %.2fx)",
+		passFail(kbOK), k.era, k.conc, name, a.kb, bench.CallKBTarget,
+		passFail(cpuOK), k.era, k.conc, name, a.xcpu, bench.CallCPURatioTarget), kbOK && cpuOK
 }
 
 func replayLine(r results, k key, name string) string {
