@@ -80,13 +80,9 @@ func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog,
 		return m, fmt.Errorf("import %d tools: %w", n, err)
 	}
 
-	data, err := mcpcore.MarshalCatalog(cat)
+	file, err := writeCatalog(cat, filepath.Join(dir, "big-catalog.json"))
 	if err != nil {
 		return m, err
-	}
-	file := filepath.Join(dir, "big-catalog.json")
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		return m, fmt.Errorf("write the catalog: %w", err)
 	}
 	srv, err := startServe(ctx, bin, dir, "big", "-catalog", file)
 	if err != nil {
@@ -111,4 +107,16 @@ func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog,
 		return m, err
 	}
 	return m, nil
+}
+
+// writeCatalog writes cat to file, for `serve -catalog`, and returns file.
+func writeCatalog(cat *mcpcore.Catalog, file string) (string, error) {
+	data, err := mcpcore.MarshalCatalog(cat)
+	if err != nil {
+		return "", fmt.Errorf("encode the catalog: %w", err)
+	}
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		return "", fmt.Errorf("write the catalog: %w", err)
+	}
+	return file, nil
 }

@@ -47,13 +47,10 @@ func (r ShimRun) ThroughputRatio() float64 {
 // (shimBin, which finds that server through its endpoint file and gets its
 // token with `bin shim-token`), for rounds × d each, in each era.
 func MeasureShim(ctx context.Context, bin, shimBin, dir string, d time.Duration, rounds int) ([]ShimRun, error) {
-	cat, err := mcpcore.MarshalCatalog(&mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}})
+	catFile, err := writeCatalog(&mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}},
+		filepath.Join(dir, "shim-catalog.json"))
 	if err != nil {
-		return nil, fmt.Errorf("the echo catalog: %w", err)
-	}
-	catFile := filepath.Join(dir, "shim-catalog.json")
-	if err := os.WriteFile(catFile, cat, 0o600); err != nil {
-		return nil, fmt.Errorf("write the echo catalog: %w", err)
+		return nil, err
 	}
 	srv, err := startServe(ctx, bin, dir, "shim", "-catalog", catFile)
 	if err != nil {
