@@ -45,7 +45,7 @@ func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Durat
 		return Idle{}, err
 	}
 	defer srv.stop()
-	if err := sleep(ctx, settle); err != nil {
+	if err := Sleep(ctx, settle); err != nil {
 		return Idle{}, err
 	}
 	pid := srv.cmd.Process.Pid
@@ -54,7 +54,7 @@ func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Durat
 		return Idle{}, err
 	}
 	start := time.Now()
-	if err := sleep(ctx, window); err != nil {
+	if err := Sleep(ctx, window); err != nil {
 		return Idle{}, err
 	}
 	sw1, cpu1, err := ProcessCost(pid)
@@ -94,7 +94,7 @@ func startServe(ctx context.Context, bin, dir, name string, args ...string) (*se
 			s.stop()
 			return nil, fmt.Errorf("%s serve: no endpoint file after a minute", bin)
 		}
-		if err := sleep(ctx, 5*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 5*time.Millisecond); err != nil {
 			s.stop()
 			return nil, err
 		}
@@ -107,8 +107,8 @@ func (s *served) stop() {
 	_ = s.cmd.Wait()
 }
 
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

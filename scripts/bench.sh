@@ -5,7 +5,9 @@
 # calls replayed in-process (server cost only); first, an idle `mcptray serve`
 # (context switches and CPU per second) and a 10k-tool catalog (import, start,
 # first tools/list page, memory). See
-# bench/cmd/mcpbench.
+# bench/cmd/mcpbench. Last, the desktop app at rest in the tray against a
+# Fyne hello world with a tray (scripts/bench-tray.sh; needs xvfb-run,
+# dbus-run-session and xdotool, else it is skipped with a note).
 #
 # Settings (environment; defaults in brackets; `mcpbench -h` has the full list):
 #   BENCH_DURATION [3s] per server, configuration and round
@@ -17,6 +19,7 @@
 #   BENCH_STRICT [0] (1: exit 1 when a configuration misses the target)
 #   BENCH_MCPTRAY_BIN [a headless mcptray built here; empty: skip idle and 10k tools]
 #   BENCH_IDLE_WINDOW [20s]  BENCH_BIG [1]
+#   BENCH_TRAY [1] (0: skip the tray app at rest)  BENCH_TRAY_WINDOW [20s]  BENCH_TRAY_SETTLE [5s]
 # Quick: BENCH_DURATION=1s BENCH_ROUNDS=1 scripts/bench.sh  (default run: ~3 min)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -36,3 +39,8 @@ export BENCH_SHIM_BIN="${BENCH_SHIM_BIN-$tmp/mcptray-stdio}"
 export BENCH_BASELINE_BIN="${BENCH_BASELINE_BIN-$tmp/baseline}"
 echo "==> running (idle serve, 10k tools, HTTP load, then server-only replay)"
 "$tmp/mcpbench"
+if [[ ${BENCH_TRAY:-1} != 0 ]]; then
+  GO=$GO scripts/bench-tray.sh
+else
+  echo "==> tray app at rest: skipped (BENCH_TRAY=0)"
+fi

@@ -1,0 +1,315 @@
+// Command trayidle measures the mcptray desktop app at rest, its window
+// closed and living in the tray, against a Fyne hello world with a tray
+// (bench/cmd/trayhello), and prints the figures with the issue's target
+// ("no more than a Fyne hello world with a tray") and PASS/FAIL. It is the
+// last part of `make bench`, through scripts/bench-tray.sh, which runs it
+// under Xvfb in a private D-Bus session with a stand-in tray host
+// (tests/sniwatcher) and a throw-away HOME.
+//
+//	trayidle -mcptray BIN -hello BIN [-settle 5s] [-window 20s] [-serve=true]
+//
+// mcptray, then trayhello, is started, its window waited for and closed with
+// Ctrl+W (xdotool); both are left to settle, then measured over the same
+// window with bench.MeasurePID while nothing talks to them, so that load on
+// the machine (a 2-core box with a CI run beside) weighs on both alike, and
+// ended with SIGTERM. With -serve, the headless server alone
+// (`mcptray serve`) is measured the same way, to tell how much of ours is
+// the server and how much the desktop side.
+//
+// The verdict covers context switches and CPU per second (tolerance: see
+// bench.TrayIdleFactor). RSS is printed beside them without one: mcptray
+// carries SQLite, the HTTP server and the catalog, which the hello world
+// has not. BENCH_STRICT=1 makes a FAIL exit 1.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcptray/mcptray/bench"
+)
+
+func main() {
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		slog.Error("trayidle", "err", err)
+		os.Exit(1)
+	}
+}
+
+// config is what the flags say.
+type config struct {
+	mcptray, hello string
+	settle, window time.Duration
+	serve, strict  bool
+	dir            string // scratch folder: databases, logs
+	keepLogs       bool
+	// A loaded machine (a CI run beside it) can be slow to map a window or
+	// to hide it, and a stuck app must not hang make bench.
+	showTimeout     time.Duration
+	closeAttempts   int
+	closeWaitPerTry time.Duration
+	stopGrace       time.Duration
+}
+
+func run(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("trayidle", flag.ContinueOnError)
+	cfg := config{showTimeout: 30 * time.Second, closeAttempts: 3, closeWaitPerTry: 3 * time.Second, stopGrace: 10 * time.Second}
+	fs.StringVar(&cfg.mcptray, "mcptray", "", "the desktop mcptray binary (built with cgo, not headless)")
+	fs.StringVar(&cfg.hello, "hello", "", "the trayhello binary (bench/cmd/trayhello)")
+	fs.DurationVar(&cfg.settle, "settle", 5*time.Second, "wait after the window closed before measuring")
+	fs.DurationVar(&cfg.window, "window", 20*time.Second, "measurement window")
+	fs.BoolVar(&cfg.serve, "serve", true, "also measure `mcptray serve` alone (the server's share)")
+	fs.BoolVar(&cfg.keepLogs, "keep", false, "keep the scratch folder (apps' logs) and print it")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.mcptray == "" || cfg.hello == "" {
+		return errors.New("-mcptray and -hello are required")
+	}
+	cfg.strict = os.Getenv("BENCH_STRICT") == "1"
+	dir, err := os.MkdirTemp("", "trayidle-")
+	if err != nil {
+		return fmt.Errorf("scratch folder: %w", err)
+	}
+	cfg.dir = dir
+	if cfg.keepLogs {
+		fmt.Printf("     logs in %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+
+	fmt.Printf("==> tray app at rest: Xvfb, tray host tests/sniwatcher, window closed; settle %s, then both over the same %s\n", cfg.settle, cfg.window)
+	// --open shows the window at start, as a first start or the tray's Open
+	// mcptray would; a --db other than the default gets no welcome dialog.
+	apps := []app{
+		{name: "mcptray", bin: cfg.mcptray, title: "mcptray",
+			args: []string{"--open", "--db", filepath.Join(dir, "mcptray.db"), "--addr", "127.0.0.1:0"}},
+		{name: "trayhello", bin: cfg.hello, title: "trayhello"},
+	}
+	for i := range apps {
+		if err := startApp(ctx, cfg, &apps[i]); err != nil {
+			return err
+		}
+		defer stopProcess(apps[i].cmd, cfg.stopGrace)
+	}
+	res, err := measureApps(ctx, cfg, apps)
+	if err != nil {
+		return err
+	}
+	ours, hello := res[0], res[1]
+	// The server alone is measured with the desktop apps gone.
+	for _, a := range apps {
+		stopProcess(a.cmd, cfg.stopGrace)
+	}
+	var serve *bench.Idle
+	var serveRSS int64
+	if cfg.serve {
+		s, rss, err := measureServe(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		serve, serveRSS = &s, rss
+	}
+	ok := report(os.Stdout, ours, hello, serve, serveRSS)
+	if !ok && cfg.strict {
+		return errors.New("the tray app at rest costs more than a Fyne hello world with a tray (BENCH_STRICT=1)")
+	}
+	return nil
+}
+
+// app is one desktop app to measure.
+type app struct {
+	name, bin string
+	args      []string
+	title     string // its window's title
+	cmd       *exec.Cmd
+	logPath   string
+}
+
+// failed is err with a's log, to tell why.
+func (a *app) failed(err error) error {
+	b, _ := os.ReadFile(a.logPath)
+	return fmt.Errorf("%s: %w; its log:\n%s", a.name, err, b)
+}
+
+// startApp starts a and closes its window once shown; the caller stops it.
+func startApp(ctx context.Context, cfg config, a *app) error {
+	a.logPath = filepath.Join(cfg.dir, a.name+".log")
+	logf, err := os.Create(a.logPath)
+	if err != nil {
+		return fmt.Errorf("log of %s: %w", a.name, err)
+	}
+	defer logf.Close() // the child has its own descriptor
+	a.cmd = exec.Command(a.bin, a.args...)
+	a.cmd.Stdout, a.cmd.Stderr = logf, logf
+	if err := a.cmd.Start(); err != nil {
+		return fmt.Errorf("start %s: %w", a.name, err)
+	}
+	win, err := waitWindow(ctx, a.title, cfg.showTimeout)
+	if err != nil {
+		stopProcess(a.cmd, cfg.stopGrace)
+		return a.failed(err)
+	}
+	if err := closeWindow(ctx, cfg, *a, win); err != nil {
+		stopProcess(a.cmd, cfg.stopGrace)
+		return a.failed(err)
+	}
+	return nil
+}
+
+// measureApps measures the running apps at rest over the same window, so
+// that whatever else loads the machine then weighs on each alike (each
+// takes about 1% of a core: they hardly compete with one another).
+func measureApps(ctx context.Context, cfg config, apps []app) ([]bench.TrayIdle, error) {
+	res := make([]bench.TrayIdle, len(apps))
+	errs := make([]error, len(apps))
+	done := make(chan struct{})
+	for i := range apps {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			res[i], errs[i] = bench.MeasurePID(ctx, apps[i].cmd.Process.Pid, cfg.settle, cfg.window)
+		}()
+	}
+	for range apps {
+		<-done
+	}
+	for i := range apps {
+		if errs[i] != nil {
+			return nil, apps[i].failed(errs[i])
+		}
+		if visibleWindow(ctx, apps[i].title) != "" {
+			return nil, apps[i].failed(errors.New("its window showed again during the measurement"))
+		}
+	}
+	return res, nil
+}
+
+// measureServe measures `mcptray serve` at rest on a new database.
+func measureServe(ctx context.Context, cfg config) (bench.Idle, int64, error) {
+	// bench.MeasureIdle reads no RSS: a second server, on its own database,
+	// is looked at for that, rather than changing MeasureIdle's contract.
+	idle, err := bench.MeasureIdle(ctx, cfg.mcptray, cfg.dir, cfg.settle, cfg.window)
+	if err != nil {
+		return bench.Idle{}, 0, fmt.Errorf("mcptray serve at rest: %w", err)
+	}
+	rss, err := serveRSS(ctx, cfg)
+	if err != nil {
+		return bench.Idle{}, 0, err
+	}
+	return idle, rss, nil
+}
+
+// serveRSS starts `mcptray serve` once more, on its own database, and reads
+// its RSS after the settle time.
+func serveRSS(ctx context.Context, cfg config) (int64, error) {
+	endpoint := filepath.Join(cfg.dir, "rss-endpoint.json")
+	cmd := exec.Command(cfg.mcptray, "serve", "-db", filepath.Join(cfg.dir, "rss.db"), "-addr", "127.0.0.1:0",
+		"-endpoint-file", endpoint, "-no-auth")
+	cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:") // as bench.MeasureIdle
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start mcptray serve: %w", err)
+	}
+	defer stopProcess(cmd, cfg.stopGrace)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if _, err := os.Stat(endpoint); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return 0, errors.New("mcptray serve: no endpoint file after a minute")
+		}
+		if err := bench.Sleep(ctx, 50*time.Millisecond); err != nil {
+			return 0, err
+		}
+	}
+	if err := bench.Sleep(ctx, cfg.settle); err != nil {
+		return 0, err
+	}
+	return bench.ProcessRSS(cmd.Process.Pid)
+}
+
+// waitWindow waits until a window titled title is shown and returns its id.
+func waitWindow(ctx context.Context, title string, timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		if w := visibleWindow(ctx, title); w != "" {
+			return w, nil
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("no window %q after %s", title, timeout)
+		}
+		if err := bench.Sleep(ctx, 100*time.Millisecond); err != nil {
+			return "", err
+		}
+	}
+}
+
+// visibleWindow is the id of a shown window titled title, or "".
+func visibleWindow(ctx context.Context, title string) string {
+	out, _ := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^"+title+"$").Output()
+	w, _, _ := strings.Cut(string(bytes.TrimSpace(out)), "\n")
+	return w
+}
+
+// closeWindow closes a's window as a person would, with Ctrl+W (File ▸ Close
+// window in mcptray), which with a tray host hides it, and waits until it
+// is hidden. There is no window manager, hence no close button.
+func closeWindow(ctx context.Context, cfg config, a app, win string) error {
+	// Let the first frame be drawn and the dialogs be up, as a person would.
+	if err := bench.Sleep(ctx, time.Second); err != nil {
+		return err
+	}
+	for try := 0; try < cfg.closeAttempts; try++ {
+		_ = exec.CommandContext(ctx, "xdotool", "windowfocus", "--sync", win).Run()
+		if err := xdotool(ctx, "key", "--window", win, "ctrl+w"); err != nil {
+			return err
+		}
+		deadline := time.Now().Add(cfg.closeWaitPerTry)
+		for time.Now().Before(deadline) {
+			if visibleWindow(ctx, a.title) == "" {
+				return nil
+			}
+			if err := bench.Sleep(ctx, 100*time.Millisecond); err != nil {
+				return err
+			}
+		}
+	}
+	return fmt.Errorf("its window stayed shown after %d tries of Ctrl+W", cfg.closeAttempts)
+}
+
+// xdotool runs xdotool with args.
+func xdotool(ctx context.Context, args ...string) error {
+	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// stopProcess sends SIGTERM and waits up to grace before killing; once
+// the process has been waited for, it returns at once.
+func stopProcess(cmd *exec.Cmd, grace time.Duration) {
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(grace):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package bench
+
+import (
+	"errors"
+	"time"
+)
+
+// clockTickOrZero: no /proc ticks to account for elsewhere.
+func clockTickOrZero() time.Duration { return 0 }
+
+// ThreadCosts is measured from /proc, so on Linux only.
+func ThreadCosts(int) ([]ThreadCost, error) {
+	return nil, errors.New("threads are measured on Linux only")
+}
