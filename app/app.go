@@ -8,7 +8,9 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -255,6 +257,11 @@ func (u *UI) closeManager() {
 	}
 	u.manager.win.Hide()
 	u.manager.activity.Stop() // nobody sees the log: stop following it
+	// What the window's widgets and renderers held is garbage now; the
+	// runtime would hand it back to the system only over minutes, while
+	// mcptray may sit in the tray all day (make bench's tray figures: RSS
+	// 226 -> 194 MB). Once, a moment after closing: no timer runs at rest.
+	time.AfterFunc(2*time.Second, debug.FreeOSMemory)
 }
 
 // confirmQuit asks whether to quit, saying what quitting stops; Cancel is
