@@ -123,10 +123,10 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet -tags headless $(HEADLESS_PKGS) || exit 1; \
 	done; echo ok
 
-unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the package we patch (third_party/go-sdk)
+unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the packages we patch (third_party/go-sdk)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
-	@cd third_party/go-sdk && $(GO) test -count=1 ./internal/json/...
+	@cd third_party/go-sdk && $(GO) test -count=1 ./internal/json/... ./mcp
 
 # The fuzz targets, as PACKAGE:TARGET: every hand-written parser and boundary
 # (catalog import, the router's body peek, the folder-template path resolver,

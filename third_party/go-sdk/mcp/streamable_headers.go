@@ -390,7 +390,7 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 
 		if msg.Method == "tools/call" && toolLookup != nil {
 			if st, ok := toolLookup(nameInBody); ok && st != nil {
-				if err := validateParamHeaders(header, msg, st.tool); err != nil {
+				if err := validateParamHeaderBindings(header, msg, st.paramHeaders()); err != nil {
 					return err
 				}
 			}
@@ -400,7 +400,10 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 }
 
 func validateParamHeaders(header http.Header, msg *jsonrpc.Request, tool *Tool) error {
-	paramHeaders := extractParamHeaderAnnotations(tool)
+	return validateParamHeaderBindings(header, msg, extractParamHeaderAnnotations(tool))
+}
+
+func validateParamHeaderBindings(header http.Header, msg *jsonrpc.Request, paramHeaders []paramHeaderBinding) error {
 	if len(paramHeaders) == 0 {
 		return nil
 	}

@@ -60,6 +60,10 @@ type ToolHandlerFor[In, Out any] func(_ context.Context, request *CallToolReques
 type serverTool struct {
 	tool    *Tool
 	handler ToolHandler
+	// paramHeaders are the tool's x-mcp-header bindings, read from its
+	// input schema on first use rather than on every call: reading them
+	// re-encodes the schema.
+	paramHeaders func() []paramHeaderBinding
 }
 
 // applySchema validates whether data is valid JSON according to the provided
