@@ -40,28 +40,18 @@ func (i Idle) CPUPerSecond() time.Duration {
 // starter catalog), waits until it serves, lets it settle, and measures its
 // context switches and CPU over window while nothing talks to it.
 func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Duration) (Idle, error) {
+	m, err := MeasureServe(ctx, bin, dir, settle, window)
+	return m.Idle, err
+}
+
+// MeasureServe is MeasureIdle with the server's threads and RSS (MeasurePID).
+func MeasureServe(ctx context.Context, bin, dir string, settle, window time.Duration) (TrayIdle, error) {
 	srv, err := startServe(ctx, bin, dir, "idle")
 	if err != nil {
-		return Idle{}, err
+		return TrayIdle{}, err
 	}
 	defer srv.stop()
-	if err := Sleep(ctx, settle); err != nil {
-		return Idle{}, err
-	}
-	pid := srv.cmd.Process.Pid
-	sw0, cpu0, err := ProcessCost(pid)
-	if err != nil {
-		return Idle{}, err
-	}
-	start := time.Now()
-	if err := Sleep(ctx, window); err != nil {
-		return Idle{}, err
-	}
-	sw1, cpu1, err := ProcessCost(pid)
-	if err != nil {
-		return Idle{}, err
-	}
-	return Idle{Window: time.Since(start), Switches: sw1 - sw0, CPU: cpu1 - cpu0}, nil
+	return MeasurePID(ctx, srv.cmd.Process.Pid, settle, window)
 }
 
 // served is a running `mcptray serve` child process.

@@ -201,46 +201,11 @@ func measureApps(ctx context.Context, cfg config, apps []app) ([]bench.TrayIdle,
 
 // measureServe measures `mcptray serve` at rest on a new database.
 func measureServe(ctx context.Context, cfg config) (bench.Idle, int64, error) {
-	// bench.MeasureIdle reads no RSS: a second server, on its own database,
-	// is looked at for that, rather than changing MeasureIdle's contract.
-	idle, err := bench.MeasureIdle(ctx, cfg.mcptray, cfg.dir, cfg.settle, cfg.window)
+	m, err := bench.MeasureServe(ctx, cfg.mcptray, cfg.dir, cfg.settle, cfg.window)
 	if err != nil {
 		return bench.Idle{}, 0, fmt.Errorf("mcptray serve at rest: %w", err)
 	}
-	rss, err := serveRSS(ctx, cfg)
-	if err != nil {
-		return bench.Idle{}, 0, err
-	}
-	return idle, rss, nil
-}
-
-// serveRSS starts `mcptray serve` once more, on its own database, and reads
-// its RSS after the settle time.
-func serveRSS(ctx context.Context, cfg config) (int64, error) {
-	endpoint := filepath.Join(cfg.dir, "rss-endpoint.json")
-	cmd := exec.Command(cfg.mcptray, "serve", "-db", filepath.Join(cfg.dir, "rss.db"), "-addr", "127.0.0.1:0",
-		"-endpoint-file", endpoint, "-no-auth")
-	cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:") // as bench.MeasureIdle
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("start mcptray serve: %w", err)
-	}
-	defer stopProcess(cmd, cfg.stopGrace)
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if _, err := os.Stat(endpoint); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			return 0, errors.New("mcptray serve: no endpoint file after a minute")
-		}
-		if err := bench.Sleep(ctx, 50*time.Millisecond); err != nil {
-			return 0, err
-		}
-	}
-	if err := bench.Sleep(ctx, cfg.settle); err != nil {
-		return 0, err
-	}
-	return bench.ProcessRSS(cmd.Process.Pid)
+	return m.Idle, m.RSS, nil
 }
 
 // waitWindow waits until a window titled title is shown and returns its id.
