@@ -60,7 +60,7 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 		slog.Warn("whether to show the welcome", "err", err)
 	}
 	opts := app.Config{Store: d.Store(), Secrets: d.Secrets(), Engine: d.Engine(), Server: d, DB: d.DB(), Asker: asker,
-		Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
+		Activity: d.Activity(), Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
 	if opts.ShimPath, err = clientconfig.ShimPath(""); err != nil {
 		fmt.Fprintf(cfg.Stderr, "mcptray: %v\n", err)
 	}

@@ -79,11 +79,20 @@ type Config struct {
 	// Asker is the desktop Asker the engine uses; its queue drives the
 	// tray's needs-attention state.
 	Asker *Asker
+	// Activity delivers the requests the server records, as it records
+	// them: the tray's clients line follows it.
+	Activity ActivityFeed
 	// TryIt runs tools for the editor's Try it; nil hides the button.
 	TryIt ToolTrier
 	// BeforeQuit runs when the person quits, while the UI still runs (so
 	// pending questions can be withdrawn): main stops the server there.
 	BeforeQuit func()
+}
+
+// ActivityFeed delivers the activity records a server writes
+// (storage.ActivityWriter), until ctx ends.
+type ActivityFeed interface {
+	SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity
 }
 
 // UI is the running desktop app: its tray and windows.
@@ -97,6 +106,9 @@ type UI struct {
 	menu    *trayMenu
 	// winMenu is the manager window's menu bar, made with the window.
 	winMenu *windowMenu
+	// view is where the person left the manager window when it was last
+	// destroyed: the next one opens there.
+	view managerView
 	// tasks is the task window, made on first use.
 	tasks *TaskWindow
 	// stopWatch ends the tray's following of the server (set by Run).
@@ -206,13 +218,15 @@ func (u *UI) quitApp() {
 	u.app.Quit()
 }
 
-// OpenManager shows the manager window, creating it on first use.
+// OpenManager shows the manager window, creating it when none is open
+// (on first use, and after closing it to the tray destroyed it).
 func (u *UI) OpenManager() {
 	first := u.manager == nil
 	if first {
 		u.manager = NewManager(u.app, u.cfg)
 		u.winMenu = u.newWindowMenu(u.manager)
 		u.manager.SetCloseIntercept(u.closeManager)
+		u.manager.restore(u.view)
 	}
 	u.manager.win.Show()
 	if first {
@@ -247,22 +261,40 @@ func fitOnScreen(win fyne.Window, screen func() (int, int)) {
 	win.CenterOnScreen()
 }
 
-// closeManager is what closing the manager window does: with a tray it
-// hides the window and mcptray goes on serving; without one nothing would
-// be left to bring it back, so it quits, once the person agrees.
+// closeManager is what closing the manager window does: with a tray
+// mcptray goes on serving; without one nothing would be left to bring it
+// back, so it quits, once the person agrees.
+//
+// With a tray the window is destroyed, and built again when it is opened
+// (where it was left: managerView): mcptray may sit in the tray all day,
+// and a window kept hidden keeps its widgets, their renderers and
+// textures and its GL surface (make bench's tray figures). Only a window
+// that holds work, unsaved changes or a dialog among them, is hidden
+// instead, to come back to as it is.
 func (u *UI) closeManager() {
 	if !u.host.Present {
 		u.confirmQuit()
 		return
 	}
-	u.manager.win.Hide()
-	u.manager.activity.Stop() // nobody sees the log: stop following it
-	// What the window's widgets and renderers held is garbage now; the
-	// runtime would hand it back to the system only over minutes, while
-	// mcptray may sit in the tray all day (make bench's tray figures: RSS
-	// 226 -> 194 MB). Once, a moment after closing: no timer runs at rest.
-	time.AfterFunc(2*time.Second, debug.FreeOSMemory)
+	m := u.manager
+	if work := m.work(); work == "" {
+		u.view = m.view()
+		u.manager, u.winMenu = nil, nil
+		m.destroy()
+	} else {
+		slog.Info("the window is hidden, not closed, to come back to as it is", "because", work)
+		m.win.Hide()
+		m.activity.Stop() // nobody sees the log: stop following it
+	}
+	// Once, a moment after closing (no timer runs at rest): what the
+	// window held is garbage by then, and the runtime would hand it back
+	// to the system only over minutes.
+	time.AfterFunc(releaseAfterClose, debug.FreeOSMemory)
 }
+
+// releaseAfterClose is how long after the manager window closes mcptray
+// hands its memory back: after the window is gone (closeAfterHide).
+const releaseAfterClose = 2 * time.Second
 
 // confirmQuit asks whether to quit, saying what quitting stops; Cancel is
 // the default (focused, and Escape or Return), so closing a window by

@@ -43,8 +43,9 @@ var approvalColumns = []struct {
 }{{"AI app", 130}, {"Tool", 230}, {"Token", 100}, {"Since", 130}, {"Remembered", 110}}
 
 // newApprovalsSection builds the section for the engine eng (nil: not
-// serving, nothing to list), in win, following eng and the catalog of st.
-func newApprovalsSection(eng *mcpcore.Engine, st *storage.Store, win fyne.Window) *approvalsSection {
+// serving, nothing to list), in win, following eng and the catalog of st
+// until ctx ends (the window is gone) or the server stops.
+func newApprovalsSection(ctx context.Context, eng *mcpcore.Engine, st *storage.Store, win fyne.Window) *approvalsSection {
 	s := &approvalsSection{eng: eng, win: win, sel: -1}
 	s.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(s.items), len(approvalColumns) },
@@ -87,7 +88,7 @@ func newApprovalsSection(eng *mcpcore.Engine, st *storage.Store, win fyne.Window
 		container.NewHBox(s.revoke, s.revokeAll),
 	)
 	s.Reload()
-	s.follow(st)
+	s.follow(ctx, st)
 	return s
 }
 
@@ -95,13 +96,13 @@ func newApprovalsSection(eng *mcpcore.Engine, st *storage.Store, win fyne.Window
 func (s *approvalsSection) Content() fyne.CanvasObject { return s.content }
 
 // follow reloads the list on every change of a remembered approval and
-// every catalog change (an edited tool stops matching), until the server
-// stops.
-func (s *approvalsSection) follow(st *storage.Store) {
+// every catalog change (an edited tool stops matching), until ctx ends or
+// the server stops.
+func (s *approvalsSection) follow(ctx context.Context, st *storage.Store) {
 	if s.eng == nil {
 		return
 	}
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(ctx)
 	approvals := s.eng.SubscribeApprovals(ctx)
 	var catalog <-chan struct{}
 	if st != nil {
@@ -110,7 +111,8 @@ func (s *approvalsSection) follow(st *storage.Store) {
 	go func() {
 		defer stop()
 		for {
-			// Either closes as the server stops: nothing to follow then.
+			// Either closes as ctx ends or the server stops: nothing to
+			// follow then.
 			select {
 			case _, ok := <-approvals:
 				if !ok {

@@ -39,7 +39,7 @@ func newApprovalsFixture(t *testing.T) *approvalsFixture {
 	srv := servedBy(testserver.Start(t, testserver.Options{Asker: asker,
 		Catalog: &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{wipe}}}))
 	w := test.NewTempWindow(t, nil)
-	sec := newApprovalsSection(srv.eng, srv.st, w)
+	sec := newApprovalsSection(t.Context(), srv.eng, srv.st, w)
 	w.SetContent(sec.Content())
 	w.Resize(fyne.NewSize(760, 420))
 	cs := srv.connect(t.Context(), t)

@@ -41,6 +41,8 @@ type Asker struct {
 	mu      sync.Mutex
 	queue   []*pending
 	current *pending
+	// subs are the Subscribe channels (under mu).
+	subs map[chan struct{}]struct{}
 	// ui serializes the window work. On the real driver it all runs on
 	// the UI goroutine anyway; the test driver runs fyne.Do inline, on the
 	// calling goroutine. Lock order: ui, then mu.
@@ -104,6 +106,7 @@ func (a *Asker) Ask(ctx context.Context, q mcpcore.Question) (mcpcore.Answer, er
 	a.mu.Lock()
 	a.queue = append(a.queue, p)
 	waiting := len(a.queue)
+	a.changed()
 	a.mu.Unlock()
 	a.notify(q, waiting)
 	// The shown window's queue line first, then (when none is shown) this
@@ -123,6 +126,36 @@ func (a *Asker) Ask(ctx context.Context, q mcpcore.Question) (mcpcore.Answer, er
 		default:
 		}
 		return mcpcore.Answer{}, ctx.Err()
+	}
+}
+
+// Subscribe returns a channel that receives a value each time the number
+// of questions open (Pending) changes; signals coalesce, so a reader
+// should read Pending again. It is closed when ctx ends.
+func (a *Asker) Subscribe(ctx context.Context) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.subs == nil {
+		a.subs = map[chan struct{}]struct{}{}
+	}
+	a.subs[ch] = struct{}{}
+	context.AfterFunc(ctx, func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.subs, ch)
+		close(ch)
+	})
+	return ch
+}
+
+// changed signals the subscribers; the caller holds mu.
+func (a *Asker) changed() {
+	for ch := range a.subs {
+		select {
+		case ch <- struct{}{}:
+		default: // a signal is pending already
+		}
 	}
 }
 
@@ -166,6 +199,7 @@ func (a *Asker) done(p *pending) {
 	a.mu.Lock()
 	if a.current == p {
 		a.current = nil
+		a.changed()
 	}
 	a.mu.Unlock()
 	a.onUI(func() { closeQuestion(p) })
@@ -176,7 +210,11 @@ func (a *Asker) done(p *pending) {
 func (a *Asker) withdraw(p *pending) {
 	a.mu.Lock()
 	p.withdrawn = true
+	before := len(a.queue)
 	a.queue = slices.DeleteFunc(a.queue, func(x *pending) bool { return x == p })
+	if len(a.queue) != before {
+		a.changed()
+	}
 	shown := a.current == p
 	a.mu.Unlock()
 	if shown {

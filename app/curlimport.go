@@ -325,6 +325,6 @@ func (c *curlImport) createTool() {
 		}
 		c.d.Hide()
 		c.m.reloadEntries()
-		c.m.tools.leave(func() { c.m.openToolEntry(catalogEntry{kind: entryTool, key: tool.Name}) })
+		c.m.tools.leave(func() { c.m.openEntry(catalogEntry{kind: entryTool, key: tool.Name}) })
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -46,11 +47,17 @@ type Manager struct {
 	onClose func()
 	// background runs the file imports and exports.
 	background background
+
+	// life ends with the window (destroy): what the manager follows
+	// while it lives (the remembered approvals) stops following then.
+	life context.Context
+	end  context.CancelFunc
 }
 
 // NewManager builds the manager window (not shown).
 func NewManager(a fyne.App, cfg Config) *Manager {
 	m := &Manager{app: a, cfg: cfg}
+	m.life, m.end = context.WithCancel(context.Background())
 	m.win = a.NewWindow("mcptray")
 	m.ask = m.askDiscard
 	m.tabs = container.NewAppTabs(
@@ -219,7 +226,112 @@ func (m *Manager) SetCloseIntercept(f func()) {
 // closeWindow closes the window the way its close button does.
 func (m *Manager) closeWindow() { m.onClose() }
 
-func (m *Manager) ctx() context.Context { return context.Background() }
+func (m *Manager) ctx() context.Context { return m.life }
+
+// holdsWork says whether the window holds work that destroying it would
+// lose: unsaved changes in an editor or the settings, a dialog (a choice
+// half made, an import's report), a file import or export, or a Try it
+// call under way. (A secret store call under way is not: it ends the
+// same, and a new window lists the secrets again.)
+func (m *Manager) holdsWork() bool { return m.work() != "" }
+
+// work names the work the window holds (see holdsWork), or is "".
+func (m *Manager) work() string {
+	switch {
+	case m.unsavedEditor():
+		return "an editor has unsaved changes"
+	case m.settings.Unsaved():
+		return "the settings have unsaved changes"
+	case m.win.Canvas().Overlays().Top() != nil:
+		return "a dialog is open"
+	case m.background.busy():
+		return "an import or an export is under way"
+	case m.editor != nil && m.editor.try.calls.busy():
+		return "a Try it call is running"
+	}
+	return ""
+}
+
+// closeAfterHide is how long destroy leaves the hidden window before it
+// closes it: long enough for the desktop to report the focus gone.
+const closeAfterHide = 250 * time.Millisecond
+
+// destroy closes the window for good and stops all the manager follows,
+// so that it and what it drew become garbage; a new Manager takes its
+// place when the window opens again. Call it on the UI goroutine.
+func (m *Manager) destroy() {
+	m.end()
+	m.activity.Stop()
+	m.dropToolEditor()
+	// Fyne 2.7 lets a closed window go only partly. It keeps the focused
+	// window in a package variable (the GLFW driver's curWindow) until
+	// another window gains the focus, which a window closed while focused
+	// never loses; it keeps the textures of the window's texts until the
+	// window paints again; and closing destroys the renderers of the
+	// widgets shown only, while those of the other tabs' widgets, made to
+	// measure them, expire only as some window paints. So the window is
+	// hidden first, to lose the focus; its content is set again, which
+	// drops its text textures; and that content is every tab's, so that
+	// closing destroys all their renderers.
+	m.win.Hide()
+	m.win.SetMainMenu(nil)
+	all := make([]fyne.CanvasObject, 0, len(m.tabs.Items))
+	for _, t := range m.tabs.Items {
+		all = append(all, t.Content)
+	}
+	m.win.SetContent(container.NewStack(all...))
+	time.AfterFunc(closeAfterHide, func() { fyne.Do(m.win.Close) })
+}
+
+// managerView is where the person left the manager window: the tab shown
+// and, on each catalog tab, the search and the entry open. A window closed
+// to the tray opens again where it was left.
+type managerView struct {
+	tab   string
+	panes []paneView // tools, resources, prompts
+}
+
+// paneView is where an entry pane was left.
+type paneView struct {
+	search string
+	open   catalogEntry
+}
+
+// view is where the window is now.
+func (m *Manager) view() managerView {
+	v := managerView{}
+	if t := m.tabs.Selected(); t != nil {
+		v.tab = t.Text
+	}
+	for _, p := range m.panes() {
+		v.panes = append(v.panes, paneView{search: p.search.Text, open: p.open})
+	}
+	return v
+}
+
+// panes are the catalog tabs' entry panes.
+func (m *Manager) panes() []*entryPane { return []*entryPane{m.tools, m.resources, m.prompts} }
+
+// restore brings a new window back to v: its searches, the entries open
+// (those still stored; an entry deleted meanwhile is not opened), and its
+// tab.
+func (m *Manager) restore(v managerView) {
+	for i, p := range m.panes() {
+		if i >= len(v.panes) {
+			break
+		}
+		pv := v.panes[i]
+		if pv.open.key != "" {
+			_ = m.loadEntry(pv.open) // gone meanwhile: nothing to open
+		}
+		p.search.SetText(pv.search) // filters, selecting the entry open
+	}
+	for _, t := range m.tabs.Items {
+		if t.Text == v.tab {
+			m.tabs.Select(t)
+		}
+	}
+}
 
 // ------------------------------------------------------------------ Tools
 
@@ -228,21 +340,53 @@ func (m *Manager) toolsTab() fyne.CanvasObject {
 	fromExample := widget.NewButton("From an example…", func() { m.showGallery() })
 	var content fyne.CanvasObject
 	m.tools, content = newEntryPane("Search tools", "Select a tool, or create one with New tool.",
-		m.openToolEntry, m.setEntryEnabled, newBtn, fromExample)
+		m.openEntry, m.setEntryEnabled, newBtn, fromExample)
 	return content
 }
 
 // NewTool opens the editor on a new tool.
 func (m *Manager) NewTool() { m.tools.leave(func() { m.editTool(mcpcore.Tool{}, true) }) }
 
-func (m *Manager) openToolEntry(e catalogEntry) {
-	t, err := m.cfg.Store.Tool(m.ctx(), e.key)
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("opening tool %q: %w", e.key, err), m.win)
+// openEntry opens the editor of a stored entry, or says why it cannot.
+func (m *Manager) openEntry(e catalogEntry) {
+	if err := m.loadEntry(e); err != nil {
+		dialog.ShowError(fmt.Errorf("opening %s %q: %w", e.kind, e.key, err), m.win)
 		m.reloadEntries()
-		return
 	}
-	m.editTool(t, false)
+}
+
+// loadEntry reads a stored entry and opens its editor.
+func (m *Manager) loadEntry(e catalogEntry) error {
+	ctx := m.ctx()
+	switch e.kind {
+	case entryTool:
+		t, err := m.cfg.Store.Tool(ctx, e.key)
+		if err != nil {
+			return err
+		}
+		m.editTool(t, false)
+	case entryResource:
+		r, err := m.cfg.Store.Resource(ctx, e.key)
+		if err != nil {
+			return err
+		}
+		m.editResource(r, false)
+	case entryTemplate:
+		t, err := m.cfg.Store.ResourceTemplate(ctx, e.key)
+		if err != nil {
+			return err
+		}
+		m.editTemplate(t, false)
+	case entryPrompt:
+		p, err := m.cfg.Store.Prompt(ctx, e.key)
+		if err != nil {
+			return err
+		}
+		m.editPrompt(p, false)
+	default:
+		return fmt.Errorf("no editor for a %s", e.kind)
+	}
+	return nil
 }
 
 func (m *Manager) editTool(t mcpcore.Tool, isNew bool) {
@@ -417,7 +561,7 @@ func (m *Manager) resourcesTab() fyne.CanvasObject {
 	newTmpl := widget.NewButtonWithIcon("New template", theme.ContentAddIcon(), m.NewTemplate)
 	var content fyne.CanvasObject
 	m.resources, content = newEntryPane("Search resources", "Select a resource, or create one with New resource or New template.",
-		m.openResourceEntry, m.setEntryEnabled, newRes, newTmpl)
+		m.openEntry, m.setEntryEnabled, newRes, newTmpl)
 	return content
 }
 
@@ -425,7 +569,7 @@ func (m *Manager) promptsTab() fyne.CanvasObject {
 	newBtn := widget.NewButtonWithIcon("New prompt", theme.ContentAddIcon(), m.NewPrompt)
 	var content fyne.CanvasObject
 	m.prompts, content = newEntryPane("Search prompts", "Select a prompt, or create one with New prompt.",
-		m.openPromptEntry, m.setEntryEnabled, newBtn)
+		m.openEntry, m.setEntryEnabled, newBtn)
 	return content
 }
 
@@ -441,35 +585,6 @@ func (m *Manager) NewTemplate() {
 
 // NewPrompt opens the editor on a new prompt.
 func (m *Manager) NewPrompt() { m.prompts.leave(func() { m.editPrompt(mcpcore.Prompt{}, true) }) }
-
-func (m *Manager) openResourceEntry(e catalogEntry) {
-	var err error
-	if e.kind == entryTemplate {
-		var t mcpcore.ResourceTemplate
-		if t, err = m.cfg.Store.ResourceTemplate(m.ctx(), e.key); err == nil {
-			m.editTemplate(t, false)
-		}
-	} else {
-		var r mcpcore.Resource
-		if r, err = m.cfg.Store.Resource(m.ctx(), e.key); err == nil {
-			m.editResource(r, false)
-		}
-	}
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("opening %s %q: %w", e.kind, e.key, err), m.win)
-		m.reloadEntries()
-	}
-}
-
-func (m *Manager) openPromptEntry(e catalogEntry) {
-	p, err := m.cfg.Store.Prompt(m.ctx(), e.key)
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("opening prompt %q: %w", e.key, err), m.win)
-		m.reloadEntries()
-		return
-	}
-	m.editPrompt(p, false)
-}
 
 // confirmDelete asks before an editor deletes its entry.
 func (m *Manager) confirmDelete(title string) func(string, func()) {
@@ -611,7 +726,7 @@ func (m *Manager) activityContent() fyne.CanvasObject {
 // ------------------------------------------------------------------ Settings
 
 func (m *Manager) settingsTab() fyne.CanvasObject {
-	m.settings = newSettingsTabFor(m.app, m.win, m.cfg)
+	m.settings = newSettingsTabFor(m.life, m.app, m.win, m.cfg)
 	return m.settings.Content()
 }
 

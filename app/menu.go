@@ -127,7 +127,7 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 		}
 	}
 	// Save and Ctrl+N follow the tab shown and the editor open in it at
-	// once; the rest follows the server within a round of the tray's watch.
+	// once; the rest follows the server as the tray's watch sees it change.
 	prev := m.tabs.OnSelected
 	m.tabs.OnSelected = func(t *container.TabItem) {
 		if prev != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -53,6 +54,9 @@ type SettingsTab struct {
 	// loadedPort is the port the field was filled with: only a port the
 	// person types moves the server.
 	loadedPort int
+	// loaded is what the form said when Reload filled it or Save stored
+	// it (formState): a form saying something else has unsaved changes.
+	loaded string
 
 	name, title, instructions *widget.Entry
 	port                      *widget.Entry
@@ -82,18 +86,18 @@ type SettingsTab struct {
 
 func (s *SettingsTab) ctx() context.Context { return context.Background() }
 
-// newSettingsTabFor builds the Settings tab for win; a keeps the GUI
-// preferences. What applies at once comes first (this computer, client
+// newSettingsTabFor builds the Settings tab for win, following what it
+// lists until ctx ends; a keeps the GUI preferences. What applies at once comes first (this computer, client
 // tokens, remembered approvals, secrets); then the server's settings,
 // which apply when saved together with the Save settings button at their
 // end — so no switch sits above a Save button it does not need.
-func newSettingsTabFor(a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
+func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
 	s.status = wrapLabel("")
 	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
-		newApprovalsSection(cfg.Engine, cfg.Store, win).Content(), widget.NewSeparator(),
+		newApprovalsSection(ctx, cfg.Engine, cfg.Store, win).Content(), widget.NewSeparator(),
 		s.secretsSection(), widget.NewSeparator(),
 		s.serverSettings(),
 	)))
@@ -360,8 +364,27 @@ func (s *SettingsTab) Reload() {
 		s.addOrigin(o)
 	}
 	s.showProblems(nil)
+	s.loaded = s.formState()
 	s.reloadTokens()
 	s.reloadSecrets()
+}
+
+// Unsaved says whether the server settings in the form differ from what
+// was loaded or last saved, a field that is not a number included.
+func (s *SettingsTab) Unsaved() bool { return s.formState() != s.loaded }
+
+// formState is what the form says, as the settings it describes and the
+// fields that describe none.
+func (s *SettingsTab) formState() string {
+	set, ps := s.Settings()
+	b, err := json.Marshal(struct {
+		Set      mcpcore.Settings
+		Problems []mcpcore.Problem
+	}{set, ps})
+	if err != nil { // cannot happen: plain fields
+		return err.Error()
+	}
+	return string(b)
 }
 
 // Settings are the settings the form describes, with the problems of
@@ -500,6 +523,7 @@ func (s *SettingsTab) Save() bool {
 		msg = fmt.Sprintf("Saved; mcptray listens on port %d from its next start.", set.ListenPort())
 	}
 	s.loadedPort = set.ListenPort()
+	s.loaded = s.formState()
 	s.status.SetText(msg)
 	return true
 }

@@ -42,7 +42,7 @@ func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window
 	d := testserver.Start(t, testserver.Options{}).Daemon
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
-	s := newSettingsTabFor(a, w, Config{Store: d.Store(), Secrets: d.Secrets(), Server: d})
+	s := newSettingsTabFor(t.Context(), a, w, Config{Store: d.Store(), Secrets: d.Secrets(), Server: d})
 	s.background.wait()
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 800))

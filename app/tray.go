@@ -33,8 +33,6 @@ const (
 const (
 	// recentClientWindow is how far back the tray looks for clients.
 	recentClientWindow = 10 * time.Minute
-	// recentClientCheck is how often it looks.
-	recentClientCheck = 10 * time.Second
 	// recentClientNames caps the names the clients line spells out.
 	recentClientNames = 3
 	// trayTitle is the tray item's title and, on Linux, its stable Id.
@@ -246,21 +244,33 @@ func clientsLine(recent []string) string {
 }
 
 // recentClients names the clients with requests in the last
-// recentClientWindow, most recent first, leaving out the app's own Try it.
-func recentClients(ctx context.Context, st *storage.Store) ([]string, error) {
+// recentClientWindow, most recent first, leaving out the app's own Try it,
+// and says when the first of them leaves that window (zero: none listed).
+func recentClients(ctx context.Context, st *storage.Store) ([]string, time.Time, error) {
 	seen, err := st.RecentClients(ctx, time.Now().Add(-recentClientWindow))
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	names := []string{}
+	var leaves time.Time
 	for _, c := range seen {
 		// The app's own Try it is the person at the desktop, not a client.
-		if c.Name == tryit.ClientName || c.Token == tryit.TokenName || slices.Contains(names, c.Name) {
+		if isTryIt(c.Name, c.Token) {
 			continue
 		}
-		names = append(names, c.Name)
+		if t := c.Last.Add(recentClientWindow); leaves.IsZero() || t.Before(leaves) {
+			leaves = t
+		}
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
 	}
-	return names, nil
+	return names, leaves, nil
+}
+
+// isTryIt says whether a request's client or token is the app's own Try it.
+func isTryIt(client, token string) bool {
+	return client == tryit.ClientName || token == tryit.TokenName
 }
 
 // icon is the tray icon for the current state and desktop.
@@ -309,27 +319,36 @@ func (m *trayMenu) refresh() {
 // each change of a line is a D-Bus signal to the tray host.
 const minRound = 500 * time.Millisecond
 
-// watch keeps the menus current: on every task change, every few seconds
-// for the questions waiting, every recentClientCheck for the clients. When
-// a task starts and the person asked for it, it opens the task window.
+// watch keeps the menus current. It is woken by what changes them: a task
+// starting, changing or ending; a question coming or going; a request (the
+// clients line); a stored change (the settings: the port); and the moment a
+// listed client's last request leaves the clients line's window. With
+// nothing happening nothing of it runs: no polling round, no timer (make
+// bench's tray figures). When a task starts and the person asked for it,
+// it opens the task window.
 func (m *trayMenu) watch(ctx context.Context) {
 	w := m.newWatcher()
-	var tasks <-chan struct{}
-	if eng := m.u.cfg.Engine; eng != nil {
-		ch := make(chan struct{}, 1)
-		sub := eng.SubscribeTasks(ctx)
-		go func() {
-			for range sub {
-				select {
-				case ch <- struct{}{}:
-				default:
-				}
-			}
-		}()
-		tasks = ch
+	cfg := m.u.cfg
+	var (
+		tasks, questions, stored <-chan struct{}
+		activity                 <-chan mcpcore.Activity
+	)
+	if cfg.Engine != nil {
+		tasks = coalesce(cfg.Engine.SubscribeTasks(ctx))
 	}
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
+	if cfg.Asker != nil {
+		questions = cfg.Asker.Subscribe(ctx)
+	}
+	if cfg.Store != nil {
+		stored = cfg.Store.Changes(ctx)
+	}
+	if cfg.Activity != nil {
+		activity = cfg.Activity.SubscribeActivity(ctx)
+	}
+	// leaves fires when the first client listed leaves the window.
+	leaves := time.NewTimer(time.Hour)
+	leaves.Stop()
+	defer leaves.Stop()
 	for {
 		w.round(ctx)
 		select {
@@ -337,13 +356,58 @@ func (m *trayMenu) watch(ctx context.Context) {
 			return
 		case <-time.After(minRound):
 		}
+		leaves.Stop()
+		if !w.leaves.IsZero() {
+			// A second late: the query counts a request at the window's
+			// very edge as in it.
+			leaves.Reset(time.Until(w.leaves) + time.Second)
+		}
+		// A channel closed (the server stopping) is nil from then on:
+		// nothing more comes from it.
 		select {
 		case <-ctx.Done():
 			return
-		case <-tasks:
-		case <-tick.C:
+		case _, ok := <-tasks:
+			tasks = nilIfClosed(tasks, ok)
+		case _, ok := <-questions:
+			questions = nilIfClosed(questions, ok)
+		case _, ok := <-stored:
+			stored = nilIfClosed(stored, ok)
+		case a, ok := <-activity:
+			if !ok {
+				activity = nil
+			} else {
+				w.heard(a)
+			}
+		case <-leaves.C:
+			w.clientsDue = true
 		}
 	}
+}
+
+// nilIfClosed is ch, or nil once a receive from it said it is closed.
+func nilIfClosed[T any](ch <-chan T, ok bool) <-chan T {
+	if !ok {
+		return nil
+	}
+	return ch
+}
+
+// coalesce turns a stream of values into signals that coalesce, so that a
+// burst of task changes wakes the watcher once. The channel it returns is
+// closed after in is.
+func coalesce[T any](in <-chan T) <-chan struct{} {
+	out := make(chan struct{}, 1)
+	go func() {
+		defer close(out)
+		for range in {
+			select {
+			case out <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return out
 }
 
 // trayWatcher is what watch remembers from one round to the next.
@@ -351,33 +415,52 @@ type trayWatcher struct {
 	m *trayMenu
 	// running are the ids of the tasks running at the last round.
 	running map[string]bool
-	// recent are the clients last read, looked when.
-	recent []string
-	looked time.Time
+	// recent are the clients last read, and leaves when the first of them
+	// leaves the clients line's window; clientsDue says to read them again
+	// at the next round.
+	recent     []string
+	leaves     time.Time
+	clientsDue bool
 }
 
 // newWatcher starts watching; the tasks running already open nothing.
 func (m *trayMenu) newWatcher() *trayWatcher {
-	w := &trayWatcher{m: m, running: map[string]bool{}}
+	w := &trayWatcher{m: m, running: map[string]bool{}, clientsDue: true}
 	if eng := m.u.cfg.Engine; eng != nil {
 		w.running = runningTaskIDs(eng.RunningTasks())
 	}
 	return w
 }
 
+// heard notes a request: the clients line is read again unless the
+// request came from the client it names first, which it would only name
+// first again.
+func (w *trayWatcher) heard(a mcpcore.Activity) {
+	name := a.Client
+	if name == "" {
+		name = a.Token
+	}
+	if name == "" || isTryIt(a.Client, a.Token) {
+		return
+	}
+	if len(w.recent) == 0 || w.recent[0] != name {
+		w.clientsDue = true
+	}
+}
+
 // round reads what changed (off the UI goroutine: SQLite, the engine),
 // then updates the menus on the UI goroutine.
 func (w *trayWatcher) round(ctx context.Context) {
 	u := w.m.u
-	if st := u.cfg.Store; st != nil && time.Since(w.looked) >= recentClientCheck {
-		w.looked = time.Now()
+	if st := u.cfg.Store; st != nil && w.clientsDue {
+		w.clientsDue = false
 		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		names, err := recentClients(qctx, st)
+		names, leaves, err := recentClients(qctx, st)
 		cancel()
 		if err != nil {
 			slog.Warn("the tray could not read the recent clients", "err", err)
 		} else {
-			w.recent = names
+			w.recent, w.leaves = names, leaves
 		}
 	}
 	started := false

@@ -89,10 +89,89 @@ func TestTrayListsRecentClients(t *testing.T) {
 	s.w.Record(mcpcore.Activity{Time: time.Now().Add(-time.Hour), Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
 	s.flush(t)
 
-	w.looked = time.Time{} // the next round looks again, without waiting recentClientCheck
+	w.clientsDue = true // as a request from another client makes it
 	w.round(t.Context())
 	if want := "Clients: Claude Code (last 10 min)"; m.clients.Label != want {
 		t.Errorf("clients line %q, want %q", m.clients.Label, want)
+	}
+}
+
+func TestTrayFollowsRequestsAndQuestionsAsTheyCome(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newLoggedServer(t)
+	asker := NewAsker(a)
+	u := New(a, Config{Store: s.st, Server: s.d, Engine: s.d.Engine(), Asker: asker, Activity: s.w})
+	ctx, stop := context.WithCancel(t.Context())
+	watched := make(chan struct{})
+	go func() { defer close(watched); u.menu.watch(ctx) }()
+	t.Cleanup(func() { stop(); <-watched })
+	label := func() (string, trayState) {
+		var l string
+		var st trayState
+		fyne.DoAndWait(func() { l, st = u.menu.clients.Label, u.menu.state })
+		return l, st
+	}
+	testutil.EventuallyShows(t, "the first look", func() (bool, string) {
+		l, _ := label()
+		return l == "No client in the last 10 minutes", l
+	})
+	// No round runs until something happens: the watcher has no period.
+	s.listToolsAs(t, "Claude Code")
+	testutil.EventuallyShows(t, "the client, from its request", func() (bool, string) {
+		l, _ := label()
+		return l == "Clients: Claude Code (last 10 min)", l
+	})
+	qctx, withdraw := context.WithCancel(t.Context())
+	defer withdraw()
+	call := ask(qctx, asker, wipeQuestion())
+	testutil.EventuallyShows(t, "the attention state, from the question", func() (bool, string) {
+		_, st := label()
+		return st == stateAttention, fmt.Sprint(st)
+	})
+	withdraw()
+	if _, err := call.wait(t); err == nil {
+		t.Fatal("a withdrawn question was answered")
+	}
+	testutil.EventuallyShows(t, "the question gone", func() (bool, string) {
+		_, st := label()
+		return st == stateServing, fmt.Sprint(st)
+	})
+}
+
+func TestTrayReadsTheClientsOnlyWhenTheLineWouldChange(t *testing.T) {
+	a := test.NewTempApp(t)
+	s := newLoggedServer(t)
+	u := New(a, Config{Store: s.st, Server: s.d})
+	w := u.menu.newWatcher()
+	at := time.Now().Add(-9 * time.Minute).Truncate(time.Millisecond)
+	s.w.Record(mcpcore.Activity{Time: at, Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
+	s.w.Record(mcpcore.Activity{Time: at.Add(time.Minute), Client: "Claude Code", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
+	s.flush(t)
+	w.round(t.Context())
+	if want := []string{"Claude Code", "Cursor"}; !slices.Equal(w.recent, want) {
+		t.Fatalf("recent %v, want %v", w.recent, want)
+	}
+	// Cursor leaves the line first, ten minutes after its request: the
+	// watcher wakes then, and at no other time.
+	if want := at.Add(recentClientWindow); !w.leaves.Equal(want) {
+		t.Errorf("the first client leaves at %v, want %v", w.leaves, want)
+	}
+	for _, c := range []struct {
+		a    mcpcore.Activity
+		read bool
+	}{
+		{mcpcore.Activity{Client: "Claude Code"}, false}, // named first already
+		{mcpcore.Activity{Client: tryit.ClientName}, false},
+		{mcpcore.Activity{Token: tryit.TokenName}, false},
+		{mcpcore.Activity{}, false}, // refused before it said who it was
+		{mcpcore.Activity{Client: "Cursor"}, true},
+		{mcpcore.Activity{Token: "laptop"}, true},
+	} {
+		w.clientsDue = false
+		w.heard(c.a)
+		if w.clientsDue != c.read {
+			t.Errorf("after a request of %+v: read again %v, want %v", c.a, w.clientsDue, c.read)
+		}
 	}
 }
 
