@@ -10,6 +10,8 @@ GO          ?= go
 CACHE       := $(CURDIR)/.cache
 TOOLS_BIN   := $(CACHE)/bin
 BIN         := bin/mcptray
+# The desktop app's build tags, kept in scripts/release-lib.sh (why: there).
+GUI_TAGS    := $(shell bash -c '. scripts/release-lib.sh && echo "$$GUI_TAGS"')
 STDIO_BIN   := bin/mcptray-stdio
 TEST_TIMEOUT ?= 10m
 GOTESTFLAGS ?=
@@ -54,7 +56,7 @@ deps: ## install missing system packages (gcc, libc headers, npm, X11/GL headers
 	@bash scripts/deps.sh $(DEB_DEPS)
 
 build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio exists)
-	CGO_ENABLED=1 $(GO) build -o $(BIN) .
+	CGO_ENABLED=1 $(GO) build -tags '$(GUI_TAGS)' -o $(BIN) .
 	@if [ -d cmd/mcptray-stdio ]; then set -x; CGO_ENABLED=0 $(GO) build -o $(STDIO_BIN) ./cmd/mcptray-stdio; fi
 
 # Installed for the current user (no root): the programs in ~/.local/bin, the

@@ -226,7 +226,7 @@ T0=$(now)
 LDFLAGS="-s -w -X main.version=$VER"
 echo "==> build $VER for linux/$ARCH (-trimpath -ldflags \"$LDFLAGS\")"
 t=$(now)
-CGO_ENABLED=1 "$GO" build -trimpath -ldflags "$LDFLAGS" -o bin/mcptray .
+CGO_ENABLED=1 "$GO" build -trimpath -tags "$GUI_TAGS" -ldflags "$LDFLAGS" -o bin/mcptray .
 echo "bin/mcptray ($(elapsed "$t"))"
 t=$(now)
 CGO_ENABLED=0 "$GO" build -trimpath -ldflags "$LDFLAGS" -o bin/mcptray-stdio ./cmd/mcptray-stdio

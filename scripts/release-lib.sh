@@ -5,6 +5,13 @@
 
 APP_ID=io.github.mcptray.mcptray
 GO=${GO:-go}
+# GUI_TAGS are the build tags of the desktop app, wherever it is built (the
+# Makefile reads them here). no_emoji leaves out Fyne's bundled colour emoji
+# font: Fyne parses it once for every text style a window uses, about 4 MB
+# each, and keeps them for the app's life (about 25 MB of mcptray's memory
+# at rest in the tray); emoji in people's own text are drawn from the
+# system's emoji font instead. docs/ARCHITECTURE.md has the figures.
+GUI_TAGS=${GUI_TAGS-no_emoji}
 
 # version is VERSION (env) when set, else Details.Version from FyneApp.toml,
 # else `git describe`.

@@ -57,7 +57,7 @@ build() {
   cp "$tmp/$SYSO" "$SYSO"
   # shellcheck disable=SC2064 # the name is fixed now
   trap "rm -f '$PWD/$SYSO'; cleanup" EXIT
-  CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=$CC_WIN "$GO" build -trimpath -ldflags "$ldflags -H windowsgui" -o "$OUT/mcptray.exe" .
+  CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=$CC_WIN "$GO" build -trimpath -tags "$GUI_TAGS" -ldflags "$ldflags -H windowsgui" -o "$OUT/mcptray.exe" .
   rm -f "$SYSO"
   echo "$OUT/mcptray.exe: $(size "$OUT/mcptray.exe") ($(elapsed "$t"))"
   t=$(now)
