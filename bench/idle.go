@@ -44,6 +44,18 @@ func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Durat
 	return m.Idle, err
 }
 
+// Memory is a process's resident memory, in bytes.
+type Memory struct {
+	// RSS is all of it (VmRSS): also the pages of the program's and its
+	// libraries' files, which the system shares and can drop and read
+	// again at any time.
+	RSS int64
+	// Private is its anonymous memory (RssAnon: heaps, stacks), which only
+	// the process holds: what desktop task managers show as an app's
+	// memory.
+	Private int64
+}
+
 // MeasureServe is MeasureIdle with the server's threads and RSS (MeasurePID).
 func MeasureServe(ctx context.Context, bin, dir string, settle, window time.Duration) (TrayIdle, error) {
 	srv, err := startServe(ctx, bin, dir, "idle")

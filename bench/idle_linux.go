@@ -76,19 +76,35 @@ func statusSwitches(path string) (uint64, error) {
 
 // ProcessRSS returns process pid's resident memory in bytes (VmRSS).
 func ProcessRSS(pid int) (int64, error) {
+	m, err := ProcessMemory(pid)
+	return m.RSS, err
+}
+
+// ProcessMemory returns process pid's resident memory, whole and its
+// private part, from /proc/PID/status.
+func ProcessMemory(pid int) (Memory, error) {
 	path := fmt.Sprintf("/proc/%d/status", pid)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, fmt.Errorf("memory of process %d: %w", pid, err)
+		return Memory{}, fmt.Errorf("memory of process %d: %w", pid, err)
 	}
+	var m Memory
+	fields := map[string]*int64{"VmRSS": &m.RSS, "RssAnon": &m.Private}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s: VmRSS: %w", path, err)
-			}
-			return kb << 10, nil
+		name, v, _ := strings.Cut(line, ":")
+		to, ok := fields[name]
+		if !ok {
+			continue
 		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		if err != nil {
+			return Memory{}, fmt.Errorf("%s: %s: %w", path, name, err)
+		}
+		*to = kb << 10
+		delete(fields, name)
 	}
-	return 0, fmt.Errorf("%s: no VmRSS", path)
+	if len(fields) > 0 {
+		return Memory{}, fmt.Errorf("%s: no VmRSS or RssAnon", path)
+	}
+	return m, nil
 }

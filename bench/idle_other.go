@@ -16,3 +16,8 @@ func ProcessCost(int) (uint64, time.Duration, error) {
 func ProcessRSS(int) (int64, error) {
 	return 0, errors.New("resident memory is measured on Linux only")
 }
+
+// ProcessMemory is measured from /proc, so on Linux only.
+func ProcessMemory(int) (Memory, error) {
+	return Memory{}, errors.New("resident memory is measured on Linux only")
+}

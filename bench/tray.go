@@ -29,7 +29,7 @@ const (
 // each thread's share.
 type TrayIdle struct {
 	Idle
-	RSS int64
+	Memory
 	// Threads are the threads that lived through the window, the busiest
 	// (most context switches) first.
 	Threads []ThreadCost
@@ -95,7 +95,7 @@ func MeasurePID(ctx context.Context, pid int, settle, window time.Duration) (Tra
 	if err != nil {
 		return TrayIdle{}, err
 	}
-	rss, err := ProcessRSS(pid)
+	mem, err := ProcessMemory(pid)
 	if err != nil {
 		return TrayIdle{}, err
 	}
@@ -114,13 +114,20 @@ func MeasurePID(ctx context.Context, pid int, settle, window time.Duration) (Tra
 		exact += t.CPU - b.CPU
 	}
 	sort.SliceStable(threads, func(i, j int) bool { return threads[i].Switches > threads[j].Switches })
-	return TrayIdle{Idle: Idle{Window: elapsed, Switches: sw1 - sw0, CPU: cpu1 - cpu0}, RSS: rss, Threads: threads, ExactCPU: exact}, nil
+	return TrayIdle{Idle: Idle{Window: elapsed, Switches: sw1 - sw0, CPU: cpu1 - cpu0}, Memory: mem, Threads: threads, ExactCPU: exact}, nil
 }
 
 // TrayWithin reports whether ours costs no more than hello, within the
 // tolerance above: its context switches per second, and its CPU per second.
 func TrayWithin(ours, hello TrayIdle) (switches, cpu bool) {
 	return ours.SwitchesPerSecond() <= TraySwitchBound(hello), ours.CPUPerSecond() <= TrayCPUBound(hello)
+}
+
+// TrayMemoryWithin reports whether ours holds no more memory than hello:
+// its RSS and its private part each. Memory does not jitter as wake-ups
+// do, so there is no tolerance.
+func TrayMemoryWithin(ours, hello TrayIdle) bool {
+	return ours.RSS <= hello.RSS && ours.Private <= hello.Private
 }
 
 // TrayCPUBound is the most CPU per second ours may take against hello.

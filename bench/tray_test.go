@@ -25,3 +25,20 @@ func TestTrayWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestTrayMemoryWithin(t *testing.T) {
+	hello := TrayIdle{Memory: Memory{RSS: 130 << 20, Private: 50 << 20}}
+	for _, c := range []struct {
+		ours Memory
+		want bool
+	}{
+		{Memory{RSS: 130 << 20, Private: 50 << 20}, true},
+		{Memory{RSS: 120 << 20, Private: 40 << 20}, true},
+		{Memory{RSS: 131 << 20, Private: 40 << 20}, false},
+		{Memory{RSS: 120 << 20, Private: 51 << 20}, false},
+	} {
+		if got := TrayMemoryWithin(TrayIdle{Memory: c.ours}, hello); got != c.want {
+			t.Errorf("TrayMemoryWithin(%+v, %+v) = %v, want %v", c.ours, hello.Memory, got, c.want)
+		}
+	}
+}

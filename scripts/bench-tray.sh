@@ -30,7 +30,10 @@ if [[ -z ${BENCH_TRAY_INNER:-} ]]; then
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/benchtray.XXXXXX")
   trap 'rm -rf "$tmp" 2>/dev/null || true' EXIT
   echo "==> building the desktop mcptray, bench/cmd/trayhello, bench/cmd/trayidle, tests/sniwatcher"
-  CGO_ENABLED=1 "$GO" build -o "$tmp/mcptray" .
+  # mcptray as make builds it (its GUI tags); the hello world as Fyne
+  # builds by default.
+  gui_tags=$(bash -c '. scripts/release-lib.sh && echo "$GUI_TAGS"')
+  CGO_ENABLED=1 "$GO" build -tags "$gui_tags" -o "$tmp/mcptray" .
   CGO_ENABLED=1 "$GO" build -o "$tmp/trayhello" ./bench/cmd/trayhello
   "$GO" build -o "$tmp/trayidle" ./bench/cmd/trayidle
   "$GO" build -o "$tmp/sniwatcher" ./tests/sniwatcher

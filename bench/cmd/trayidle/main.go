@@ -16,10 +16,9 @@
 // (`mcptray serve`) is measured the same way, to tell how much of ours is
 // the server and how much the desktop side.
 //
-// The verdict covers context switches and CPU per second (tolerance: see
-// bench.TrayIdleFactor). RSS is printed beside them without one: mcptray
-// carries SQLite, the HTTP server and the catalog, which the hello world
-// has not. BENCH_STRICT=1 makes a FAIL exit 1.
+// Two verdicts: context switches and CPU per second (tolerance: see
+// bench.TrayIdleFactor), and memory, RSS and its private part, with none
+// (bench.TrayMemoryWithin). BENCH_STRICT=1 makes a FAIL exit 1.
 package main
 
 import (
