@@ -180,18 +180,17 @@ func declaredCapabilities(caps *mcp.ClientCapabilities) []string {
 	return out
 }
 
-// activityOf describes an answered request. res and err are the answer as
-// sent, secrets already redacted.
-func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result, err error) Activity {
-	a := Activity{Time: start, Method: method, Duration: time.Since(start), Outcome: OutcomeOK}
+// requestActivity describes a request as it came, before it is handled
+// (the handler may change it): who sent it, in which era, about what. The
+// record of its answer (ended) and of it still running both start from it,
+// so a request is described once.
+func requestActivity(start time.Time, method string, req mcp.Request) Activity {
+	a := Activity{Time: start, Method: method}
 	var client *mcp.Implementation
 	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
 		// The session has no initialize params yet.
 		a.Era, client = p.ProtocolVersion, p.ClientInfo
 		a.Capabilities = declaredCapabilities(p.Capabilities)
-		if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
-			a.Era = r.ProtocolVersion
-		}
 	} else {
 		a.Era, client = requestClient(req)
 		a.Capabilities = declaredCapabilities(requestCapabilities(req))
@@ -213,6 +212,16 @@ func activityOf(start time.Time, method string, req mcp.Request, res mcp.Result,
 		a.Token = x.TokenInfo.UserID
 	}
 	a.Target = targetOf(req.GetParams())
+	return a
+}
+
+// ended is the record of the request a describes (requestActivity),
+// answered with res or err as sent, secrets already redacted.
+func (a Activity) ended(res mcp.Result, err error) Activity {
+	a.Duration = time.Since(a.Time)
+	if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
+		a.Era = r.ProtocolVersion // what the session speaks, not what was asked
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			// A cancelled request gets no response, so it has no code.

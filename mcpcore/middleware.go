@@ -37,10 +37,14 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			if strings.HasPrefix(method, "notifications/") {
 				return next(ctx, method, req)
 			}
-			start := time.Now()
+			var described *Activity
+			if e.opts.Activity != nil {
+				a := requestActivity(time.Now(), method, req)
+				described = &a
+			}
 			ctx, c := withCallRecord(ctx)
 			c.owner = principalOf(req.GetExtra())
-			res, err = e.limited(ctx, method, req, c.owner, func(ctx context.Context) (mcp.Result, error) {
+			res, err = e.limited(ctx, method, req, c.owner, described, func(ctx context.Context) (mcp.Result, error) {
 				return e.handle(ctx, sc, next, method, req)
 			})
 			if err == nil && c.task != nil {
@@ -54,8 +58,8 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 					res, err = nil, lerr
 				}
 			}
-			if e.opts.Activity != nil {
-				a := activityOf(start, method, req, res, err)
+			if described != nil {
+				a := described.ended(res, err)
 				c.mu.Lock()
 				a.Approvals = slices.Clone(c.approvals)
 				c.mu.Unlock()
@@ -81,9 +85,10 @@ var errStopping = errors.New("mcptray is stopping")
 
 // limited runs one request within its token's limits (limits.go) and the
 // engine's life: a call beyond maxCallsPerToken is refused, a long one is
-// logged as running, and one still in flight when the engine shuts down is
-// answered with errStoppedDuring instead of a dropped connection.
-func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, token string, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
+// logged as running (described, when the activity log is kept), and one
+// still in flight when the engine shuts down is answered with
+// errStoppedDuring instead of a dropped connection.
+func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, token string, described *Activity, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
 	if method == "subscriptions/listen" {
 		return run(ctx) // ended, with its result, by Shutdown
 	}
@@ -95,9 +100,8 @@ func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, to
 				"%s has %d calls running, the most it may (maxCallsPerToken); wait for one to finish, or raise the limit in mcptray's settings", tokenLabel(token), max)
 		}
 		defer release()
-		if e.opts.Activity != nil {
-			// Described now: the handler may change the request.
-			a := activityOf(time.Now(), method, req, nil, nil)
+		if described != nil {
+			a := *described
 			a.Outcome, a.Detail = OutcomeRunning, "still running; a second record says how it ended (none if mcptray stopped first)"
 			t := time.AfterFunc(longCall, func() {
 				a.Duration = time.Since(a.Time)
