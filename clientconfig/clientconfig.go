@@ -458,6 +458,9 @@ func setVSCodeInput(d *doc, name string) error {
 		return errors.New(`"inputs" in the file is not an array; it was left untouched`)
 	}
 	if el := vscodeInputElem(d, in.val, name); el != nil {
+		if same, err := d.holds(el, vscodeInput(name)); err != nil || same {
+			return err // as it should be already: left as it is written
+		}
 		text, err := d.render(vscodeInput(name), d.lineIndent(el.start))
 		if err != nil {
 			return err

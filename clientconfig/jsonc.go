@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -381,6 +382,22 @@ func (d *doc) appendElem(arr *node, v any) error {
 	}
 	d.splice(last.end, last.end, sep+text)
 	return nil
+}
+
+// holds says whether node n's value is v, compared as JSON values.
+func (d *doc) holds(n *node, v any) (bool, error) {
+	var have, want any
+	if err := d.decode(n, &have); err != nil {
+		return false, err
+	}
+	b, err := marshal(v)
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(have, want), nil
 }
 
 // decode reads a node's value as plain JSON.
