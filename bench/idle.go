@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/paths"
 )
 
@@ -36,9 +37,11 @@ func (i Idle) CPUPerSecond() time.Duration {
 	return time.Duration(float64(i.CPU) / i.Window.Seconds())
 }
 
-// MeasureIdle starts `bin serve` on a new database in dir (so with the
-// starter catalog), waits until it serves, lets it settle, and measures its
-// context switches and CPU over window while nothing talks to it.
+// MeasureIdle starts `bin serve` on a new database in dir with the starter
+// catalog (the one a first start serves; a database other than the default
+// is not seeded, so it is given), waits until it serves, lets it settle,
+// and measures its context switches and CPU over window while nothing
+// talks to it.
 func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Duration) (Idle, error) {
 	m, err := MeasureServe(ctx, bin, dir, settle, window)
 	return m.Idle, err
@@ -58,7 +61,11 @@ type Memory struct {
 
 // MeasureServe is MeasureIdle with the server's threads and RSS (MeasurePID).
 func MeasureServe(ctx context.Context, bin, dir string, settle, window time.Duration) (TrayIdle, error) {
-	srv, err := startServe(ctx, bin, dir, "idle")
+	starter := filepath.Join(dir, "starter.json")
+	if err := os.WriteFile(starter, examples.Starter, 0o600); err != nil {
+		return TrayIdle{}, fmt.Errorf("write the starter catalog: %w", err)
+	}
+	srv, err := startServe(ctx, bin, dir, "idle", "-catalog", starter)
 	if err != nil {
 		return TrayIdle{}, err
 	}

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/bench"
+	"github.com/mcptray/mcptray/examples"
 )
 
 func main() {
@@ -94,10 +95,15 @@ func run(ctx context.Context, args []string) error {
 
 	fmt.Printf("==> tray app at rest: Xvfb, tray host tests/sniwatcher, window closed; settle %s, then both over the same %s\n", cfg.settle, cfg.window)
 	// --open shows the window at start, as a first start or the tray's Open
-	// mcptray would; a --db other than the default gets no welcome dialog.
+	// mcptray would; a --db other than the default gets no welcome dialog,
+	// nor the starter catalog a first start serves: it is imported first.
+	db := filepath.Join(dir, "mcptray.db")
+	if err := importStarter(ctx, cfg.mcptray, db, dir); err != nil {
+		return err
+	}
 	apps := []app{
 		{name: "mcptray", bin: cfg.mcptray, title: "mcptray",
-			args: []string{"--open", "--db", filepath.Join(dir, "mcptray.db"), "--addr", "127.0.0.1:0"}},
+			args: []string{"--open", "--db", db, "--addr", "127.0.0.1:0"}},
 		{name: "trayhello", bin: cfg.hello, title: "trayhello"},
 	}
 	for i := range apps {
@@ -127,6 +133,19 @@ func run(ctx context.Context, args []string) error {
 	ok := report(os.Stdout, ours, hello, serve, serveRSS)
 	if !ok && cfg.strict {
 		return errors.New("the tray app at rest costs more than a Fyne hello world with a tray (BENCH_STRICT=1)")
+	}
+	return nil
+}
+
+// importStarter imports the starter catalog into the database db with
+// `mcptray import`.
+func importStarter(ctx context.Context, bin, db, dir string) error {
+	file := filepath.Join(dir, "starter.json")
+	if err := os.WriteFile(file, examples.Starter, 0o600); err != nil {
+		return fmt.Errorf("write the starter catalog: %w", err)
+	}
+	if out, err := exec.CommandContext(ctx, bin, "import", file, "--db", db).CombinedOutput(); err != nil {
+		return fmt.Errorf("mcptray import %s: %w: %s", file, err, out)
 	}
 	return nil
 }
