@@ -125,7 +125,7 @@ func TestClosingToTheTrayKeepsWork(t *testing.T) {
 			u, a := trayUI(t)
 			m := u.manager
 			leave(t, m)
-			if !m.holdsWork() {
+			if m.work() == "" {
 				t.Fatal("the window says it holds nothing")
 			}
 			m.closeWindow()
@@ -136,7 +136,7 @@ func TestClosingToTheTrayKeepsWork(t *testing.T) {
 				t.Fatal("the window was closed, not hidden")
 			}
 			u.OpenManager()
-			if !m.holdsWork() {
+			if m.work() == "" {
 				t.Error("the work was gone when the window came back")
 			}
 		})
@@ -148,8 +148,8 @@ func TestAWindowJustOpenedHoldsNoWork(t *testing.T) {
 	m := u.manager
 	selectEntry(t, m.tools, "echo")
 	m.tabs.SelectIndex(4)
-	if m.holdsWork() {
-		t.Errorf("holdsWork: unsaved editor %v, settings %v, dialog %v", m.unsavedEditor(), m.settings.Unsaved(), m.win.Canvas().Overlays().Top())
+	if w := m.work(); w != "" {
+		t.Errorf("a window just opened holds work: %s", w)
 	}
 	test.Type(m.settings.title, "x")
 	if !m.settings.Unsaved() {

@@ -228,14 +228,11 @@ func (m *Manager) closeWindow() { m.onClose() }
 
 func (m *Manager) ctx() context.Context { return m.life }
 
-// holdsWork says whether the window holds work that destroying it would
-// lose: unsaved changes in an editor or the settings, a dialog (a choice
+// work names the work the window holds that destroying it would lose, or
+// is "": unsaved changes in an editor or the settings, a dialog (a choice
 // half made, an import's report), a file import or export, or a Try it
 // call under way. (A secret store call under way is not: it ends the
 // same, and a new window lists the secrets again.)
-func (m *Manager) holdsWork() bool { return m.work() != "" }
-
-// work names the work the window holds (see holdsWork), or is "".
 func (m *Manager) work() string {
 	switch {
 	case m.unsavedEditor():
@@ -266,20 +263,16 @@ func (m *Manager) destroy() {
 	// Fyne 2.7 lets a closed window go only partly. It keeps the focused
 	// window in a package variable (the GLFW driver's curWindow) until
 	// another window gains the focus, which a window closed while focused
-	// never loses; it keeps the textures of the window's texts until the
-	// window paints again; and closing destroys the renderers of the
-	// widgets shown only, while those of the other tabs' widgets, made to
-	// measure them, expire only as some window paints. So the window is
-	// hidden first, to lose the focus; its content is set again, which
-	// drops its text textures; and that content is every tab's, so that
-	// closing destroys all their renderers.
+	// never loses; and it keeps the textures of the window's texts, and
+	// through them the window and all it shows, until the window paints
+	// again. So the window is hidden first, to lose the focus, and its
+	// content is set again (to nothing), which drops its text textures.
+	// What Fyne still keeps: the renderers of the widgets not shown when
+	// the window closed (the other tabs', hidden lines), until some window
+	// paints and a minute has passed.
 	m.win.Hide()
 	m.win.SetMainMenu(nil)
-	all := make([]fyne.CanvasObject, 0, len(m.tabs.Items))
-	for _, t := range m.tabs.Items {
-		all = append(all, t.Content)
-	}
-	m.win.SetContent(container.NewStack(all...))
+	m.win.SetContent(container.NewWithoutLayout())
 	time.AfterFunc(closeAfterHide, func() { fyne.Do(m.win.Close) })
 }
 
