@@ -47,6 +47,17 @@ func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Durat
 	return m.Idle, err
 }
 
+// StarterFile writes the starter catalog into dir, for `serve -catalog`
+// or `mcptray import`, and returns the file: a first start serves it, but
+// a database other than the default is not seeded.
+func StarterFile(dir string) (string, error) {
+	file := filepath.Join(dir, "starter.json")
+	if err := os.WriteFile(file, examples.Starter, 0o600); err != nil {
+		return "", fmt.Errorf("write the starter catalog: %w", err)
+	}
+	return file, nil
+}
+
 // Memory is a process's resident memory, in bytes.
 type Memory struct {
 	// RSS is all of it (VmRSS): also the pages of the program's and its
@@ -61,9 +72,9 @@ type Memory struct {
 
 // MeasureServe is MeasureIdle with the server's threads and RSS (MeasurePID).
 func MeasureServe(ctx context.Context, bin, dir string, settle, window time.Duration) (TrayIdle, error) {
-	starter := filepath.Join(dir, "starter.json")
-	if err := os.WriteFile(starter, examples.Starter, 0o600); err != nil {
-		return TrayIdle{}, fmt.Errorf("write the starter catalog: %w", err)
+	starter, err := StarterFile(dir)
+	if err != nil {
+		return TrayIdle{}, err
 	}
 	srv, err := startServe(ctx, bin, dir, "idle", "-catalog", starter)
 	if err != nil {

@@ -37,7 +37,6 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/bench"
-	"github.com/mcptray/mcptray/examples"
 )
 
 func main() {
@@ -140,9 +139,9 @@ func run(ctx context.Context, args []string) error {
 // importStarter imports the starter catalog into the database db with
 // `mcptray import`.
 func importStarter(ctx context.Context, bin, db, dir string) error {
-	file := filepath.Join(dir, "starter.json")
-	if err := os.WriteFile(file, examples.Starter, 0o600); err != nil {
-		return fmt.Errorf("write the starter catalog: %w", err)
+	file, err := bench.StarterFile(dir)
+	if err != nil {
+		return err
 	}
 	if out, err := exec.CommandContext(ctx, bin, "import", file, "--db", db).CombinedOutput(); err != nil {
 		return fmt.Errorf("mcptray import %s: %w: %s", file, err, out)
