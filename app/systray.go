@@ -2,6 +2,7 @@ package app
 
 import (
 	"log/slog"
+	"reflect"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/systray"
@@ -38,7 +39,38 @@ type trayItem struct {
 func newSysTray(menu *fyne.Menu, hidden func(*fyne.MenuItem) bool) *sysTray {
 	s := &sysTray{menu: menu, hidden: hidden, items: map[*fyne.MenuItem]*trayItem{}}
 	s.add(menu, nil)
+	go s.listen()
 	return s
+}
+
+// listen runs the action of each item clicked, until Quit: one goroutine
+// waits on every item's ClickedCh (the tray holds some 80 lines, each one's
+// own goroutine would be some 80 stacks kept all day for clicks that are
+// rare). systray drops a click that finds nobody waiting, as it would
+// with a goroutine per item busy with the click before. The action is read
+// when the click comes, on the UI goroutine: the item may have changed
+// since it was shown.
+func (s *sysTray) listen() {
+	cases := make([]reflect.SelectCase, 0, len(s.items))
+	items := make([]*fyne.MenuItem, 0, len(s.items))
+	for fi, ti := range s.items {
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ti.sys.ClickedCh)})
+		items = append(items, fi)
+	}
+	for len(cases) > 0 {
+		i, _, ok := reflect.Select(cases)
+		if !ok { // the item was removed: systray closed its channel
+			cases = append(cases[:i], cases[i+1:]...)
+			items = append(items[:i], items[i+1:]...)
+			continue
+		}
+		fi := items[i]
+		fyne.Do(func() {
+			if !fi.Disabled && fi.Action != nil {
+				fi.Action()
+			}
+		})
+	}
 }
 
 // add creates the systray items of menu's lines, under parent (nil: the
@@ -65,17 +97,6 @@ func (s *sysTray) add(menu *fyne.Menu, parent *systray.MenuItem) {
 		if fi.ChildMenu != nil {
 			s.add(fi.ChildMenu, it)
 		}
-		go func() {
-			// Runs until Quit. The action is read when the click comes, on
-			// the UI goroutine: the item may have changed since it was shown.
-			for range it.ClickedCh {
-				fyne.Do(func() {
-					if !fi.Disabled && fi.Action != nil {
-						fi.Action()
-					}
-				})
-			}
-		}()
 	}
 }
 
