@@ -336,7 +336,13 @@ type ActivityWriter struct {
 	mu     sync.RWMutex
 	closed bool
 
-	in      chan mcpcore.Activity
+	// pending holds the records queued and not yet taken by the writer
+	// goroutine, at most opt.Buffer: it grows with a burst and is handed
+	// back after one, where a channel that size would hold some 900 KB for
+	// the whole run. wake (capacity 1) says some are pending.
+	qmu     sync.Mutex
+	pending []mcpcore.Activity
+	wake    chan struct{}
 	flushCh chan chan error
 	done    chan struct{}
 	stopped chan struct{}
@@ -401,7 +407,7 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 	w := &ActivityWriter{
 		st:      s,
 		opt:     opt,
-		in:      make(chan mcpcore.Activity, opt.Buffer),
+		wake:    make(chan struct{}, 1),
 		flushCh: make(chan chan error),
 		done:    make(chan struct{}),
 		stopped: make(chan struct{}),
@@ -433,12 +439,38 @@ func (w *ActivityWriter) queue(a mcpcore.Activity) {
 		w.droppedTotal.Add(1)
 		return
 	}
-	select {
-	case w.in <- a:
-	default:
+	w.qmu.Lock()
+	full := len(w.pending) >= w.opt.Buffer
+	if !full {
+		w.pending = append(w.pending, a)
+	}
+	w.qmu.Unlock()
+	if full {
 		w.droppedFull.Add(1)
 		w.droppedTotal.Add(1)
+		return
 	}
+	select {
+	case w.wake <- struct{}{}:
+	default: // already told
+	}
+}
+
+// spareKept is the largest pending slice the writer keeps to queue into
+// again; a bigger one, left by a burst, goes back to the runtime.
+const spareKept = 256
+
+// take hands the writer the records pending, queueing the next ones into
+// spare (emptied), so that a steady flow of records allocates nothing.
+func (w *ActivityWriter) take(spare []mcpcore.Activity) []mcpcore.Activity {
+	if cap(spare) > spareKept {
+		spare = nil
+	}
+	w.qmu.Lock()
+	defer w.qmu.Unlock()
+	got := w.pending
+	w.pending = spare[:0]
+	return got
 }
 
 // countRefusal counts a refused request; it reports whether the record
@@ -583,27 +615,12 @@ func (w *ActivityWriter) run() {
 		batch = batch[:0]
 		timer.Stop()
 	}
-	// drain moves everything queued into batches, writing each full one.
+	// drain moves everything queued into batches, writing each full one;
+	// a batch begun waits BatchDelay for more.
+	var spare []mcpcore.Activity
 	drain := func() {
-		for {
-			select {
-			case a := <-w.in:
-				batch = append(batch, a)
-				if len(batch) >= w.opt.BatchSize {
-					write()
-				}
-			default:
-				return
-			}
-		}
-	}
-	for {
-		var due <-chan time.Time
-		if len(batch) > 0 {
-			due = timer.C
-		}
-		select {
-		case a := <-w.in:
+		recs := w.take(spare)
+		for _, a := range recs {
 			if len(batch) == 0 {
 				timer.Reset(w.opt.BatchDelay)
 			}
@@ -611,6 +628,18 @@ func (w *ActivityWriter) run() {
 			if len(batch) >= w.opt.BatchSize {
 				write()
 			}
+		}
+		clear(recs) // the records' strings are not kept alive by the spare
+		spare = recs
+	}
+	for {
+		var due <-chan time.Time
+		if len(batch) > 0 {
+			due = timer.C
+		}
+		select {
+		case <-w.wake:
+			drain()
 		case <-due:
 			write()
 		case ack := <-w.flushCh:
