@@ -17,8 +17,10 @@ import (
 const defaultFilePollInterval = 500 * time.Millisecond
 
 // fileSafetyPoll is how often watched files are checked anyway, in case the
-// file system dropped an event (network file systems, a full queue).
-const fileSafetyPoll = 20 * time.Second
+// file system dropped an event (network file systems, a full queue). It is
+// the database's safety poll period (storage.DefaultSafetyPollInterval), so
+// that an idle server wakes once for both.
+const fileSafetyPoll = 30 * time.Second
 
 // fileWatcher watches the files behind file resources and reports the URIs
 // whose file changed (size, modification time, type, or it appeared or
