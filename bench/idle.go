@@ -37,16 +37,6 @@ func (i Idle) CPUPerSecond() time.Duration {
 	return time.Duration(float64(i.CPU) / i.Window.Seconds())
 }
 
-// MeasureIdle starts `bin serve` on a new database in dir with the starter
-// catalog (the one a first start serves; a database other than the default
-// is not seeded, so it is given), waits until it serves, lets it settle,
-// and measures its context switches and CPU over window while nothing
-// talks to it.
-func MeasureIdle(ctx context.Context, bin, dir string, settle, window time.Duration) (Idle, error) {
-	m, err := MeasureServe(ctx, bin, dir, settle, window)
-	return m.Idle, err
-}
-
 // StarterFile writes the starter catalog into dir, for `serve -catalog`
 // or `mcptray import`, and returns the file: a first start serves it, but
 // a database other than the default is not seeded.
@@ -70,7 +60,11 @@ type Memory struct {
 	Private int64
 }
 
-// MeasureServe is MeasureIdle with the server's threads and RSS (MeasurePID).
+// MeasureServe starts `bin serve` on a new database in dir with the
+// starter catalog (the one a first start serves; a database other than the
+// default is not seeded, so it is given), waits until it serves, lets it
+// settle, and measures it over window while nothing talks to it
+// (MeasurePID: context switches, CPU, each thread's share, RSS).
 func MeasureServe(ctx context.Context, bin, dir string, settle, window time.Duration) (TrayIdle, error) {
 	starter, err := StarterFile(dir)
 	if err != nil {

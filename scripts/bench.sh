@@ -18,7 +18,7 @@
 #   BENCH_PROFILE_DIR (set: each server process writes DIR/<server>.pprof)
 #   BENCH_STRICT [0] (1: exit 1 when a configuration misses the target)
 #   BENCH_MCPTRAY_BIN [a headless mcptray built here; empty: skip idle and 10k tools]
-#   BENCH_IDLE_WINDOW [20s]  BENCH_BIG [1]
+#   BENCH_IDLE_WINDOW [30s]  BENCH_BIG [1]
 #   BENCH_TRAY [1] (0: skip the tray app at rest)  BENCH_TRAY_WINDOW [20s]  BENCH_TRAY_SETTLE [5s]
 # Quick: BENCH_DURATION=1s BENCH_ROUNDS=1 scripts/bench.sh  (default run: ~3 min)
 set -euo pipefail
