@@ -6,6 +6,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -61,6 +64,9 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	}
 	opts := app.Config{Store: d.Store(), Secrets: d.Secrets(), Engine: d.Engine(), Server: d, DB: d.DB(), Asker: asker,
 		Activity: d.Activity(), Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: d.Stop, Screen: screenArea}
+	if windowProcess {
+		opts.StartWindow = startWindow
+	}
 	if opts.ShimPath, err = clientconfig.ShimPath(""); err != nil {
 		fmt.Fprintf(cfg.Stderr, "mcptray: %v\n", err)
 	}
@@ -109,4 +115,48 @@ func screenArea() (width, height int) {
 	}
 	_, _, width, height = m.GetWorkarea()
 	return width, height
+}
+
+// windowProcess: with a tray, the manager window opens in a process of
+// its own, which ends with the window, so that the process serving all
+// day holds nothing the window drew (app/windowprocess.go). Not on macOS,
+// where a second process showing a window gets a Dock icon of its own and
+// the activation of a separate app, which we cannot try here.
+const windowProcess = runtime.GOOS != "darwin"
+
+// startWindow starts `mcptray window`, this program's manager window
+// process, its stdin and stdout the link; what it logs goes where ours
+// does.
+func startWindow() (app.WindowProcess, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return app.WindowProcess{}, fmt.Errorf("finding this program: %w", err)
+	}
+	cmd := exec.Command(exe, cli.WindowCommand)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return app.WindowProcess{}, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return app.WindowProcess{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return app.WindowProcess{}, fmt.Errorf("starting %s %s: %w", exe, cli.WindowCommand, err)
+	}
+	return app.WindowProcess{Stdin: in, Stdout: out, Wait: cmd.Wait}, nil
+}
+
+// window runs the manager window's own process.
+func window() cli.Window { return runWindow }
+
+// runWindow is `mcptray window`: the manager window, on what the serving
+// mcptray on the other end of stdin and stdout says.
+func runWindow(ctx context.Context, env cli.Env) error {
+	// Standard output is the link: nothing else may print there.
+	os.Stdout = os.Stderr
+	fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "mcptray", Version: env.Version, Build: 1})
+	a := fyneapp.NewWithID(appID)
+	return app.RunWindow(ctx, a, app.WindowEnv{Link: env.Stdin, Out: env.Stdout, Screen: screenArea})
 }

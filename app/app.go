@@ -35,6 +35,16 @@ type Server interface {
 	SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error)
 }
 
+// ApprovalKeeper is what Settings ▸ Remembered approvals needs of the
+// server: mcpcore.Engine's remembered approvals, or the serving process's
+// when the window runs in a process of its own.
+type ApprovalKeeper interface {
+	RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error)
+	ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
+	ForgetAllApprovals(ctx context.Context) error
+	SubscribeApprovals(ctx context.Context) <-chan struct{}
+}
+
 // ToolTrier runs a catalog tool through the real MCP endpoint, as an AI
 // client would, for the tool editor's Try it.
 type ToolTrier interface {
@@ -87,6 +97,28 @@ type Config struct {
 	// BeforeQuit runs when the person quits, while the UI still runs (so
 	// pending questions can be withdrawn): main stops the server there.
 	BeforeQuit func()
+	// Approvals are the remembered approvals Settings lists; nil: the
+	// Engine's.
+	Approvals ApprovalKeeper
+	// StartWindow, with a tray, opens the manager window in a process of
+	// its own (windowprocess.go); nil, or when it fails, the window opens
+	// in this process.
+	StartWindow WindowStarter
+
+	// parent is the serving process, when this process is only its
+	// manager window (RunWindow).
+	parent *parentLink
+}
+
+// approvals is what Settings lists the remembered approvals of.
+func (c Config) approvals() ApprovalKeeper {
+	switch {
+	case c.Approvals != nil:
+		return c.Approvals
+	case c.Engine != nil:
+		return c.Engine
+	}
+	return nil
 }
 
 // ActivityFeed delivers the activity records a server writes
@@ -111,6 +143,11 @@ type UI struct {
 	view managerView
 	// tasks is the task window, made on first use.
 	tasks *TaskWindow
+	// window is the manager window's own process, while it runs
+	// (StartWindow).
+	window *windowProc
+	// welcomeDue: the welcome is yet to be shown (Config.Welcome).
+	welcomeDue bool
 	// stopWatch ends the tray's following of the server (set by Run).
 	stopWatch context.CancelFunc
 }
@@ -128,8 +165,11 @@ func New(a fyne.App, cfg Config) *UI {
 // newUI builds the UI for the tray host found (tests choose one).
 func newUI(a fyne.App, cfg Config, host TrayHost) *UI {
 	a.SetIcon(assets.Icon)
-	u := &UI{app: a, cfg: cfg, host: host}
+	u := &UI{app: a, cfg: cfg, host: host, welcomeDue: cfg.Welcome}
 	u.menu = newTrayMenu(u)
+	if cfg.parent != nil {
+		return u // the window's own process: the tray is the serving process's
+	}
 	if !host.Present {
 		slog.Info("no tray icon: mcptray runs as its window, shown at start; closing it quits", "tray", host.About)
 		return u
@@ -145,6 +185,13 @@ func newUI(a fyne.App, cfg Config, host TrayHost) *UI {
 func (u *UI) Run(ctx context.Context) {
 	stop := context.AfterFunc(ctx, func() { fyne.Do(u.quitApp) })
 	defer stop()
+	if u.cfg.parent != nil {
+		// The window's own process follows the server through the
+		// serving process's state notifications.
+		u.app.Lifecycle().SetOnStarted(u.started)
+		u.app.Run()
+		return
+	}
 	// The tray follows the server until Quit begins, not while it stops
 	// (the store closes) nor after the UI has gone.
 	wctx, stopWatch := context.WithCancel(ctx)
@@ -158,19 +205,23 @@ func (u *UI) Run(ctx context.Context) {
 
 // started fills the tray and opens the window when it is due.
 func (u *UI) started() {
-	if _, ok := u.app.(desktop.App); ok && u.host.Present {
+	if _, ok := u.app.(desktop.App); ok && u.host.Present && u.cfg.parent == nil {
 		u.menu.fillTray()
 	}
 	if !u.cfg.ShowManager && !u.cfg.Welcome && u.host.Present {
 		return
 	}
 	u.OpenManager()
+	if u.manager == nil {
+		return // opened in its own process, which shows the welcome
+	}
 	// One dialog at a time: the no-tray notice waits for the welcome.
 	then := func() {}
 	if !u.host.Present {
 		then = u.sayNoTray
 	}
-	if u.cfg.Welcome {
+	if u.welcomeDue {
+		u.welcomeDue = false
 		u.manager.showWelcome(then)
 		return
 	}
@@ -180,6 +231,10 @@ func (u *UI) started() {
 // Quit stops the server (BeforeQuit) while the UI still runs, then quits.
 // An editor with unsaved changes is shown first, and the person asked.
 func (u *UI) Quit() {
+	if w := u.window; w != nil && !w.closing {
+		w.notify(winAskQuit, nil) // the window asks, then tells us to quit
+		return
+	}
 	if m := u.manager; m != nil && m.unsavedEditor() {
 		u.OpenManager()
 		m.ask("Quit mcptray?", "The editor has changes that are not saved. Quit and discard them?", func(yes bool) {
@@ -193,6 +248,14 @@ func (u *UI) Quit() {
 }
 
 func (u *UI) quit() {
+	if p := u.cfg.parent; p != nil {
+		p.notify(winQuit, nil) // the serving process stops, and ends this one
+		u.quitApp()
+		return
+	}
+	if w := u.window; w != nil {
+		w.notify(winExit, nil)
+	}
 	if u.stopWatch != nil {
 		u.stopWatch()
 	}
@@ -221,6 +284,17 @@ func (u *UI) quitApp() {
 // OpenManager shows the manager window, creating it when none is open
 // (on first use, and after closing it to the tray destroyed it).
 func (u *UI) OpenManager() {
+	if u.cfg.StartWindow != nil && u.host.Present && u.manager == nil {
+		if w := u.window; w != nil && !w.closing {
+			w.notify(winShow, nil)
+			return
+		}
+		err := u.startWindow()
+		if err == nil {
+			return
+		}
+		slog.Warn("the manager window opens in this process", "err", err)
+	}
 	first := u.manager == nil
 	if first {
 		u.manager = NewManager(u.app, u.cfg)
@@ -277,6 +351,14 @@ func (u *UI) closeManager() {
 		return
 	}
 	m := u.manager
+	if p := u.cfg.parent; p != nil && m.work() == "" {
+		// The window's own process ends with its window: all it held
+		// goes with it, and the serving process keeps where it was left.
+		p.notify(winClosed, m.view().toWire())
+		m.win.Hide()
+		u.quitApp()
+		return
+	}
 	if work := m.work(); work == "" {
 		u.view = m.view()
 		u.manager, u.winMenu = nil, nil
@@ -401,6 +483,10 @@ func trayHowTo(name string) string {
 
 // raiseQuestion brings the waiting question's window to the front.
 func (u *UI) raiseQuestion() {
+	if p := u.cfg.parent; p != nil {
+		p.notify(winRaiseQuestion, nil)
+		return
+	}
 	if u.cfg.Asker != nil {
 		u.cfg.Asker.Raise()
 	}
@@ -413,12 +499,38 @@ func (u *UI) stateChanged() {
 	if u.winMenu != nil {
 		u.winMenu.update()
 	}
+	if w := u.window; w != nil {
+		w.sendState(u.windowState())
+	}
+}
+
+// waiting is how many questions wait for the person.
+func (u *UI) waiting() int {
+	switch {
+	case u.cfg.parent != nil:
+		return u.cfg.parent.waiting()
+	case u.cfg.Asker != nil:
+		return u.cfg.Asker.Pending()
+	}
+	return 0
+}
+
+// hasTasks says whether the server runs tasks (View ▸ Task window).
+func (u *UI) hasTasks() bool {
+	if p := u.cfg.parent; p != nil {
+		return p.hasTasks
+	}
+	return u.cfg.Engine != nil
 }
 
 // ShowTaskWindow opens the task window, or raises it when it is open
 // already; it returns nil when there is no engine. Call it on the UI
 // goroutine.
 func (u *UI) ShowTaskWindow() *TaskWindow {
+	if p := u.cfg.parent; p != nil {
+		p.notify(winShowTasks, nil)
+		return nil
+	}
 	if u.cfg.Engine == nil {
 		return nil
 	}

@@ -23,7 +23,7 @@ import (
 // engine: a new approval, a revoked one, or an edit that makes one stop
 // matching its tool shows at once.
 type approvalsSection struct {
-	eng *mcpcore.Engine
+	eng ApprovalKeeper
 	win fyne.Window
 
 	items []mcpcore.RememberedApproval
@@ -42,10 +42,10 @@ var approvalColumns = []struct {
 	width float32
 }{{"AI app", 130}, {"Tool", 230}, {"Token", 100}, {"Since", 130}, {"Remembered", 110}}
 
-// newApprovalsSection builds the section for the engine eng (nil: not
-// serving, nothing to list), in win, following eng and the catalog of st
-// until ctx ends (the window is gone) or the server stops.
-func newApprovalsSection(ctx context.Context, eng *mcpcore.Engine, st *storage.Store, win fyne.Window) *approvalsSection {
+// newApprovalsSection builds the section for the server's approvals eng
+// (nil: not serving, nothing to list), in win, following eng and the
+// catalog of st until ctx ends (the window is gone) or the server stops.
+func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.Store, win fyne.Window) *approvalsSection {
 	s := &approvalsSection{eng: eng, win: win, sel: -1}
 	s.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(s.items), len(approvalColumns) },

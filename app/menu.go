@@ -103,7 +103,7 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	w.find = fyne.NewMenuItem("Find", w.focusSearch)
 	w.find.Shortcut = findShortcut
 	tasks := fyne.NewMenuItem("Task window", func() { u.ShowTaskWindow() })
-	tasks.Disabled = u.cfg.Engine == nil
+	tasks.Disabled = !u.hasTasks()
 	view := fyne.NewMenu("View", append(viewItems, fyne.NewMenuItemSeparator(), w.find, tasks)...)
 
 	help := fyne.NewMenu("Help",
@@ -178,10 +178,7 @@ func (w *windowMenu) update() {
 	if srv != nil && srv.Paused() {
 		w.pause.Label = "Resume serving"
 	}
-	waiting := 0
-	if u.cfg.Asker != nil {
-		waiting = u.cfg.Asker.Pending()
-	}
+	waiting := u.waiting()
 	w.question.Label, w.question.Disabled = questionLine(waiting), waiting == 0
 	for _, it := range w.tabs {
 		it.Checked = it.Label == tab

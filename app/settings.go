@@ -97,7 +97,7 @@ func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Con
 	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
-		newApprovalsSection(ctx, cfg.Engine, cfg.Store, win).Content(), widget.NewSeparator(),
+		newApprovalsSection(ctx, cfg.approvals(), cfg.Store, win).Content(), widget.NewSeparator(),
 		s.secretsSection(), widget.NewSeparator(),
 		s.serverSettings(),
 	)))

@@ -23,11 +23,17 @@ import (
 // call first brings the server in line with the catalog as stored (the
 // server would notice a save within moments on its own), so "Save and
 // run" runs exactly what was just saved.
-func TryItTrier(t *tryit.Trier, eng *mcpcore.Engine) ToolTrier { return tryitAdapter{t, eng} }
+func TryItTrier(t *tryit.Trier, eng Syncer) ToolTrier { return tryitAdapter{t, eng} }
+
+// Syncer brings the server in line with the stored catalog
+// (mcpcore.Engine.Sync).
+type Syncer interface {
+	Sync(ctx context.Context) error
+}
 
 type tryitAdapter struct {
 	t   *tryit.Trier
-	eng *mcpcore.Engine
+	eng Syncer
 }
 
 func (a tryitAdapter) TryTool(ctx context.Context, name string, args map[string]any) (TryResult, error) {

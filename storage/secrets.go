@@ -114,6 +114,9 @@ type secretsConfig struct {
 	service      string
 	file         string
 	probeTimeout time.Duration
+	// known is the backend another process of this database found, and
+	// knownReason why it fell back to the file (WithKnownBackend).
+	known, knownReason string
 }
 
 // WithKeyringService sets the keyring service name (default: see
@@ -146,6 +149,19 @@ func WithProbeTimeout(d time.Duration) SecretsOption {
 	}
 }
 
+// WithKnownBackend opens the backend kind (BackendKeyring or BackendFile)
+// that the serving mcptray process found, reason being why it uses the
+// file: the manager window's own process then neither probes the keyring
+// again (up to the probe timeout, each time the window opens) nor moves
+// secrets behind the server's back. Any other kind is ignored.
+func WithKnownBackend(kind, reason string) SecretsOption {
+	return func(c *secretsConfig) {
+		if kind == BackendKeyring || kind == BackendFile {
+			c.known, c.knownReason = kind, reason
+		}
+	}
+}
+
 // OpenSecrets opens the secret store of this database. It probes the
 // keyring by looking up an entry that never exists: "not found" means the
 // keyring works; any other error, or no answer within the probe timeout,
@@ -168,6 +184,14 @@ func (s *Store) OpenSecrets(ctx context.Context, opts ...SecretsOption) (*Secret
 		file:    &fileBackend{path: cfg.file},
 	}
 	kr := &keyringBackend{service: cfg.service}
+	switch cfg.known {
+	case BackendKeyring:
+		x.kind, x.backend, x.keyring = BackendKeyring, kr, kr
+		return x, nil
+	case BackendFile:
+		x.kind, x.backend, x.reason = BackendFile, x.file, cfg.knownReason
+		return x, nil
+	}
 	if err := kr.probe(ctx, cfg.probeTimeout); err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("open secrets: %w", ctx.Err())
@@ -192,6 +216,9 @@ func defaultService(dbPath string) string {
 	}
 	return KeyringService + ":" + dbPath
 }
+
+// Reason says why the keyring is not used ("" when it is).
+func (x *Secrets) Reason() string { return x.reason }
 
 // Backend is where values are kept: BackendKeyring or BackendFile.
 func (x *Secrets) Backend() string { return x.kind }

@@ -480,3 +480,35 @@ func TestKeyRaceWithoutKeyring(t *testing.T) {
 	withoutKeyring(t)
 	checkKeyRace(t)
 }
+
+// The manager window's process opens the backend the server found: the
+// file, with the server's reason, even when the keyring answers now (no
+// probe, and nothing moved behind the server's back); the keyring without
+// a probe when the server uses it.
+func TestSecretsKnownBackendIsTakenAsItIs(t *testing.T) {
+	withoutKeyring(t)
+	ctx := context.Background()
+	s := openAt(t, filepath.Join(t.TempDir(), "mcptray.db"))
+	served := openSecrets(t, s)
+	if err := served.SetSecret(ctx, "api-token", "in-the-file"); err != nil {
+		t.Fatal(err)
+	}
+	setKeyring(t, nil) // the keyring answers from now on
+	x, err := s.OpenSecrets(ctx, WithKnownBackend(BackendFile, "the server's reason"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Backend() != BackendFile || !strings.Contains(x.Warning(), "the server's reason") {
+		t.Fatalf("Backend = %q, Warning = %q; want the file, for the server's reason", x.Backend(), x.Warning())
+	}
+	if v, err := x.Secret(ctx, "api-token"); err != nil || v != "in-the-file" {
+		t.Fatalf("Secret = %q, %v; the file's value was moved or lost", v, err)
+	}
+	k, err := s.OpenSecrets(ctx, WithKnownBackend(BackendKeyring, ""))
+	if err != nil || k.Backend() != BackendKeyring || k.Warning() != "" {
+		t.Fatalf("keyring: Backend = %q, Warning = %q, %v", k.Backend(), k.Warning(), err)
+	}
+	if b, _ := os.ReadFile(served.File()); !bytes.Contains(b, []byte("in-the-file")) {
+		t.Fatalf("the file's secret moved on opening the known keyring: the file holds %s", b)
+	}
+}

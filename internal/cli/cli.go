@@ -24,7 +24,19 @@ type Env struct {
 	// Desktop runs the desktop app; nil in the headless build, where
 	// `mcptray` with no command serves headless.
 	Desktop Desktop
+	// Window runs the manager window's own process (WindowCommand); nil
+	// in the headless build.
+	Window Window
 }
+
+// WindowCommand is the command the desktop app starts its manager window
+// with, in a process of its own linked by stdin and stdout. It is no
+// command for people, so the usage leaves it out.
+const WindowCommand = "window"
+
+// Window runs the manager window's own process on env's stdin and stdout
+// until the window closes.
+type Window func(ctx context.Context, env Env) error
 
 // Desktop runs the desktop app on the server cfg describes until the
 // person quits it or ctx ends.
@@ -138,6 +150,14 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return configCmd(ctx, rest, env)
 	case "clients":
 		return clientsCmd(ctx, rest, env)
+	case WindowCommand:
+		if env.Window == nil {
+			return errors.New("this mcptray is built without the desktop app (headless): it has no window")
+		}
+		if len(rest) > 0 {
+			return usageError{fmt.Sprintf("%s takes no arguments: the desktop app starts it", WindowCommand)}
+		}
+		return env.Window(ctx, env)
 	case "version", "--version":
 		fmt.Fprintln(env.Stdout, "mcptray", env.Version)
 		return nil
