@@ -33,20 +33,38 @@ type WindowEnv struct {
 func RunWindow(ctx context.Context, a fyne.App, env WindowEnv) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	u, done, err := openWindowProcess(ctx, a, env)
+	if err != nil {
+		return err
+	}
+	defer done()
+	u.Run(ctx)
+	return nil
+}
+
+// openWindowProcess links to the serving process, opens what it names and
+// builds the UI of the window, which Run shows; done closes what it
+// opened. The window quits when the link ends.
+func openWindowProcess(ctx context.Context, a fyne.App, env WindowEnv) (u *UI, done func(), err error) {
 	p := &parentLink{}
 	p.link = winlink.New(env.Link, env.Out, p.handle)
 	linkDone := make(chan error, 1)
 	go func() { linkDone <- p.link.Run(ctx) }()
 	var start windowStart
 	if err := p.link.Call(ctx, winStart, nil, &start); err != nil {
-		return fmt.Errorf("asking the serving mcptray what to show: %w", err)
+		return nil, nil, fmt.Errorf("asking the serving mcptray what to show: %w", err)
 	}
 	p.state, p.hasTasks = start.State, start.HasTasks
 	st, err := storage.Open(start.DB)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer st.Close()
+	closers := []func() error{st.Close}
+	done = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			_ = closers[i]()
+		}
+	}
 	cfg := Config{Store: st, Server: p, Approvals: p, DB: start.DB, Version: start.Version, ShimPath: start.ShimPath,
 		Screen: env.Screen, Welcome: start.Welcome, ShowManager: true, parent: p}
 	if s := start.Secrets; s.Kind != "" {
@@ -61,12 +79,14 @@ func RunWindow(ctx context.Context, a fyne.App, env WindowEnv) error {
 	if tr, err := tryit.New(st, p.URL); err != nil {
 		slog.Warn("the tool editor's Try it is off", "err", err)
 	} else {
-		defer tr.Close()
+		closers = append(closers, tr.Close)
 		cfg.TryIt = TryItTrier(tr, p)
 	}
-	u := newUI(a, cfg, TrayHost{Present: true, About: start.TrayHost})
+	u = newUI(a, cfg, TrayHost{Present: true, About: start.TrayHost})
 	u.view = start.View.fromWire()
+	p.mu.Lock()
 	p.ui = u
+	p.mu.Unlock()
 	go func() {
 		// The serving process gone (quit, or killed): nothing is left
 		// to save to; the window goes with it.
@@ -75,8 +95,7 @@ func RunWindow(ctx context.Context, a fyne.App, env WindowEnv) error {
 		}
 		fyne.Do(u.quitApp)
 	}()
-	u.Run(ctx)
-	return nil
+	return u, done, nil
 }
 
 // parentLink is the serving process as the window process sees it: the
@@ -93,7 +112,9 @@ type parentLink struct {
 
 // handle answers the serving process's notifications.
 func (p *parentLink) handle(_ context.Context, method string, params json.RawMessage) (any, error) {
+	p.mu.Lock()
 	u := p.ui
+	p.mu.Unlock()
 	if u == nil {
 		return nil, nil // before the window is up: the start's state is news enough
 	}

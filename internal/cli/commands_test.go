@@ -118,6 +118,8 @@ func TestMainExitCodes(t *testing.T) {
 		{[]string{"serve", "--addr", "0.0.0.0:1"}, 2, "", "loopback"},
 		{[]string{"export", "--db", db, "-h"}, 0, "-db", ""},
 		{[]string{"tool", "enable", "nope", "--db", db}, 1, "", "not found"},
+		// The desktop app's window process, in a build without a desktop.
+		{[]string{"window"}, 1, "", "headless"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(context.Background(), c.args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Version: "test"})

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -99,7 +100,8 @@ func (c *Conn) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-errc:
-			if err != nil {
+			// This side closing its own end is an end like any other.
+			if err != nil && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) {
 				return fmt.Errorf("reading the link: %w", err)
 			}
 			return nil
