@@ -2,6 +2,7 @@ package bench
 
 import (
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -32,5 +33,28 @@ func TestProcessCostCounts(t *testing.T) {
 	}
 	if _, _, err := ProcessCost(-1); err == nil {
 		t.Error("ProcessCost of no process: no error")
+	}
+}
+
+func TestChildrenListsTheProcessesStartedAndStillRunning(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Started is not yet exec'd: its command line comes a moment later.
+	var kids map[int]string
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if kids, err = Children(os.Getpid()); err != nil || kids[cmd.Process.Pid] == "sleep 30" {
+			break
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if err != nil || kids[cmd.Process.Pid] != "sleep 30" {
+		t.Fatalf("Children = %v, %v; want sleep 30 as %d", kids, err, cmd.Process.Pid)
+	}
+	if kids, err := Children(os.Getpid()); err != nil || len(kids) != 0 {
+		t.Fatalf("after it ended: %v, %v; want none", kids, err)
 	}
 }

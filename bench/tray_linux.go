@@ -50,3 +50,29 @@ func ThreadCosts(pid int) ([]ThreadCost, error) {
 	}
 	return out, nil
 }
+
+// Children lists the processes that process pid started and that still
+// run, with their command lines.
+func Children(pid int) (map[int]string, error) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("threads of process %d: %w", pid, err)
+	}
+	out := map[int]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name(), "children"))
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		for _, f := range strings.Fields(string(b)) {
+			child, err := strconv.Atoi(f)
+			if err != nil {
+				continue
+			}
+			cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", child))
+			out[child] = strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return out, nil
+}

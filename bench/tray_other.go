@@ -14,3 +14,8 @@ func clockTickOrZero() time.Duration { return 0 }
 func ThreadCosts(int) ([]ThreadCost, error) {
 	return nil, errors.New("threads are measured on Linux only")
 }
+
+// Children is read from /proc, so on Linux only.
+func Children(int) (map[int]string, error) {
+	return nil, errors.New("child processes are listed on Linux only")
+}
