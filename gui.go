@@ -133,7 +133,11 @@ func startWindow() (app.WindowProcess, error) {
 		return app.WindowProcess{}, fmt.Errorf("finding this program: %w", err)
 	}
 	cmd := exec.Command(exe, cli.WindowCommand)
-	cmd.Stderr = os.Stderr
+	// Started from the Start menu, a Windows GUI program has no standard
+	// error: the window's log then goes nowhere, as ours does.
+	if _, err := os.Stderr.Stat(); err == nil {
+		cmd.Stderr = os.Stderr
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return app.WindowProcess{}, err
