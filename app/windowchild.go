@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -51,7 +52,12 @@ func openWindowProcess(ctx context.Context, a fyne.App, env WindowEnv) (u *UI, d
 	linkDone := make(chan error, 1)
 	go func() { linkDone <- p.link.Run(ctx) }()
 	var start windowStart
-	if err := p.link.Call(ctx, winStart, nil, &start); err != nil {
+	// Only the serving process starts this one, and answers at once:
+	// anything else on stdin (a person running the command) ends it.
+	sctx, cancel := context.WithTimeout(ctx, startTimeout)
+	err = p.link.Call(sctx, winStart, nil, &start)
+	cancel()
+	if err != nil {
 		return nil, nil, fmt.Errorf("asking the serving mcptray what to show: %w", err)
 	}
 	p.state, p.hasTasks = start.State, start.HasTasks
@@ -97,6 +103,9 @@ func openWindowProcess(ctx context.Context, a fyne.App, env WindowEnv) (u *UI, d
 	}()
 	return u, done, nil
 }
+
+// startTimeout bounds the wait for the serving process's first answer.
+const startTimeout = 30 * time.Second
 
 // parentLink is the serving process as the window process sees it: the
 // Server, the remembered approvals and the catalog's Sync, over the link.
