@@ -33,6 +33,9 @@ type TrayIdle struct {
 	// Threads are the threads that lived through the window, the busiest
 	// (most context switches) first.
 	Threads []ThreadCost
+	// Children are the processes it had started that ran at the end
+	// (their command lines); their memory is in Memory.
+	Children []string
 	// ExactCPU is the threads' CPU time from schedstat, in nanoseconds
 	// where Idle.CPU counts 10 ms ticks, which over a 20 s window jitter by
 	// a few ms/s; zero when the kernel keeps no schedstat.
@@ -99,6 +102,23 @@ func MeasurePID(ctx context.Context, pid int, settle, window time.Duration) (Tra
 	if err != nil {
 		return TrayIdle{}, err
 	}
+	// What an app keeps running at rest in processes of its own is its
+	// cost too (mcptray's window process, had it not ended).
+	kids, err := Children(pid)
+	if err != nil {
+		return TrayIdle{}, err
+	}
+	var children []string
+	for kid, cmd := range kids {
+		m, err := ProcessMemory(kid)
+		if err != nil {
+			continue // it ended meanwhile
+		}
+		mem.RSS += m.RSS
+		mem.Private += m.Private
+		children = append(children, fmt.Sprintf("%d %.40q, RSS %.1f MB, private %.1f MB", kid, cmd, float64(m.RSS)/(1<<20), float64(m.Private)/(1<<20)))
+	}
+	sort.Strings(children)
 	before := make(map[int]ThreadCost, len(th0))
 	for _, t := range th0 {
 		before[t.TID] = t
@@ -114,7 +134,7 @@ func MeasurePID(ctx context.Context, pid int, settle, window time.Duration) (Tra
 		exact += t.CPU - b.CPU
 	}
 	sort.SliceStable(threads, func(i, j int) bool { return threads[i].Switches > threads[j].Switches })
-	return TrayIdle{Idle: Idle{Window: elapsed, Switches: sw1 - sw0, CPU: cpu1 - cpu0}, Memory: mem, Threads: threads, ExactCPU: exact}, nil
+	return TrayIdle{Idle: Idle{Window: elapsed, Switches: sw1 - sw0, CPU: cpu1 - cpu0}, Memory: mem, Threads: threads, ExactCPU: exact, Children: children}, nil
 }
 
 // TrayWithin reports whether ours costs no more than hello, within the

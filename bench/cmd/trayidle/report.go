@@ -55,6 +55,14 @@ func report(w io.Writer, ours, hello bench.TrayIdle, serve *bench.Idle, serveRSS
 		"and %+.0f MB private (heaps and stacks, what task managers show as an app's memory; ours holds mcptray's server, SQLite and catalog, "+
 		"and nothing its manager window drew: the window runs in a process of its own, ended with it)\n",
 		diff(ours.RSS, hello.RSS), diff(ours.RSS-ours.Private, hello.RSS-hello.Private), diff(ours.Private, hello.Private))
+	for _, t := range []struct {
+		name string
+		t    bench.TrayIdle
+	}{{"ours", ours}, {"hello world", hello}} {
+		for _, c := range t.t.Children {
+			fmt.Fprintf(w, "     %s at rest includes its process %s\n", t.name, c)
+		}
+	}
 	return swOK && cpuOK && memOK
 }
 
