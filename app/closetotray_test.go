@@ -22,12 +22,18 @@ import (
 func trayUI(t *testing.T) (*UI, fyne.App) {
 	t.Helper()
 	a := test.NewTempApp(t)
+	return managerUI(t, a, echoWipeGreet(t), true, nil), a
+}
+
+// echoWipeGreet is a server whose catalog has the tools echo and wipe and
+// the prompt greet.
+func echoWipeGreet(t *testing.T) *served {
+	t.Helper()
 	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
 		Tools: []mcpcore.Tool{testcatalog.RespondTool("echo", "hi"), testcatalog.RespondTool("wipe", "wiped")},
 		Prompts: []mcpcore.Prompt{{Name: "greet", Description: "Says hello.",
 			Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "hello"}}}}}}
-	s := servedBy(testserver.Start(t, testserver.Options{Catalog: cat}))
-	return managerUI(t, a, s, true, nil), a
+	return servedBy(testserver.Start(t, testserver.Options{Catalog: cat}))
 }
 
 // selectEntry opens the entry keyed key in p, as a click in its list does.

@@ -11,11 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/mcptray/mcptray/internal/testcatalog"
-	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // windowChild is a manager window "process" of a test: RunWindow's UI,
@@ -92,11 +89,7 @@ func nextWindow(t *testing.T, started <-chan *windowChild) *windowChild {
 func trayWithWindows(t *testing.T, beforeQuit func()) (*UI, *served, <-chan *windowChild) {
 	t.Helper()
 	a := test.NewTempApp(t)
-	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
-		Tools: []mcpcore.Tool{testcatalog.RespondTool("echo", "hi"), testcatalog.RespondTool("wipe", "wiped")},
-		Prompts: []mcpcore.Prompt{{Name: "greet", Description: "Says hello.",
-			Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "hello"}}}}}}
-	s := servedBy(testserver.Start(t, testserver.Options{Catalog: cat}))
+	s := echoWipeGreet(t)
 	start, started := pipeWindows(t, a)
 	u := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d, Secrets: s.d.Secrets(), DB: s.st.Path(), Version: "1.2.3",
 		Asker: NewAsker(a), BeforeQuit: beforeQuit, StartWindow: start}, TrayHost{Present: true, About: "test tray"})
