@@ -229,7 +229,9 @@ func (u *UI) started() {
 }
 
 // Quit stops the server (BeforeQuit) while the UI still runs, then quits.
-// An editor with unsaved changes is shown first, and the person asked.
+// An editor with unsaved changes is shown first, and the person asked; a
+// window in its own process is asked to do that, and tells this one to
+// quit once the person agrees.
 func (u *UI) Quit() {
 	if w := u.window; w != nil && !w.closing {
 		w.notify(winAskQuit, nil) // the window asks, then tells us to quit
@@ -282,7 +284,9 @@ func (u *UI) quitApp() {
 }
 
 // OpenManager shows the manager window, creating it when none is open
-// (on first use, and after closing it to the tray destroyed it).
+// (on first use, and after closing it to the tray destroyed it). With a
+// tray and a StartWindow, the window opens in a process of its own, or
+// that process is told to show it.
 func (u *UI) OpenManager() {
 	if u.cfg.StartWindow != nil && u.host.Present && u.manager == nil {
 		if w := u.window; w != nil && !w.closing {

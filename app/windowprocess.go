@@ -182,7 +182,7 @@ func (w *windowProc) notify(method string, params any) {
 	}
 }
 
-// state is the server's state as the window shows it.
+// windowState is the server's state as the window shows it.
 func (u *UI) windowState() windowState {
 	s := windowState{Waiting: u.waiting()}
 	if srv := u.cfg.Server; srv != nil {
