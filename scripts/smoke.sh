@@ -236,6 +236,12 @@ open=$(item 'Open mcptray')
 press "$open"
 shown 5
 [[ -n $win ]] || fail "the tray's Open mcptray showed no window"
+# With a tray the window is a process of its own (mcptray window), which
+# ends with it.
+wpid=$(xdotool getwindowpid "$win" 2>/dev/null || true)
+[[ -n $wpid && $wpid != "$pid" ]] || fail "the manager window is not in a process of its own (window pid ${wpid:-unknown}, server $pid)"
+tr '\0' ' ' <"/proc/$wpid/cmdline" | grep -q ' window ' || fail "the window's process is not mcptray window: $(tr '\0' ' ' <"/proc/$wpid/cmdline")"
+echo "smoke: the manager window runs in process $wpid (mcptray window), the server in $pid"
 xdotool windowfocus --sync "$win" 2>/dev/null || true
 shot 02-manager
 # The window's size, now that it is laid out: what sits at its bottom or
@@ -357,6 +363,9 @@ xdotool windowfocus --sync "$win" || fail "could not focus the manager window"
 xdotool key ctrl+w # File ▸ Close window
 for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
 xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not hide it"
+for _ in $(seq 50); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$wpid" 2>/dev/null && fail "the window's process $wpid still runs 5 s after its window closed"
+echo "smoke: closing the window ended its process"
 curl -fsS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
 timeout 20 "$BIN" >"$OUT/second-launch.log" 2>&1 || fail "a second launch failed: $(cat "$OUT/second-launch.log")"
 grep -q "its window is shown" "$OUT/second-launch.log" || fail "the second launch said: $(cat "$OUT/second-launch.log")"
