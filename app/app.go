@@ -146,6 +146,9 @@ type UI struct {
 	// window is the manager window's own process, while it runs
 	// (StartWindow).
 	window *windowProc
+	// windowFailed: a window process failed; the window opens in this
+	// process from then on.
+	windowFailed bool
 	// welcomeDue: the welcome is yet to be shown (Config.Welcome).
 	welcomeDue bool
 	// stopWatch ends the tray's following of the server (set by Run).
@@ -288,7 +291,7 @@ func (u *UI) quitApp() {
 // tray and a StartWindow, the window opens in a process of its own, or
 // that process is told to show it.
 func (u *UI) OpenManager() {
-	if u.cfg.StartWindow != nil && u.host.Present && u.manager == nil {
+	if u.cfg.StartWindow != nil && u.host.Present && u.manager == nil && !u.windowFailed {
 		if w := u.window; w != nil && !w.closing {
 			w.notify(winShow, nil)
 			return

@@ -164,12 +164,18 @@ func (u *UI) startWindow() error {
 		_ = p.Stdin.Close()
 		werr := p.Wait()
 		fyne.Do(func() {
-			if !w.closing && (err != nil || werr != nil) {
-				slog.Warn("the manager window's process ended without its window closing", "link", err, "exit", werr)
-			}
 			if u.window == w {
 				u.window = nil
 			}
+			if w.closing || err == nil && werr == nil {
+				return
+			}
+			// It failed (it could not open the database, say, or it
+			// crashed): the person who asked for a window gets one,
+			// here, for the rest of this run.
+			slog.Warn("the manager window's process failed; the window opens in this process", "link", err, "exit", werr)
+			u.windowFailed = true
+			u.OpenManager()
 		})
 	}()
 	return nil

@@ -255,3 +255,35 @@ func TestAWindowProcessThatCannotStartLeavesTheWindowInThisProcess(t *testing.T)
 	}
 	t.Cleanup(u.manager.win.Close)
 }
+
+func TestAWindowProcessThatFailsLeavesTheWindowInThisProcess(t *testing.T) {
+	u, _, _ := trayWithWindows(t, nil)
+	starts := 0
+	u.cfg.StartWindow = func() (WindowProcess, error) {
+		starts++
+		in, out := io.Pipe()
+		_ = out.Close() // it exits before saying a word
+		return WindowProcess{Stdin: nopWriteCloser{io.Discard}, Stdout: in, Wait: func() error { return errors.New("exit status 1") }}, nil
+	}
+	u.OpenManager()
+	testutil.Eventually(t, "the window opened in the serving process", func() bool {
+		var open bool
+		fyne.DoAndWait(func() { open = u.manager != nil })
+		return open
+	})
+	t.Cleanup(func() {
+		if u.manager != nil {
+			u.manager.win.Close()
+		}
+	})
+	u.manager.closeWindow()
+	u.OpenManager()
+	if starts != 1 {
+		t.Errorf("%d window processes started; after one failed, the window should stay in this process", starts)
+	}
+}
+
+// nopWriteCloser is a WriteCloser whose Close does nothing.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
