@@ -156,15 +156,6 @@ func (p *parentLink) handle(_ context.Context, method string, params json.RawMes
 	return nil, nil
 }
 
-// call calls the serving process for the window, logging what fails.
-func (p *parentLink) call(method string, params, result any) error {
-	err := p.link.Call(context.Background(), method, params, result)
-	if err != nil {
-		slog.Warn("asking the serving mcptray", "method", method, "err", err)
-	}
-	return err
-}
-
 // notify tells the serving process something, logging what fails.
 func (p *parentLink) notify(method string, params any) {
 	if err := p.link.Notify(method, params); err != nil {
@@ -192,7 +183,9 @@ func (p *parentLink) SetPaused(paused bool) {
 	p.mu.Lock()
 	p.state.Paused = paused
 	p.mu.Unlock()
-	_ = p.call(winSetPaused, paused, nil)
+	if err := p.link.Call(context.Background(), winSetPaused, paused, nil); err != nil {
+		slog.Warn("asking the serving mcptray to pause or resume", "err", err)
+	}
 }
 
 // SaveSettings stores and applies set in the serving process (Server).

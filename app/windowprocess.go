@@ -319,7 +319,7 @@ func (w *windowProc) handle(ctx context.Context, method string, params json.RawM
 		})
 		return nil, nil
 	}
-	return nil, &winlink.Error{Code: -32601, Message: "no method " + method}
+	return nil, &winlink.Error{Code: winlink.CodeMethodNotFound, Message: "no method " + method}
 }
 
 // saveSettingsParams are winSaveSettings's params.
@@ -337,5 +337,5 @@ type saveSettingsResult struct {
 
 // badParams is the error of params that do not decode.
 func badParams(method string, err error) error {
-	return &winlink.Error{Code: -32602, Message: fmt.Sprintf("%s: %v", method, err)}
+	return &winlink.Error{Code: winlink.CodeInvalidParams, Message: fmt.Sprintf("%s: %v", method, err)}
 }

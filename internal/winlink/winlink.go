@@ -34,6 +34,12 @@ type Handler func(ctx context.Context, method string, params json.RawMessage) (a
 // object. Handlers return one to choose the code and the data.
 type Error = jsonrpc.Error
 
+// Standard JSON-RPC error codes a Handler answers with.
+const (
+	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams  = jsonrpc.CodeInvalidParams
+)
+
 // ErrClosed is what calls get once the link has ended (the other process
 // exited or closed its end).
 var ErrClosed = errors.New("the other mcptray process is gone")
