@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
@@ -208,7 +209,7 @@ func (f *commandFields) showRuns(ctx *templateContext) error {
 		templates = templates || strings.Contains(string(a), "{{")
 		shown[i] = "“" + v + "”"
 	}
-	text := fmt.Sprintf("It runs %s with %s", shown[0], count(len(argv)-1, "argument", "arguments"))
+	text := fmt.Sprintf("It runs %s with %s", shown[0], words.Count(len(argv)-1, "argument", "arguments"))
 	if len(argv) > 1 {
 		text += ": " + strings.Join(shown[1:], " ")
 	}

@@ -1,28 +1,32 @@
-// Package app is mcptray's desktop GUI: the tray menu, the manager window
-// with its editors, the desktop questions and the task window. It calls
-// only what mcpcore, storage and clientconfig offer; the server itself is
-// assembled by internal/daemon and handed in as a Server.
+// Package app draws every window of mcptray, in the window process
+// (`mcptray window`, RunWindow): the manager window with its editors, the
+// desktop questions (approvals, forms, pages to open), the task window and
+// the Connect windows. The serving process (app/tray), which never draws,
+// starts it when there is something to show, and it ends when it holds no
+// window. It reads and writes the catalog, tokens, secrets and activity
+// log through its own Store, and asks the serving process, over the link
+// (app/link), for what only the server knows or does.
 package app
 
 import (
 	"context"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strings"
-	"time"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
-// Server is the running MCP server as the GUI sees it.
+// Server is the running MCP server as the windows see it.
 type Server interface {
 	URL() string
 	Paused() bool
@@ -36,13 +40,34 @@ type Server interface {
 }
 
 // ApprovalKeeper is what Settings ▸ Remembered approvals needs of the
-// server: mcpcore.Engine's remembered approvals, or the serving process's
-// when the window runs in a process of its own.
+// server: its remembered approvals, and word when they change.
 type ApprovalKeeper interface {
 	RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error)
 	ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
 	ForgetAllApprovals(ctx context.Context) error
 	SubscribeApprovals(ctx context.Context) <-chan struct{}
+}
+
+// TaskSource is what the task window needs of the server: the tasks
+// running, their changes as they come, and a cancel.
+type TaskSource interface {
+	RunningTasks(ctx context.Context) ([]mcpcore.Task, error)
+	// SubscribeTasks delivers every change of a task until ctx ends; a
+	// slow reader may miss some (RunningTasks tells the state).
+	SubscribeTasks(ctx context.Context) <-chan mcpcore.Task
+	CancelTask(ctx context.Context, id string) error
+}
+
+// Serving is what the windows tell the serving process of their own life.
+type Serving interface {
+	// Quit: the person quits mcptray (unsaved changes were asked about).
+	Quit()
+	// Closed: the manager window closed, leaving v; the next one opens
+	// there.
+	Closed(v link.View)
+	// Idle: no window is left; it reports whether this process may end
+	// (nothing is on its way to it).
+	Idle() bool
 }
 
 // ToolTrier runs a catalog tool through the real MCP endpoint, as an AI
@@ -63,14 +88,22 @@ type TryResult struct {
 	Request, Response string
 }
 
-// Config is what the GUI works on.
+// Config is what the windows work on.
 type Config struct {
 	Store *storage.Store
 	// Secrets is the server's secret store (nil: secrets cannot be managed
 	// here, and Settings says why).
 	Secrets *storage.Secrets
-	Engine  *mcpcore.Engine
 	Server  Server
+	// Approvals are the remembered approvals Settings lists; nil: none.
+	Approvals ApprovalKeeper
+	// Tasks are the server's tasks, for the task window; nil: the server
+	// runs none, and View ▸ Task window is off.
+	Tasks TaskSource
+	// TryIt runs tools for the editor's Try it; nil hides the button.
+	TryIt ToolTrier
+	// Serving hears of the windows' life: quit, close, nothing left.
+	Serving Serving
 	// DB is the database file, shown in the manager.
 	DB string
 	// Version is mcptray's version, for Help ▸ About and the diagnostics.
@@ -82,194 +115,117 @@ type Config struct {
 	Screen func() (width, height int)
 	// ShimPath is the stdio shim (mcptray-stdio) client configs launch.
 	ShimPath string
-	// Welcome opens the manager with a short welcome (first start).
+	// Tray says mcptray has a tray icon: closing the manager window keeps
+	// it serving. Without one the manager window is the app: closing it
+	// quits, after asking.
+	Tray bool
+	// TrayHost says what was found of a tray host, for the diagnostics.
+	TrayHost string
+	// Welcome greets the person in the first manager window (first
+	// start).
 	Welcome bool
-	// ShowManager opens the manager window at start.
-	ShowManager bool
-	// Asker is the desktop Asker the engine uses; its queue drives the
-	// tray's needs-attention state.
-	Asker *Asker
-	// Activity delivers the requests the server records, as it records
-	// them: the tray's clients line follows it.
-	Activity ActivityFeed
-	// TryIt runs tools for the editor's Try it; nil hides the button.
-	TryIt ToolTrier
-	// BeforeQuit runs when the person quits, while the UI still runs (so
-	// pending questions can be withdrawn): main stops the server there.
-	BeforeQuit func()
-	// Approvals are the remembered approvals Settings lists; nil: the
-	// Engine's.
-	Approvals ApprovalKeeper
-	// StartWindow, with a tray, opens the manager window in a process of
-	// its own (windowprocess.go); nil, or when it fails, the window opens
-	// in this process.
-	StartWindow WindowStarter
-
-	// parent is the serving process, when this process is only its
-	// manager window (RunWindow).
-	parent *parentLink
 }
 
-// approvals is what Settings lists the remembered approvals of.
-func (c Config) approvals() ApprovalKeeper {
-	switch {
-	case c.Approvals != nil:
-		return c.Approvals
-	case c.Engine != nil:
-		return c.Engine
-	}
-	return nil
-}
-
-// ActivityFeed delivers the activity records a server writes
-// (storage.ActivityWriter), until ctx ends.
-type ActivityFeed interface {
-	SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity
-}
-
-// UI is the running desktop app: its tray and windows.
+// UI is the window process's windows: the manager, the questions, the
+// task window and the Connect windows, and when it may end.
 type UI struct {
 	app fyne.App
 	cfg Config
-	// host is the tray host found at start. Without one mcptray is its
-	// window: shown at start, and closing it quits.
-	host    TrayHost
+	// Asker shows the desktop questions, a window each.
+	Asker   *Asker
 	manager *Manager
-	menu    *trayMenu
 	// winMenu is the manager window's menu bar, made with the window.
 	winMenu *windowMenu
-	// view is where the person left the manager window when it was last
-	// destroyed: the next one opens there.
+	// view is where the person left the manager window when it last
+	// closed: the next one opens there.
 	view managerView
 	// tasks is the task window, made on first use.
 	tasks *TaskWindow
-	// window is the manager window's own process, while it runs
-	// (StartWindow).
-	window *windowProc
-	// windowFailed: a window process failed; the window opens in this
-	// process from then on.
-	windowFailed bool
+	// connects counts the Connect windows open.
+	connects int
 	// welcomeDue: the welcome is yet to be shown (Config.Welcome).
 	welcomeDue bool
-	// stopWatch ends the tray's following of the server (set by Run).
-	stopWatch context.CancelFunc
+	// asking: an Idle is on its way to the serving process.
+	asking bool
+	// busy counts the serving process's calls being answered: the process
+	// does not end under one.
+	busy atomic.Int32
 }
 
-// New builds the UI of a: with a tray icon when the desktop has a tray host
-// (see DetectTrayHost), else as a window alone. Run shows it.
-func New(a fyne.App, cfg Config) *UI {
-	host := TrayHost{About: "not a desktop driver"}
-	if _, ok := a.(desktop.App); ok {
-		host = DetectTrayHost()
-	}
-	return newUI(a, cfg, host)
-}
-
-// newUI builds the UI for the tray host found (tests choose one).
-func newUI(a fyne.App, cfg Config, host TrayHost) *UI {
-	a.SetIcon(assets.Icon)
-	u := &UI{app: a, cfg: cfg, host: host, welcomeDue: cfg.Welcome}
-	u.menu = newTrayMenu(u)
-	if cfg.parent != nil {
-		return u // the window's own process: the tray is the serving process's
-	}
-	if !host.Present {
-		slog.Info("no tray icon: mcptray runs as its window, shown at start; closing it quits", "tray", host.About)
-		return u
-	}
-	slog.Info("mcptray lives in the tray: closing its window keeps it serving", "tray", host.About)
-	if desk, ok := a.(desktop.App); ok {
-		u.menu.showInTray(desk)
-	}
+// newUI builds the windows' UI of a; nothing shows until asked.
+func newUI(a fyne.App, cfg Config) *UI {
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
+	u := &UI{app: a, cfg: cfg, Asker: NewAsker(a), welcomeDue: cfg.Welcome}
+	u.Asker.Screen = cfg.Screen
 	return u
 }
 
-// Run shows the app and blocks until it quits. ctx ending quits it too.
+// Run shows what is asked until the app quits (ctx ending quits it too).
 func (u *UI) Run(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	stop := context.AfterFunc(ctx, func() { fyne.Do(u.quitApp) })
 	defer stop()
-	if u.cfg.parent != nil {
-		// The window's own process follows the server through the
-		// serving process's state notifications.
-		u.app.Lifecycle().SetOnStarted(u.started)
-		u.app.Run()
-		return
-	}
-	// The tray follows the server until Quit begins, not while it stops
-	// (the store closes) nor after the UI has gone.
-	wctx, stopWatch := context.WithCancel(ctx)
-	u.stopWatch = stopWatch
-	watched := make(chan struct{})
-	go func() { defer close(watched); u.menu.watch(wctx) }()
-	defer func() { stopWatch(); <-watched }()
-	u.app.Lifecycle().SetOnStarted(u.started)
+	go u.followQuestions(ctx)
 	u.app.Run()
 }
 
-// started fills the tray and opens the window when it is due.
-func (u *UI) started() {
-	if _, ok := u.app.(desktop.App); ok && u.host.Present && u.cfg.parent == nil {
-		u.menu.fillTray()
+// followQuestions updates the window's menu as questions come and go, and
+// lets the process end once the last one is answered.
+func (u *UI) followQuestions(ctx context.Context) {
+	for range u.Asker.Subscribe(ctx) {
+		fyne.Do(func() {
+			u.stateChanged()
+			u.maybeEnd()
+		})
 	}
-	if !u.cfg.ShowManager && !u.cfg.Welcome && u.host.Present {
+}
+
+// open opens (or raises) the window w names. Call it on the UI goroutine.
+func (u *UI) open(w link.Window) {
+	switch w.What {
+	case link.OpenManager:
+		u.OpenManager()
+	case link.OpenTasks:
+		u.ShowTaskWindow()
+	case link.OpenQuestion:
+		u.Asker.Raise()
+	case link.OpenConnect:
+		u.showConnect(lastConnectClient(u.app))
+	default:
+		slog.Warn("no such window", "window", w.What)
+	}
+}
+
+// Quit quits mcptray: an editor with unsaved changes is shown first, and
+// the person asked.
+func (u *UI) Quit() {
+	u.askQuit(func(yes bool) {
+		if yes {
+			u.quit()
+		}
+	})
+}
+
+// askQuit asks, when an editor has unsaved changes, whether to quit
+// anyway, and tells answer; without such changes it answers yes at once.
+func (u *UI) askQuit(answer func(bool)) {
+	m := u.manager
+	if m == nil || !m.unsavedEditor() {
+		answer(true)
 		return
 	}
 	u.OpenManager()
-	if u.manager == nil {
-		return // opened in its own process, which shows the welcome
-	}
-	// One dialog at a time: the no-tray notice waits for the welcome.
-	then := func() {}
-	if !u.host.Present {
-		then = u.sayNoTray
-	}
-	if u.welcomeDue {
-		u.welcomeDue = false
-		u.manager.showWelcome(then)
-		return
-	}
-	then()
+	m.ask("Quit mcptray?", "The editor has changes that are not saved. Quit and discard them?", answer)
 }
 
-// Quit stops the server (BeforeQuit) while the UI still runs, then quits.
-// An editor with unsaved changes is shown first, and the person asked; a
-// window in its own process is asked to do that, and tells this one to
-// quit once the person agrees.
-func (u *UI) Quit() {
-	if w := u.window; w != nil && !w.closing {
-		w.notify(winAskQuit, nil) // the window asks, then tells us to quit
-		return
-	}
-	if m := u.manager; m != nil && m.unsavedEditor() {
-		u.OpenManager()
-		m.ask("Quit mcptray?", "The editor has changes that are not saved. Quit and discard them?", func(yes bool) {
-			if yes {
-				u.quit()
-			}
-		})
-		return
-	}
-	u.quit()
-}
-
+// quit tells the serving process the person quits (it stops serving, then
+// ends this process too) and ends this one.
 func (u *UI) quit() {
-	if p := u.cfg.parent; p != nil {
-		p.notify(winQuit, nil) // the serving process stops, and ends this one
-		u.quitApp()
-		return
+	if u.cfg.Serving != nil {
+		u.cfg.Serving.Quit()
 	}
-	if w := u.window; w != nil {
-		w.notify(winExit, nil)
-	}
-	if u.stopWatch != nil {
-		u.stopWatch()
-	}
-	go func() {
-		if u.cfg.BeforeQuit != nil {
-			u.cfg.BeforeQuit()
-		}
-		fyne.Do(u.quitApp)
-	}()
+	u.quitApp()
 }
 
 // quitApp quits Fyne, surviving a panic in its Quit. Fyne 2.7's Quit
@@ -286,22 +242,38 @@ func (u *UI) quitApp() {
 	u.app.Quit()
 }
 
-// OpenManager shows the manager window, creating it when none is open
-// (on first use, and after closing it to the tray destroyed it). With a
-// tray and a StartWindow, the window opens in a process of its own, or
-// that process is told to show it.
-func (u *UI) OpenManager() {
-	if u.cfg.StartWindow != nil && u.host.Present && u.manager == nil && !u.windowFailed {
-		if w := u.window; w != nil && !w.closing {
-			w.notify(winShow, nil)
-			return
-		}
-		err := u.startWindow()
-		if err == nil {
-			return
-		}
-		slog.Warn("the manager window opens in this process", "err", err)
+// holds says whether this process holds a window, a question or a call of
+// the serving process: it stays while it does.
+func (u *UI) holds() bool {
+	return u.manager != nil || u.tasks != nil && u.tasks.win != nil || u.connects > 0 ||
+		u.Asker.Pending() > 0 || u.busy.Load() > 0
+}
+
+// maybeEnd ends this process once it holds nothing and the serving process
+// agrees that nothing is on its way to it. Without a tray it never ends
+// so: its manager window is the app. Call it on the UI goroutine.
+func (u *UI) maybeEnd() {
+	if !u.cfg.Tray || u.asking || u.holds() || u.cfg.Serving == nil {
+		return
 	}
+	u.asking = true
+	go func() {
+		end := u.cfg.Serving.Idle()
+		fyne.Do(func() {
+			u.asking = false
+			// Not yet: a call was on its way, and once it is answered
+			// this runs again.
+			if end {
+				u.quitApp()
+			}
+		})
+	}()
+}
+
+// OpenManager shows the manager window, creating it when none is open;
+// the first one of the run greets a first start, and says once that there
+// is no tray when there is none.
+func (u *UI) OpenManager() {
 	first := u.manager == nil
 	if first {
 		u.manager = NewManager(u.app, u.cfg)
@@ -309,14 +281,29 @@ func (u *UI) OpenManager() {
 		u.manager.SetCloseIntercept(u.closeManager)
 		u.manager.restore(u.view)
 	}
-	u.manager.win.Show()
+	m := u.manager
+	m.win.Show()
 	if first {
-		fitOnScreen(u.manager.win, u.cfg.Screen)
+		fitOnScreen(m.win, u.cfg.Screen)
 	}
-	u.manager.win.RequestFocus()
-	if tab := u.manager.tabs.Selected(); tab != nil && tab.Content == u.manager.activity.Content() && !u.manager.activity.Following() {
-		u.manager.activity.Reload() // shown again on the Activity tab: follow the log again
+	m.win.RequestFocus()
+	if tab := m.tabs.Selected(); tab != nil && tab.Content == m.activity.Content() && !m.activity.Following() {
+		m.activity.Reload() // shown again on the Activity tab: follow the log again
 	}
+	if !first {
+		return
+	}
+	// One dialog at a time: the no-tray notice waits for the welcome.
+	then := func() {}
+	if !u.cfg.Tray {
+		then = u.sayNoTray
+	}
+	if u.welcomeDue {
+		u.welcomeDue = false
+		m.showWelcome(then)
+		return
+	}
+	then()
 }
 
 // fitOnScreen shrinks win, once shown (its scale is known then), to the
@@ -346,63 +333,30 @@ func fitOnScreen(win fyne.Window, screen func() (int, int)) {
 // mcptray goes on serving; without one nothing would be left to bring it
 // back, so it quits, once the person agrees.
 //
-// With a tray the window is destroyed, and built again when it is opened
-// (where it was left: managerView): mcptray may sit in the tray all day,
-// and a window kept hidden keeps its widgets, their renderers and
-// textures and its GL surface (make bench's tray figures). Only a window
-// that holds work, unsaved changes or a dialog among them, is hidden
-// instead, to come back to as it is.
+// With a tray the window closes, and this process ends with its last
+// window: all the window drew goes with it, and the next one opens where
+// the person left it (managerView). Only a window that holds work, unsaved
+// changes or a dialog among them, is hidden instead, to come back to as it
+// is.
 func (u *UI) closeManager() {
-	if !u.host.Present {
+	if !u.cfg.Tray {
 		u.confirmQuit()
 		return
 	}
 	m := u.manager
-	if p := u.cfg.parent; p != nil && m.work() == "" {
-		// The window's own process ends with its window: all it held
-		// goes with it, and the serving process keeps where it was left.
-		p.notify(winClosed, m.view().toWire())
-		m.win.Hide()
-		u.quitApp()
-		return
-	}
-	if work := m.work(); work == "" {
-		u.view = m.view()
-		u.manager, u.winMenu = nil, nil
-		m.destroy()
-		time.AfterFunc(dropFontsAfterClose, func() { fyne.Do(u.dropFonts) })
-	} else {
+	if work := m.work(); work != "" {
 		slog.Info("the window is hidden, not closed, to come back to as it is", "because", work)
 		m.win.Hide()
 		m.activity.Stop() // nobody sees the log: stop following it
-	}
-	// Once, a moment after closing (no timer runs at rest): what the
-	// window held is garbage by then, and the runtime would hand it back
-	// to the system only over minutes.
-	time.AfterFunc(releaseAfterClose, debug.FreeOSMemory)
-}
-
-// releaseAfterClose is how long after the manager window closes mcptray
-// hands its memory back: after the window is gone (closeAfterHide).
-const releaseAfterClose = 2 * time.Second
-
-// dropFontsAfterClose is how long after the manager window closes the
-// fonts it used are let go: after the window is gone (closeAfterHide),
-// before the memory is handed back (releaseAfterClose).
-const dropFontsAfterClose = time.Second
-
-// dropFonts lets go of the font faces Fyne parsed for the closed window,
-// unless the window was opened again meanwhile. Fyne keeps them, one set
-// for each text style a window used (regular, bold, italic, monospace),
-// for the whole run; setting the theme again (the same one) is the one
-// way it offers to clear them, and the next window parses again what it
-// shows. Measured (make bench's tray run, GODEBUG=gctrace=1): the heap
-// left after the window closed went from 17 to 11 MB.
-func (u *UI) dropFonts() {
-	if u.manager != nil {
 		return
 	}
-	u.app.Settings().SetTheme(u.app.Settings().Theme())
+	u.view = m.view()
+	if u.cfg.Serving != nil {
+		u.cfg.Serving.Closed(u.view.toLink())
+	}
+	u.manager, u.winMenu = nil, nil
+	m.close()
+	u.maybeEnd()
 }
 
 // confirmQuit asks whether to quit, saying what quitting stops; Cancel is
@@ -488,61 +442,34 @@ func trayHowTo(name string) string {
 		"(the tray of KDE Plasma, Xfce's panel with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension)."
 }
 
-// raiseQuestion brings the waiting question's window to the front.
-func (u *UI) raiseQuestion() {
-	if p := u.cfg.parent; p != nil {
-		p.notify(winRaiseQuestion, nil)
-		return
-	}
-	if u.cfg.Asker != nil {
-		u.cfg.Asker.Raise()
-	}
-}
-
-// stateChanged brings the tray and the window's menu up to date with the
-// server, the tasks and the questions; call it on the UI goroutine.
+// stateChanged brings the manager window's menu up to date with the
+// server and the questions; call it on the UI goroutine.
 func (u *UI) stateChanged() {
-	u.menu.refresh()
 	if u.winMenu != nil {
 		u.winMenu.update()
 	}
-	if w := u.window; w != nil {
-		w.sendState(u.windowState())
-	}
 }
 
-// waiting is how many questions wait for the person.
-func (u *UI) waiting() int {
-	switch {
-	case u.cfg.parent != nil:
-		return u.cfg.parent.waiting()
-	case u.cfg.Asker != nil:
-		return u.cfg.Asker.Pending()
-	}
-	return 0
-}
-
-// hasTasks says whether the server runs tasks (View ▸ Task window).
-func (u *UI) hasTasks() bool {
-	if p := u.cfg.parent; p != nil {
-		return p.hasTasks
-	}
-	return u.cfg.Engine != nil
+// showConnect opens the Connect window for client c, counted among the
+// windows this process holds.
+func (u *UI) showConnect(c clientconfig.Client) *connectView {
+	u.connects++
+	return showConnect(u.app, c, u.cfg, func() {
+		u.connects--
+		u.maybeEnd()
+	})
 }
 
 // ShowTaskWindow opens the task window, or raises it when it is open
-// already; it returns nil when there is no engine. Call it on the UI
+// already; it returns nil when the server runs no tasks. Call it on the UI
 // goroutine.
 func (u *UI) ShowTaskWindow() *TaskWindow {
-	if p := u.cfg.parent; p != nil {
-		p.notify(winShowTasks, nil)
-		return nil
-	}
-	if u.cfg.Engine == nil {
+	if u.cfg.Tasks == nil {
 		return nil
 	}
 	if u.tasks == nil {
-		u.tasks = NewTaskWindow(u.app, u.cfg.Engine)
+		u.tasks = NewTaskWindow(u.app, u.cfg.Tasks)
+		u.tasks.onClosed = u.maybeEnd
 	}
 	u.tasks.Show()
 	return u.tasks

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -188,7 +189,7 @@ func (s *approvalsSection) revokeSelected() {
 func (s *approvalsSection) confirmRevokeAll() {
 	n := len(s.items)
 	d := dialog.NewConfirm("Revoke all remembered approvals?",
-		fmt.Sprintf("The AI apps are asked again the next time they run these tools (%s).", count(n, "approval", "approvals")),
+		fmt.Sprintf("The AI apps are asked again the next time they run these tools (%s).", words.Count(n, "approval", "approvals")),
 		func(ok bool) {
 			if !ok {
 				return

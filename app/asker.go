@@ -18,6 +18,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -41,8 +43,8 @@ type Asker struct {
 	mu      sync.Mutex
 	queue   []*pending
 	current *pending
-	// subs are the Subscribe channels (under mu).
-	subs map[chan struct{}]struct{}
+	// subs follow the number of questions open.
+	subs signals.Set
 	// ui serializes the window work. On the real driver it all runs on
 	// the UI goroutine anyway; the test driver runs fyne.Do inline, on the
 	// calling goroutine. Lock order: ui, then mu.
@@ -132,32 +134,10 @@ func (a *Asker) Ask(ctx context.Context, q mcpcore.Question) (mcpcore.Answer, er
 // Subscribe returns a channel that receives a value each time the number
 // of questions open (Pending) changes; signals coalesce, so a reader
 // should read Pending again. It is closed when ctx ends.
-func (a *Asker) Subscribe(ctx context.Context) <-chan struct{} {
-	ch := make(chan struct{}, 1)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.subs == nil {
-		a.subs = map[chan struct{}]struct{}{}
-	}
-	a.subs[ch] = struct{}{}
-	context.AfterFunc(ctx, func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		delete(a.subs, ch)
-		close(ch)
-	})
-	return ch
-}
+func (a *Asker) Subscribe(ctx context.Context) <-chan struct{} { return a.subs.Subscribe(ctx) }
 
-// changed signals the subscribers; the caller holds mu.
-func (a *Asker) changed() {
-	for ch := range a.subs {
-		select {
-		case ch <- struct{}{}:
-		default: // a signal is pending already
-		}
-	}
-}
+// changed signals the subscribers.
+func (a *Asker) changed() { a.subs.Notify() }
 
 // Pending reports how many questions are open: shown or queued.
 func (a *Asker) Pending() int {
@@ -175,7 +155,7 @@ func (a *Asker) notify(q mcpcore.Question, waiting int) {
 	title := "mcptray: " + kindTitle(q)
 	body := fmt.Sprintf("%s wants to run %s.", appName(q), toolName(q))
 	if n := a.Pending(); waiting > 1 || n > 1 {
-		body += fmt.Sprintf(" (%s waiting)", count(n, "question", "questions"))
+		body += fmt.Sprintf(" (%s waiting)", words.Count(n, "question", "questions"))
 	}
 	a.app.SendNotification(fyne.NewNotification(title, body))
 }
@@ -425,7 +405,7 @@ func (a *Asker) countdown(p *pending, l *widget.Label) {
 		if left < 0 {
 			left = 0
 		}
-		l.SetText(fmt.Sprintf("Answer within %s; after that, the AI app is told nobody answered.", clock(left)))
+		l.SetText(fmt.Sprintf("Answer within %s; after that, the AI app is told nobody answered.", words.Clock(int(left/time.Second))))
 	}
 	set()
 	go func() {
@@ -440,15 +420,6 @@ func (a *Asker) countdown(p *pending, l *widget.Label) {
 			}
 		}
 	}()
-}
-
-// clock formats a duration as m:ss (or h:mm:ss).
-func clock(d time.Duration) string {
-	s := int(d / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // kindTitle names the kind of question.

@@ -12,6 +12,7 @@ import (
 	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -55,7 +56,7 @@ func catalogSummary(c *mcpcore.Catalog) string {
 		if k == 0 {
 			return "0 " + many // "0 prompts" reads better than "no prompts" in a list of counts
 		}
-		return count(k, one, many)
+		return words.Count(k, one, many)
 	}
 	return fmt.Sprintf("%s, %s, %s and %s", n(len(c.Tools), "tool", "tools"), n(len(c.Resources), "resource", "resources"),
 		n(len(c.ResourceTemplates), "resource template", "resource templates"), n(len(c.Prompts), "prompt", "prompts"))
@@ -152,7 +153,7 @@ func (m *Manager) showImportError(path string, err error) {
 		msg.Wrapping = fyne.TextWrapWord
 		list.Add(container.NewVBox(widget.NewLabelWithStyle(where, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), msg, widget.NewSeparator()))
 	}
-	head := widget.NewLabel(fmt.Sprintf("%s was not imported: %s. Nothing was changed.", filepath.Base(path), count(len(ve.Problems), "problem", "problems")))
+	head := widget.NewLabel(fmt.Sprintf("%s was not imported: %s. Nothing was changed.", filepath.Base(path), words.Count(len(ve.Problems), "problem", "problems")))
 	head.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Import refused", "Close", container.NewBorder(head, nil, nil, nil, container.NewVScroll(list)), m.win)
 	d.Resize(fyne.NewSize(640, 460))

@@ -27,57 +27,99 @@ const (
 	formHTTP  = "HTTP with a token"
 )
 
-// showConnect opens the Connect window for client c: the exact entry in
+// showConnect opens the Connect window on client c: the exact entry in
 // either form, with Copy, and Install, which previews the change to the
-// client's config file and writes it once confirmed.
-func showConnect(a fyne.App, c clientconfig.Client, cfg Config) *connectView {
-	w := a.NewWindow("Connect " + c.Name)
-	v := newConnectView(a, w, c, cfg, clientconfig.LocalEnv(runtime.GOOS))
-	w.SetContent(v.content)
-	// A token shown once must not linger in a hidden window.
-	w.SetOnClosed(v.forget)
-	w.Resize(fyne.NewSize(680, 620))
+// client's config file and writes it once confirmed. The choice at its top
+// shows another client's (and is kept for the next window). closed runs
+// once the window has closed.
+func showConnect(a fyne.App, c clientconfig.Client, cfg Config, closed func()) *connectView {
+	w := a.NewWindow("")
+	env := clientconfig.LocalEnv(runtime.GOOS)
+	body := container.NewStack()
+	var v *connectView
+	show := func(c clientconfig.Client) {
+		if v != nil {
+			v.forget() // a token shown once must not outlive its entry
+		}
+		v = newConnectView(a, w, c, cfg, env)
+		body.Objects = []fyne.CanvasObject{v.content}
+		body.Refresh()
+		w.SetTitle("Connect " + c.Name)
+		a.Preferences().SetString(prefConnectClient, c.ID)
+	}
+	clients := clientconfig.Clients()
+	names := make([]string, len(clients))
+	for i, cl := range clients {
+		names[i] = cl.Name
+	}
+	pick := widget.NewSelect(names, nil)
+	pick.SetSelected(c.Name)
+	pick.OnChanged = func(name string) {
+		if i := slices.Index(names, name); i >= 0 && clients[i].ID != v.c.ID {
+			show(clients[i])
+		}
+	}
+	show(c)
+	top := widget.NewForm(widget.NewFormItem("AI app", pick))
+	w.SetContent(container.NewBorder(container.NewPadded(top), nil, nil, nil, body))
+	w.SetOnClosed(func() {
+		v.forget()
+		closed()
+	})
+	w.Resize(fyne.NewSize(680, 680))
 	w.CenterOnScreen()
 	w.Show()
 	return v
 }
 
-// copyEntry puts client c's stdio entry on the clipboard, straight from the
-// tray, and says where it goes; when there is no entry to copy it opens the
-// Connect window, which says why.
-func copyEntry(a fyne.App, c clientconfig.Client, cfg Config) {
-	if cfg.ShimPath == "" {
-		showConnect(a, c, cfg)
-		return
+// prefConnectClient is the client the Connect window showed last.
+const prefConnectClient = "connectClient"
+
+// lastConnectClient is the client the Connect window showed last, or the
+// first one.
+func lastConnectClient(a fyne.App) clientconfig.Client {
+	if c, ok := clientconfig.Lookup(a.Preferences().String(prefConnectClient)); ok {
+		return c
 	}
-	b, err := clientconfig.Snippet(c, clientconfig.Stdio, clientconfig.Params{Name: "mcptray", ShimPath: cfg.ShimPath})
-	if err != nil {
-		showConnect(a, c, cfg)
-		return
-	}
-	a.Clipboard().SetContent(string(b))
-	where := strings.Join(clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS)), " or ")
-	a.SendNotification(fyne.NewNotification("Entry for "+c.Name+" copied", "Add it to "+where+", then: "+c.Restart))
+	return clientconfig.Clients()[0]
 }
 
-// connectItems are the items of Connect a client ▸, a submenu per client:
-// the tray and the window's Server menu show the same.
-func connectItems(a fyne.App, cfg Config) []*fyne.MenuItem {
+// copyEntry puts client c's stdio entry on the clipboard, straight from the
+// menu, and says where it goes; when there is no entry to copy it opens the
+// Connect window, which says why.
+func (u *UI) copyEntry(c clientconfig.Client) {
+	if u.cfg.ShimPath == "" {
+		u.showConnect(c)
+		return
+	}
+	b, err := clientconfig.Snippet(c, clientconfig.Stdio, clientconfig.Params{Name: "mcptray", ShimPath: u.cfg.ShimPath})
+	if err != nil {
+		u.showConnect(c)
+		return
+	}
+	u.app.Clipboard().SetContent(string(b))
+	where := strings.Join(clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS)), " or ")
+	u.app.SendNotification(fyne.NewNotification("Entry for "+c.Name+" copied", "Add it to "+where+", then: "+c.Restart))
+}
+
+// connectItems are the items of the window's Server ▸ Connect a client ▸,
+// a submenu per client, as the tray's.
+func (u *UI) connectItems() []*fyne.MenuItem {
 	var items []*fyne.MenuItem
 	for _, c := range clientconfig.Clients() {
 		item := fyne.NewMenuItem(c.Name, nil)
-		item.ChildMenu = connectMenu(a, c, cfg)
+		item.ChildMenu = u.connectMenu(c)
 		items = append(items, item)
 	}
 	return items
 }
 
 // connectMenu is the submenu of Connect a client ▸ for client c.
-func connectMenu(a fyne.App, c clientconfig.Client, cfg Config) *fyne.Menu {
+func (u *UI) connectMenu(c clientconfig.Client) *fyne.Menu {
 	return fyne.NewMenu(c.Name,
-		fyne.NewMenuItem("Copy the entry", func() { copyEntry(a, c, cfg) }),
-		fyne.NewMenuItem("Install…", func() { showConnect(a, c, cfg).Preview() }),
-		fyne.NewMenuItem("Show the entry…", func() { showConnect(a, c, cfg) }),
+		fyne.NewMenuItem("Copy the entry", func() { u.copyEntry(c) }),
+		fyne.NewMenuItem("Install…", func() { u.showConnect(c).Preview() }),
+		fyne.NewMenuItem("Show the entry…", func() { u.showConnect(c) }),
 	)
 }
 

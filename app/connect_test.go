@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
@@ -299,13 +300,14 @@ func TestRenderConnectWindow(t *testing.T) {
 	seesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
 }
 
-func TestTrayConnectMenuCopiesTheEntry(t *testing.T) {
+func TestConnectMenuCopiesTheEntry(t *testing.T) {
 	a := test.NewTempApp(t)
 	c, ok := clientconfig.Lookup("cursor")
 	if !ok {
 		t.Fatal("no cursor client")
 	}
-	menu := connectMenu(a, c, Config{ShimPath: testShim})
+	u := newUI(a, Config{ShimPath: testShim})
+	menu := u.connectMenu(c)
 	var labels []string
 	for _, it := range menu.Items {
 		labels = append(labels, it.Label)
@@ -318,6 +320,46 @@ func TestTrayConnectMenuCopiesTheEntry(t *testing.T) {
 	if !strings.Contains(got, testShim) || !strings.Contains(got, `"mcpServers"`) {
 		t.Fatalf("clipboard: %q", got)
 	}
+}
+
+// TestTheConnectWindowChoosesItsClient: the tray's Connect a client… opens
+// the window on the client shown last; its choice shows another client's
+// entry, and is the next window's.
+func TestTheConnectWindowChoosesItsClient(t *testing.T) {
+	a := test.NewTempApp(t)
+	u := newUI(a, Config{ShimPath: testShim, Tray: true, Serving: newQuitWatch()})
+	u.open(link.Window{What: link.OpenConnect})
+	first := clientconfig.Clients()[0]
+	win := func() fyne.Window {
+		ws := a.Driver().AllWindows()
+		return ws[len(ws)-1]
+	}
+	w := win()
+	if w.Title() != "Connect "+first.Name || u.connects != 1 {
+		t.Fatalf("the first Connect window is %q (%d open), want the first client's", w.Title(), u.connects)
+	}
+	var pick *widget.Select
+	walk(w.Content(), func(o fyne.CanvasObject) {
+		if s, ok := o.(*widget.Select); ok && slices.Contains(s.Options, "Cursor") {
+			pick = s
+		}
+	})
+	if pick == nil {
+		t.Fatal("no choice of client")
+	}
+	pick.SetSelected("Cursor")
+	if w.Title() != "Connect Cursor" || !hasText(w.Content(), "Cursor") {
+		t.Fatalf("chose Cursor, and the window is %q", w.Title())
+	}
+	w.Close()
+	if u.connects != 0 {
+		t.Fatalf("%d Connect windows counted after closing the last", u.connects)
+	}
+	u.open(link.Window{What: link.OpenConnect})
+	if w := win(); w.Title() != "Connect Cursor" {
+		t.Fatalf("the next Connect window is %q, want the client chosen last", w.Title())
+	}
+	win().Close()
 }
 
 // runTest taps Test and waits until it shows its outcome.

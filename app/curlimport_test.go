@@ -19,7 +19,7 @@ func newImportManager(t *testing.T, size fyne.Size) (*Manager, *served) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng, Secrets: s.d.Secrets()})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng, Secrets: s.d.Secrets()})
 	t.Cleanup(m.win.Close)
 	m.win.Resize(size)
 	m.win.Show()

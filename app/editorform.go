@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -297,7 +298,7 @@ func plainWord(key string, p mcpcore.Problem) string {
 // the first one scrolled into view with the focus in its field.
 func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
 	n := c.showProblems(ps)
-	c.status.SetText(fmt.Sprintf("Not saved: %s, shown in red next to the fields.", count(n, "problem", "problems")))
+	c.status.SetText(fmt.Sprintf("Not saved: %s, shown in red next to the fields.", words.Count(n, "problem", "problems")))
 	revealFirstProblem(c.scroll)
 	return false
 }

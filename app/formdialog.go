@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -301,7 +302,7 @@ func (f *formDialog) trySubmit() {
 			first = fl
 		}
 	}
-	f.summary.SetText(fmt.Sprintf("%s before the form can be sent.", count(problems, "field needs fixing", "fields need fixing")))
+	f.summary.SetText(fmt.Sprintf("%s before the form can be sent.", words.Count(problems, "field needs fixing", "fields need fixing")))
 	f.summary.Show()
 	f.relayout()
 	if f.scroll != nil {

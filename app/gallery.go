@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -118,7 +119,7 @@ func exampleSummary(t mcpcore.Tool) string {
 	}
 	lines := []string{t.Description, runs}
 	if len(t.Steps) > 0 {
-		lines = append(lines, "Asks: "+count(len(t.Steps), "question", "questions")+" before it runs.")
+		lines = append(lines, "Asks: "+words.Count(len(t.Steps), "question", "questions")+" before it runs.")
 	}
 	return strings.Join(lines, "\n")
 }

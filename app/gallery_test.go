@@ -24,7 +24,7 @@ func TestGalleryOpensACopy(t *testing.T) {
 	if err := s.st.PutTool(context.Background(), taken); err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	m.win.Resize(fyne.NewSize(1000, 700))
 	g := m.showGallery()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -249,31 +249,13 @@ func (m *Manager) work() string {
 	return ""
 }
 
-// closeAfterHide is how long destroy leaves the hidden window before it
-// closes it: long enough for the desktop to report the focus gone.
-const closeAfterHide = 250 * time.Millisecond
-
-// destroy closes the window for good and stops all the manager follows,
-// so that it and what it drew become garbage; a new Manager takes its
-// place when the window opens again. Call it on the UI goroutine.
-func (m *Manager) destroy() {
+// close closes the window and stops all the manager follows. Call it on
+// the UI goroutine.
+func (m *Manager) close() {
 	m.end()
 	m.activity.Stop()
 	m.dropToolEditor()
-	// Fyne 2.7 lets a closed window go only partly. It keeps the focused
-	// window in a package variable (the GLFW driver's curWindow) until
-	// another window gains the focus, which a window closed while focused
-	// never loses; and it keeps the textures of the window's texts, and
-	// through them the window and all it shows, until the window paints
-	// again. So the window is hidden first, to lose the focus, and its
-	// content is set again (to nothing), which drops its text textures.
-	// What Fyne still keeps: the renderers of the widgets not shown when
-	// the window closed (the other tabs', hidden lines), until some window
-	// paints and a minute has passed.
-	m.win.Hide()
-	m.win.SetMainMenu(nil)
-	m.win.SetContent(container.NewWithoutLayout())
-	time.AfterFunc(closeAfterHide, func() { fyne.Do(m.win.Close) })
+	m.win.Close()
 }
 
 // managerView is where the person left the manager window: the tab shown
@@ -298,6 +280,24 @@ func (m *Manager) view() managerView {
 	}
 	for _, p := range m.panes() {
 		v.panes = append(v.panes, paneView{search: p.search.Text, open: p.open})
+	}
+	return v
+}
+
+// toLink is v on the link.
+func (v managerView) toLink() link.View {
+	l := link.View{Tab: v.tab}
+	for _, p := range v.panes {
+		l.Panes = append(l.Panes, link.Pane{Search: p.search, Kind: p.open.kind, Key: p.open.key, Label: p.open.label})
+	}
+	return l
+}
+
+// viewOf is the managerView l carries.
+func viewOf(l link.View) managerView {
+	v := managerView{tab: l.Tab}
+	for _, p := range l.Panes {
+		v.panes = append(v.panes, paneView{search: p.Search, open: catalogEntry{kind: p.Kind, key: p.Key, label: p.Label}})
 	}
 	return v
 }

@@ -83,7 +83,7 @@ func (s *served) callText(t *testing.T, name string, args map[string]any) string
 func TestEditorCreatesAServedTool(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
@@ -127,7 +127,7 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 func TestEditorRefusesAnInvalidName(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
@@ -171,7 +171,7 @@ func TestEditorRefusesAnInvalidName(t *testing.T) {
 func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
@@ -221,51 +221,10 @@ func visibleErrors(e *ToolEditor) map[string]string {
 	return out
 }
 
-func TestTrayMenu(t *testing.T) {
-	a := test.NewTempApp(t)
-	s := newServed(t)
-	srv := s.d
-	u := New(a, Config{Store: s.st, Engine: s.eng, Server: srv})
-	m := u.menu
-	if !strings.Contains(m.status.Label, srv.URL()) || m.state != stateServing {
-		t.Fatalf("status %q state %v", m.status.Label, m.state)
-	}
-	m.pause.Action()
-	if !srv.Paused() || !m.hidden[m.pause] || m.hidden[m.resume] || m.state != statePaused {
-		t.Fatalf("after Pause: paused %v, shown %q, state %v", srv.Paused(), m.shownLabels(m.menu), m.state)
-	}
-	m.resume.Action()
-	if srv.Paused() {
-		t.Fatal("Resume did not resume")
-	}
-	var labels []string
-	for _, it := range m.menu.Items {
-		labels = append(labels, it.Label)
-	}
-	if last := m.menu.Items[len(m.menu.Items)-1]; last.Label != "Quit" {
-		t.Errorf("the last item is %q, want Quit", last.Label)
-	}
-	for _, want := range []string{"Open mcptray", "Connect a client", "Tasks"} {
-		if !slices.Contains(labels, want) {
-			t.Errorf("menu %q lacks %q", labels, want)
-		}
-	}
-	// Open mcptray opens the manager.
-	for _, it := range m.menu.Items {
-		if it.Label == "Open mcptray" {
-			it.Action()
-		}
-	}
-	if u.manager == nil {
-		t.Fatal("Open mcptray opened nothing")
-	}
-	u.manager.win.Close()
-}
-
 func TestWelcomeDismissedByEscape(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	m.win.Show()
 	next := false // the no-tray notice, which waits for the welcome
@@ -298,7 +257,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	var asked []string
 	answer := false
@@ -360,8 +319,8 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	stopped := make(chan struct{}, 1)
-	u := New(a, Config{Store: s.st, Engine: s.eng, Server: s.d, BeforeQuit: func() { stopped <- struct{}{} }})
+	quits := newQuitWatch()
+	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d, Serving: quits, Tray: true})
 	u.OpenManager()
 	t.Cleanup(u.manager.win.Close)
 	u.manager.NewTool()
@@ -369,21 +328,13 @@ func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
 	var asked int
 	u.manager.ask = func(_, _ string, reply func(bool)) { asked++; reply(false) }
 	u.Quit()
-	select {
-	case <-stopped:
-		t.Fatal("quit with unsaved changes without asking")
-	case <-time.After(200 * time.Millisecond):
-	}
+	quits.expect(t, false, "Quit with unsaved changes, kept")
 	if asked != 1 {
 		t.Fatalf("asked %d times", asked)
 	}
 	u.manager.ask = func(_, _ string, reply func(bool)) { asked++; reply(true) }
 	u.Quit()
-	select {
-	case <-stopped:
-	case <-time.After(10 * time.Second):
-		t.Fatal("agreed to quit, and the server was not stopped")
-	}
+	quits.expect(t, true, "Quit with unsaved changes, discarded")
 }
 
 func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
@@ -433,7 +384,7 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 		}
 	}
 	tr := blockingTrier{cancelled: make(chan string, 1)}
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng, TryIt: tr})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng, TryIt: tr})
 	t.Cleanup(m.win.Close)
 	m.tools.list.Select(0)
 	first := m.Editor()
@@ -461,7 +412,7 @@ func TestWindowKeepsItsSize(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
 	open := func() *Manager {
-		m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+		m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 		t.Cleanup(m.win.Close)
 		return m
 	}

@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/mcptray/mcptray/app/words"
 )
 
 // docsURL is the documentation Help ▸ Open the documentation opens: the
@@ -88,8 +90,8 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	w.pause = fyne.NewMenuItem("Pause serving", w.does(w.togglePause))
 	w.copyAddr = fyne.NewMenuItem("Copy address", w.does(w.copyAddress))
 	connect := fyne.NewMenuItem("Connect a client", nil)
-	connect.ChildMenu = fyne.NewMenu("", connectItems(u.app, u.cfg)...)
-	w.question = fyne.NewMenuItem("", w.does(u.raiseQuestion))
+	connect.ChildMenu = fyne.NewMenu("", u.connectItems()...)
+	w.question = fyne.NewMenuItem("", w.does(func() { u.Asker.Raise() }))
 	server := fyne.NewMenu("Server", w.pause, w.copyAddr, connect,
 		fyne.NewMenuItemSeparator(), w.question)
 
@@ -103,7 +105,7 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	w.find = fyne.NewMenuItem("Find", w.focusSearch)
 	w.find.Shortcut = findShortcut
 	tasks := fyne.NewMenuItem("Task window", func() { u.ShowTaskWindow() })
-	tasks.Disabled = !u.hasTasks()
+	tasks.Disabled = u.cfg.Tasks == nil
 	view := fyne.NewMenu("View", append(viewItems, fyne.NewMenuItemSeparator(), w.find, tasks)...)
 
 	help := fyne.NewMenu("Help",
@@ -178,8 +180,8 @@ func (w *windowMenu) update() {
 	if srv != nil && srv.Paused() {
 		w.pause.Label = "Resume serving"
 	}
-	waiting := u.waiting()
-	w.question.Label, w.question.Disabled = questionLine(waiting), waiting == 0
+	waiting := u.Asker.Pending()
+	w.question.Label, w.question.Disabled = words.QuestionLine(waiting), waiting == 0
 	for _, it := range w.tabs {
 		it.Checked = it.Label == tab
 	}
@@ -318,7 +320,7 @@ func (u *UI) aboutLines() [][2]string {
 		}
 	}
 	tray := "none on this desktop: closing the window quits mcptray"
-	if u.host.Present {
+	if u.cfg.Tray {
 		tray = "in the system tray: closing the window keeps mcptray serving"
 	}
 	secrets := "not available"
@@ -330,7 +332,7 @@ func (u *UI) aboutLines() [][2]string {
 		{"Database", cmp.Or(u.cfg.DB, "none")},
 		{"Serving on", endpoint},
 		{"Tray icon", tray},
-		{"Tray host", u.host.About},
+		{"Tray host", u.cfg.TrayHost},
 		{"Secrets kept in", secrets},
 		{"System", fmt.Sprintf("%s/%s, %s, desktop %s (%s session)", runtime.GOOS, runtime.GOARCH, runtime.Version(),
 			cmp.Or(os.Getenv("XDG_CURRENT_DESKTOP"), "unknown"), cmp.Or(os.Getenv("XDG_SESSION_TYPE"), "unknown"))},

@@ -12,30 +12,43 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 )
 
-// managerUI is the app with its manager window open, on a real server,
-// with a tray host or without.
-func managerUI(t *testing.T, a fyne.App, s *served, tray bool, beforeQuit func()) *UI {
+// managerUI is the window process's UI with its manager window open, on a
+// real server, with a tray host or without; quits hears of it quitting.
+func managerUI(t *testing.T, a fyne.App, s *served, tray bool, quits quitWatch) *UI {
 	t.Helper()
-	u := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d, DB: "/home/me/.config/mcptray/mcptray.db", Version: "1.2.3",
-		Asker: NewAsker(a), BeforeQuit: beforeQuit}, TrayHost{Present: tray, About: "test"})
+	// Said once already: the window opens without the notice that there is
+	// no tray (TestNoTraySaysHowToGetOneOnce).
+	a.Preferences().SetBool(prefTrayHintShown, true)
+	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d, DB: "/home/me/.config/mcptray/mcptray.db", Version: "1.2.3",
+		Serving: quits, Tray: tray, TrayHost: "test"})
 	u.OpenManager()
 	t.Cleanup(func() {
-		if u.manager != nil { // closing with a tray may have destroyed it
+		if u.manager != nil { // closing with a tray closed it already
 			u.manager.win.Close()
 		}
 	})
 	return u
 }
 
-// quitWatch is a BeforeQuit that records that the app quits.
+// quitWatch is the serving process as these tests see it: it records that
+// the person quit, and keeps the window process from ending.
 type quitWatch chan struct{}
 
-func newQuitWatch() quitWatch   { return make(quitWatch, 1) }
-func (q quitWatch) beforeQuit() { q <- struct{}{} }
+func newQuitWatch() quitWatch { return make(quitWatch, 1) }
+
+// Quit records that the person quit (Serving).
+func (q quitWatch) Quit() { q <- struct{}{} }
+
+// Closed forgets where the window was left (Serving).
+func (quitWatch) Closed(link.View) {}
+
+// Idle keeps the process (Serving).
+func (quitWatch) Idle() bool { return false }
 
 // expect fails t unless what made the app quit (want), or did not (!want).
 func (q quitWatch) expect(t *testing.T, want bool, what string) {
@@ -84,7 +97,7 @@ func labels(m *fyne.Menu) []string {
 
 func TestWindowMenuHasEveryCommand(t *testing.T) {
 	a := test.NewTempApp(t)
-	u := managerUI(t, a, newServed(t), true, nil)
+	u := managerUI(t, a, newServed(t), true, newQuitWatch())
 	main := u.manager.win.MainMenu()
 	var menus []string
 	for _, m := range main.Items {
@@ -125,7 +138,7 @@ func TestWindowMenuHasEveryCommand(t *testing.T) {
 func TestWindowMenuFollowsTheWindow(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	u := managerUI(t, a, s, true, nil)
+	u := managerUI(t, a, s, true, newQuitWatch())
 	m := u.manager
 	save := menuItem(t, u, "File", "Save")
 	if !save.Disabled {
@@ -166,8 +179,8 @@ func TestWindowMenuFollowsTheWindow(t *testing.T) {
 
 	pause := menuItem(t, u, "Server", "Pause serving")
 	pause.Action()
-	if !s.d.Paused() || pause.Label != "Resume serving" || !u.menu.hidden[u.menu.pause] {
-		t.Fatalf("Server ▸ Pause: paused %v, label %q; the tray follows: %v", s.d.Paused(), pause.Label, u.menu.hidden[u.menu.pause])
+	if !s.d.Paused() || pause.Label != "Resume serving" {
+		t.Fatalf("Server ▸ Pause: paused %v, label %q", s.d.Paused(), pause.Label)
 	}
 	pause.Action()
 	if s.d.Paused() {
@@ -181,22 +194,22 @@ func TestWindowMenuFollowsTheWindow(t *testing.T) {
 
 func TestWindowMenuRaisesTheQuestion(t *testing.T) {
 	a := test.NewTempApp(t)
-	u := managerUI(t, a, newServed(t), false, nil)
+	u := managerUI(t, a, newServed(t), false, newQuitWatch())
 	question := menuItem(t, u, "Server", "No question waiting")
 	if !question.Disabled {
 		t.Error("the question item is enabled with no question")
 	}
 	ctx, withdraw := context.WithCancel(t.Context())
 	defer withdraw()
-	call := ask(ctx, u.cfg.Asker, wipeQuestion())
-	p := shownQuestion(t, u.cfg.Asker, "files.wipe")
+	call := ask(ctx, u.Asker, wipeQuestion())
+	p := shownQuestion(t, u.Asker, "files.wipe")
 	fyne.DoAndWait(u.stateChanged)
 	if question.Disabled || question.Label != "A question is waiting for you…" {
 		t.Fatalf("with a question: %q, disabled %v", question.Label, question.Disabled)
 	}
-	inUI(u.cfg.Asker, func() { p.win.Hide() })
+	inUI(u.Asker, func() { p.win.Hide() })
 	question.Action()
-	if focused(u.cfg.Asker, p) == nil {
+	if focused(u.Asker, p) == nil {
 		t.Error("Server ▸ question did not bring the question's window back")
 	}
 	withdraw()
@@ -206,7 +219,7 @@ func TestWindowMenuRaisesTheQuestion(t *testing.T) {
 func TestHelpMenu(t *testing.T) {
 	a := newRecordingApp(t)
 	s := newServed(t)
-	u := managerUI(t, a, s, false, nil)
+	u := managerUI(t, a, s, false, newQuitWatch())
 	menuItem(t, u, "Help", "Copy diagnostics").Action()
 	diag := a.Clipboard().Content()
 	for _, want := range []string{"Version: 1.2.3\n", "Database: /home/me/.config/mcptray/mcptray.db\n", "Serving on: " + s.d.URL() + "\n",
@@ -229,7 +242,7 @@ func TestKeyboardShortcuts(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
 	quits := newQuitWatch()
-	u := managerUI(t, a, s, true, quits.beforeQuit)
+	u := managerUI(t, a, s, true, quits)
 	m := u.manager
 	typed := m.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) })
 	typed.TypedShortcut(newShortcut) // on Tools: a new tool
@@ -269,7 +282,7 @@ func TestKeyboardShortcuts(t *testing.T) {
 func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
 	a := test.NewTempApp(t)
 	quits := newQuitWatch()
-	u := managerUI(t, a, newServed(t), false, quits.beforeQuit)
+	u := managerUI(t, a, newServed(t), false, quits)
 	m := u.manager
 	c := m.win.Canvas()
 	quitDialog := func() fyne.CanvasObject {
@@ -320,16 +333,9 @@ func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
 	t.Setenv("XDG_CURRENT_DESKTOP", "ubuntu:GNOME")
-	u := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d}, TrayHost{About: "test"})
-	u.started()
-	t.Cleanup(func() {
-		if u.manager != nil { // closing with a tray may have destroyed it
-			u.manager.win.Close()
-		}
-	})
-	if u.manager == nil {
-		t.Fatal("without a tray the window did not open at start")
-	}
+	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d})
+	u.OpenManager()
+	t.Cleanup(func() { u.manager.win.Close() })
 	sees(t, "the notice", seen(u.manager.win.Canvas().Overlays().Top()), "label: No tray icon on this desktop",
 		"re:(?s)label: .*closing it quits mcptray and stops the server.*“AppIndicator and KStatusNotifierItem Support”.*"+
 			"sudo apt install gnome-shell-extension-appindicator.*",
@@ -339,8 +345,8 @@ func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
 		t.Errorf("Escape left the notice open: %q", seen(top))
 	}
 
-	again := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d}, TrayHost{About: "test"})
-	again.started()
+	again := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d})
+	again.OpenManager()
 	t.Cleanup(func() { again.manager.win.Close() })
 	if top := again.manager.win.Canvas().Overlays().Top(); top != nil {
 		t.Errorf("said again: %q", seen(top))
@@ -350,15 +356,5 @@ func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
 		if got := trayHowTo(desk); !strings.Contains(got, want) {
 			t.Errorf("trayHowTo(%q) = %q, want it to mention %q", desk, got, want)
 		}
-	}
-}
-
-func TestWithATrayTheWindowWaits(t *testing.T) {
-	a := test.NewTempApp(t)
-	s := newServed(t)
-	u := newUI(a, Config{Store: s.st, Engine: s.eng, Server: s.d}, TrayHost{Present: true, About: "test"})
-	u.started()
-	if u.manager != nil {
-		t.Error("with a tray the window opened at start")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/importer"
 	"github.com/mcptray/mcptray/mcpcore"
 )
@@ -135,7 +136,7 @@ func (m *Manager) showOpenAPIChooser(spec *importer.Spec, src string) *openAPICh
 		title += " " + spec.Version
 	}
 	head := container.NewVBox(
-		wrapLabel(fmt.Sprintf("%s — %s, %s.", title, spec.Format, count(len(c.conv.Operations), "operation", "operations"))),
+		wrapLabel(fmt.Sprintf("%s — %s, %s.", title, spec.Format, words.Count(len(c.conv.Operations), "operation", "operations"))),
 		// Label beside entry: the list below gets the height.
 		container.New(layout.NewFormLayout(), widget.NewLabel("Base URL"), c.base, widget.NewLabel("Name prefix"), c.pfx),
 	)
@@ -308,7 +309,7 @@ func (c *openAPIChooser) chosen() []*importer.Operation {
 // it cannot.
 func (c *openAPIChooser) count() {
 	ops := c.chosen()
-	c.importBtn.SetText("Import " + count(len(ops), "tool", "tools"))
+	c.importBtn.SetText("Import " + words.Count(len(ops), "tool", "tools"))
 	problem := nameProblem(ops)
 	switch {
 	case len(ops) == 0:
@@ -361,7 +362,7 @@ func (c *openAPIChooser) doImport() {
 		}
 		c.d.Hide()
 		c.m.reloadEntries()
-		msg := fmt.Sprintf("Imported %s from %s.", count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src))
+		msg := fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src))
 		if len(secrets) > 0 {
 			msg += "\n\nThey read these secrets: give each its value in Settings ▸ Secrets.\n"
 			for _, s := range secrets {

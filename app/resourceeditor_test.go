@@ -24,7 +24,7 @@ func newTestManager(t *testing.T) (*Manager, *served) {
 	t.Helper()
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Engine: s.eng})
+	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
 	return m, s
 }

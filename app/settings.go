@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"slices"
 	"strconv"
@@ -15,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -22,9 +25,11 @@ import (
 // inspectorOrigins are the origins the MCP Inspector runs its page on.
 var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"}
 
-// PrefOpenTaskWindow is the preference (a bool, default false) to open the
-// task window when a long call starts.
-const PrefOpenTaskWindow = "openTaskWindowOnStart"
+// prefOpenTaskWindowBefore is where mcptray kept the choice to open the
+// task window when a task starts before it was stored in the database
+// (link.StateOpenTaskWindow), which the serving process reads: a choice
+// made then is carried over once.
+const prefOpenTaskWindowBefore = "openTaskWindowOnStart"
 
 // askChoices are the ask policies as the Settings tab offers them.
 var askChoices = choices{
@@ -97,7 +102,7 @@ func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Con
 	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
-		newApprovalsSection(ctx, cfg.approvals(), cfg.Store, win).Content(), widget.NewSeparator(),
+		newApprovalsSection(ctx, cfg.Approvals, cfg.Store, win).Content(), widget.NewSeparator(),
 		s.secretsSection(), widget.NewSeparator(),
 		s.serverSettings(),
 	)))
@@ -120,13 +125,35 @@ func (s *SettingsTab) computerSection() fyne.CanvasObject {
 	if al := startAtLogin(); al != nil {
 		box.Add(al)
 	}
-	prefs := s.app.Preferences()
-	taskWin := widget.NewCheck("Open the task window when a long call starts", func(on bool) {
-		prefs.SetBool(PrefOpenTaskWindow, on)
-	})
-	taskWin.SetChecked(prefs.BoolWithFallback(PrefOpenTaskWindow, false))
+	taskWin := widget.NewCheck("Open the task window when a long call starts", nil)
+	taskWin.SetChecked(s.opensTaskWindow())
+	taskWin.OnChanged = func(on bool) {
+		if err := s.st.SetState(s.ctx(), link.StateOpenTaskWindow, on); err != nil {
+			slog.Warn("keeping whether to open the task window", "err", err)
+		}
+	}
 	box.Add(taskWin)
 	return box
+}
+
+// opensTaskWindow says whether the task window opens when a task starts.
+func (s *SettingsTab) opensTaskWindow() bool {
+	if s.st == nil {
+		return false
+	}
+	var on bool
+	ok, err := s.st.State(s.ctx(), link.StateOpenTaskWindow, &on)
+	if err != nil {
+		slog.Warn("reading whether to open the task window", "err", err)
+		return false
+	}
+	if !ok && s.app.Preferences().Bool(prefOpenTaskWindowBefore) {
+		on = true
+		if err := s.st.SetState(s.ctx(), link.StateOpenTaskWindow, on); err != nil {
+			slog.Warn("keeping whether to open the task window", "err", err)
+		}
+	}
+	return on
 }
 
 // serverSettings are the settings saved together, with their Save row.
@@ -500,9 +527,9 @@ func (s *SettingsTab) Save() bool {
 	if len(ps) > 0 {
 		ps = uniqueProblems(ps)
 		other := s.showProblems(ps)
-		msg := fmt.Sprintf("Not saved: %s, shown in red next to the fields.", count(len(ps), "problem", "problems"))
+		msg := fmt.Sprintf("Not saved: %s, shown in red next to the fields.", words.Count(len(ps), "problem", "problems"))
 		if len(other) == len(ps) {
-			msg = fmt.Sprintf("Not saved: %s.", count(len(ps), "problem", "problems"))
+			msg = fmt.Sprintf("Not saved: %s.", words.Count(len(ps), "problem", "problems"))
 		}
 		if len(other) > 0 {
 			msg += "\n" + strings.Join(other, "\n")

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/localefix"
@@ -361,13 +362,35 @@ func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 	if check == nil || check.Checked {
 		t.Fatalf("task-window checkbox: %v", check)
 	}
-	test.Tap(check)
-	if !s.app.Preferences().Bool(PrefOpenTaskWindow) {
-		t.Fatal("the preference is not set after ticking the box")
+	// Stored in the database, where the serving process reads it.
+	stored := func() (on, ok bool) {
+		ok, err := st.State(context.Background(), link.StateOpenTaskWindow, &on)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return on, ok
 	}
 	test.Tap(check)
-	if s.app.Preferences().Bool(PrefOpenTaskWindow) {
+	if on, _ := stored(); !on {
+		t.Fatal("the preference is not stored after ticking the box")
+	}
+	test.Tap(check)
+	if on, ok := stored(); on || !ok {
 		t.Fatal("the preference is still set after unticking the box")
+	}
+}
+
+// TestTheTaskWindowChoiceMadeBeforeIsCarriedOver: a choice kept in Fyne's
+// preferences, where mcptray kept it before, is stored once.
+func TestTheTaskWindowChoiceMadeBeforeIsCarriedOver(t *testing.T) {
+	s, st, _ := newSettingsFixture(t)
+	s.app.Preferences().SetBool(prefOpenTaskWindowBefore, true)
+	if !s.opensTaskWindow() {
+		t.Fatal("the choice made before was lost")
+	}
+	var on bool
+	if ok, err := st.State(context.Background(), link.StateOpenTaskWindow, &on); err != nil || !ok || !on {
+		t.Fatalf("not stored: %v %v %v", on, ok, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -13,20 +12,26 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 )
+
+// cancelTimeout bounds the wait for the server to cancel a task.
+const cancelTimeout = 30 * time.Second
 
 // maxRecentTasks is how many ended tasks the window keeps showing.
 const maxRecentTasks = 20
 
-// TaskWindow shows the tasks running in this process (and those that
-// ended while it was open) with their progress, status message, elapsed
-// time and a Cancel button. It follows the engine's observer API: the
-// current tasks when it opens, then every change.
+// TaskWindow shows the tasks the server runs (and those that ended while
+// it was open) with their progress, status message, elapsed time and a
+// Cancel button. It follows the server's tasks: the current ones when it
+// opens, then every change.
 type TaskWindow struct {
-	app fyne.App
-	eng *mcpcore.Engine
-	win fyne.Window
+	app   fyne.App
+	tasks TaskSource
+	win   fyne.Window
+	// onClosed, when set, runs once the window has closed.
+	onClosed func()
 
 	stop  context.CancelFunc
 	rows  map[string]*taskRow
@@ -47,9 +52,10 @@ type TaskWindow struct {
 	running sync.WaitGroup
 }
 
-// NewTaskWindow builds (without showing) a task window of eng.
-func NewTaskWindow(a fyne.App, eng *mcpcore.Engine) *TaskWindow {
-	return &TaskWindow{app: a, eng: eng, rows: map[string]*taskRow{}, now: time.Now}
+// NewTaskWindow builds (without showing) a task window of the server's
+// tasks.
+func NewTaskWindow(a fyne.App, tasks TaskSource) *TaskWindow {
+	return &TaskWindow{app: a, tasks: tasks, rows: map[string]*taskRow{}, now: time.Now}
 }
 
 // Show opens the window (subscribing to task changes) or raises it.
@@ -78,25 +84,24 @@ func (tw *TaskWindow) Show() {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	tw.stop = cancel
-	changes := tw.eng.SubscribeTasks(ctx) // before the snapshot: nothing falls between
-	tw.locked(func() {
-		for _, t := range tw.eng.RunningTasks() {
-			tw.update(t)
-		}
-		tw.relayout()
-	})
+	changes := tw.tasks.SubscribeTasks(ctx) // before the snapshot: nothing falls between
+	tw.locked(tw.relayout)
 	tw.running.Add(2)
 	go func() {
 		defer tw.running.Done()
+		if running, err := tw.tasks.RunningTasks(ctx); err == nil {
+			tw.onUI(ctx, func() {
+				for _, t := range running {
+					tw.update(t)
+				}
+				tw.relayout()
+			})
+		}
 		for t := range changes {
 			if ctx.Err() != nil {
 				continue // closed: drain what is buffered, show nothing
 			}
-			fyne.Do(func() {
-				if ctx.Err() == nil { // not for a window closed meanwhile
-					tw.locked(func() { tw.update(t); tw.relayout() })
-				}
-			})
+			tw.onUI(ctx, func() { tw.update(t); tw.relayout() })
 		}
 	}()
 	go func() {
@@ -108,20 +113,34 @@ func (tw *TaskWindow) Show() {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				fyne.Do(func() {
-					if ctx.Err() == nil {
-						tw.locked(tw.tick)
-					}
-				})
+				// A slow subscriber may miss changes: the tasks running
+				// tell which ended meanwhile.
+				running, err := tw.tasks.RunningTasks(ctx)
+				if err != nil {
+					continue
+				}
+				tw.onUI(ctx, func() { tw.tick(running) })
 			}
 		}
 	}()
 	w.SetOnClosed(func() {
 		cancel()
 		tw.win = nil
+		if tw.onClosed != nil {
+			tw.onClosed()
+		}
 	})
 	w.Show()
 	w.RequestFocus()
+}
+
+// onUI runs f on the UI goroutine, unless the window closed meanwhile.
+func (tw *TaskWindow) onUI(ctx context.Context, f func()) {
+	fyne.Do(func() {
+		if ctx.Err() == nil {
+			tw.locked(f)
+		}
+	})
 }
 
 func (tw *TaskWindow) locked(f func()) {
@@ -137,18 +156,18 @@ func (tw *TaskWindow) Close() {
 	}
 }
 
-// tick refreshes elapsed times, and notices tasks that ended while their
-// last change was missed (a slow subscriber may miss changes).
-func (tw *TaskWindow) tick() {
+// tick refreshes elapsed times, shows the tasks running as they are now,
+// and notices those that ended while their last change was missed.
+func (tw *TaskWindow) tick(now []mcpcore.Task) {
 	running := map[string]bool{}
-	for _, t := range tw.eng.RunningTasks() {
+	for _, t := range now {
 		running[t.ID] = true
 		tw.update(t)
 	}
 	for id, r := range tw.rows {
 		if !r.task.Terminal() && !running[id] && tw.now().Sub(r.task.UpdatedAt) > 2*time.Second {
 			t := r.task
-			t.Status, t.StatusMessage = "ended", "ended"
+			t.Status, t.StatusMessage = words.TaskEnded, words.TaskEnded
 			r.set(t, tw.now())
 		}
 		r.refreshElapsed(tw.now())
@@ -160,7 +179,7 @@ func (tw *TaskWindow) tick() {
 func (tw *TaskWindow) update(t mcpcore.Task) {
 	r := tw.rows[t.ID]
 	if r == nil {
-		r = newTaskRow(tw.eng)
+		r = newTaskRow(tw.tasks)
 		tw.rows[t.ID] = r
 	} else if r.task.Terminal() {
 		return // a late change of a task that ended
@@ -173,7 +192,7 @@ func (tw *TaskWindow) update(t mcpcore.Task) {
 func (tw *TaskWindow) relayout() {
 	var running, ended []*taskRow
 	for _, r := range tw.rows {
-		if r.task.Terminal() || r.task.Status == "ended" {
+		if r.task.Terminal() || r.task.Status == words.TaskEnded {
 			ended = append(ended, r)
 		} else {
 			running = append(running, r)
@@ -241,7 +260,7 @@ type taskRow struct {
 	finished time.Time
 }
 
-func newTaskRow(eng *mcpcore.Engine) *taskRow {
+func newTaskRow(tasks TaskSource) *taskRow {
 	r := &taskRow{
 		title:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		status:  wrapLabel(""),
@@ -255,10 +274,17 @@ func newTaskRow(eng *mcpcore.Engine) *taskRow {
 	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
 		r.cancel.Disable()
 		r.cancel.SetText("Cancelling…")
-		if err := eng.CancelTask(r.task.ID); err != nil {
-			r.problem.SetText("Could not cancel: " + err.Error())
-			r.problem.Show()
-		}
+		id := r.task.ID
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+			defer cancel()
+			if err := tasks.CancelTask(ctx, id); err != nil {
+				fyne.Do(func() {
+					r.problem.SetText("Could not cancel: " + err.Error())
+					r.problem.Show()
+				})
+			}
+		}()
 	})
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(r.elapsed, r.cancel), r.title)
 	r.barBox = container.NewStack(r.bar, r.spinner)
@@ -270,9 +296,9 @@ func newTaskRow(eng *mcpcore.Engine) *taskRow {
 func (r *taskRow) set(t mcpcore.Task, now time.Time) {
 	wasTerminal := r.task.Terminal()
 	r.task = t
-	r.title.SetText(taskTitle(t))
-	r.status.SetText(taskStatusLine(t))
-	ended := t.Terminal() || t.Status == "ended"
+	r.title.SetText(words.TaskTitle(t))
+	r.status.SetText(words.TaskStatus(t))
+	ended := t.Terminal() || t.Status == words.TaskEnded
 	switch {
 	case ended:
 		r.spinner.Stop()
@@ -319,52 +345,16 @@ func (r *taskRow) set(t mcpcore.Task, now time.Time) {
 func (r *taskRow) refreshElapsed(now time.Time) {
 	t := r.task
 	end := now
-	if t.Terminal() || t.Status == "ended" {
+	if t.Terminal() || t.Status == words.TaskEnded {
 		end = t.UpdatedAt
 	}
 	d := end.Sub(t.CreatedAt).Round(time.Second)
 	if d < 0 {
 		d = 0
 	}
-	if t.Terminal() || t.Status == "ended" {
-		r.elapsed.SetText("took " + clock(d))
+	if t.Terminal() || t.Status == words.TaskEnded {
+		r.elapsed.SetText("took " + words.Clock(int(d/time.Second)))
 	} else {
-		r.elapsed.SetText(clock(d))
+		r.elapsed.SetText(words.Clock(int(d / time.Second)))
 	}
-}
-
-// taskTitle names a task for people: its tool's title, else the tool's
-// name. Task ids mean nothing to a person; the window never shows them.
-func taskTitle(t mcpcore.Task) string { return cmp.Or(t.Title, t.Tool) }
-
-// taskStatusLine says where a task is, for people: the action's latest
-// progress message while it runs (not the protocol's "working"), what it
-// waits for, or how it ended.
-func taskStatusLine(t mcpcore.Task) string {
-	switch t.Status {
-	case mcpcore.TaskWorking:
-		return cmp.Or(t.ProgressMessage, "Running…")
-	case mcpcore.TaskInputRequired:
-		return "Waiting for an answer from the AI app"
-	case mcpcore.TaskCompleted:
-		if t.StatusMessage == "completed with a tool error" {
-			return "Done, but the tool reported a problem"
-		}
-		return "Done"
-	case mcpcore.TaskFailed:
-		return "Failed: " + t.StatusMessage
-	case mcpcore.TaskCancelled:
-		switch t.StatusMessage {
-		case "cancelled on the desktop":
-			return "Cancelled here"
-		case "cancelled by the client":
-			return "Cancelled by the AI app"
-		case "the task outlived its time to live":
-			return "Cancelled: it ran longer than a task may"
-		}
-		return "Cancelled"
-	case "ended":
-		return "Ended"
-	}
-	return t.Status
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/internal/process"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -34,17 +36,20 @@ var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpco
 			Stream:    "progress",
 		}},
 	},
-	{
-		Name: "sync.run", Title: "Sync my folders", Description: "Syncs (pretends to).", TaskMode: mcpcore.TaskOptional,
-		Action: actions.Spec{Respond: &actions.Respond{
-			Steps: []actions.Step{
-				{Progress: &actions.ProgressStep{Progress: 3, Total: 10, Message: "synced 3 of 10 folders"}},
-				{DelayMs: 30000, Progress: &actions.ProgressStep{Progress: 10, Total: 10}},
-			},
-			Content: []actions.Content{{Type: "text", Text: "synced"}},
-		}},
-	},
+	testcatalog.SyncTool(),
 }}
+
+// engineTasks is the engine's tasks as the task window reads them, in this
+// process (the window process reads them over the link: window_test.go).
+type engineTasks struct{ *mcpcore.Engine }
+
+// RunningTasks are the engine's (TaskSource).
+func (e engineTasks) RunningTasks(context.Context) ([]mcpcore.Task, error) {
+	return e.Engine.RunningTasks(), nil
+}
+
+// CancelTask cancels on the engine (TaskSource).
+func (e engineTasks) CancelTask(_ context.Context, id string) error { return e.Engine.CancelTask(id) }
 
 func newTaskEnv(t *testing.T) *taskEnv {
 	t.Helper()
@@ -69,7 +74,7 @@ func onUI[T any](tw *TaskWindow, f func() T) T {
 func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 	app := newRecordingApp(t)
 	env := newTaskEnv(t)
-	u := New(app, Config{Engine: env.eng})
+	u := newUI(app, Config{Tasks: engineTasks{env.eng}})
 	tw := u.ShowTaskWindow()
 	defer tw.closeAndWait()
 	if again := u.ShowTaskWindow(); again != tw {
@@ -157,7 +162,7 @@ func TestRenderTaskWindow(t *testing.T) {
 	app := newRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	env := newTaskEnv(t)
-	tw := New(app, Config{Engine: env.eng}).ShowTaskWindow()
+	tw := newUI(app, Config{Tasks: engineTasks{env.eng}}).ShowTaskWindow()
 	defer tw.closeAndWait()
 	syncID := env.startTask(t, "sync.run", nil)
 	pidfile := filepath.Join(t.TempDir(), "pid")
@@ -206,27 +211,4 @@ func TestRenderTaskWindow(t *testing.T) {
 	})
 	_ = env.eng.CancelTask(syncID)
 	_ = env.eng.CancelTask(backupID)
-}
-
-func TestTaskStatusLine(t *testing.T) {
-	for _, c := range []struct {
-		task mcpcore.Task
-		want string
-	}{
-		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working"}, "Running…"},
-		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working", ProgressMessage: "3 of 10"}, "3 of 10"},
-		{mcpcore.Task{Status: mcpcore.TaskInputRequired}, "Waiting for an answer from the AI app"},
-		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed"}, "Done"},
-		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed with a tool error"}, "Done, but the tool reported a problem"},
-		{mcpcore.Task{Status: mcpcore.TaskFailed, StatusMessage: "mcptray stopped while this task ran"}, "Failed: mcptray stopped while this task ran"},
-		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled by the client"}, "Cancelled by the AI app"},
-		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled on the desktop"}, "Cancelled here"},
-	} {
-		if got := taskStatusLine(c.task); got != c.want {
-			t.Errorf("%s/%q: %q, want %q", c.task.Status, c.task.StatusMessage, got, c.want)
-		}
-	}
-	if got := taskTitle(mcpcore.Task{Tool: "sync.run"}); got != "sync.run" {
-		t.Errorf("untitled tool: %q", got)
-	}
 }

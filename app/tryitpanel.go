@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -488,7 +489,7 @@ func (p *tryPanel) Run() {
 			return
 		}
 	} else if vals, bad := p.values(true); bad > 0 {
-		p.show(TryResult{}, fmt.Errorf("not run: %s in the arguments", count(bad, "field needs fixing", "fields need fixing")))
+		p.show(TryResult{}, fmt.Errorf("not run: %s in the arguments", words.Count(bad, "field needs fixing", "fields need fixing")))
 		return
 	} else {
 		args = vals

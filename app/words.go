@@ -1,25 +1,12 @@
 package app
 
 import (
-	"fmt"
 	"slices"
 
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/mcpcore"
 )
-
-// count words a number of things for people: "1 problem", "3 problems",
-// "no problems".
-func count(n int, one, many string) string {
-	switch n {
-	case 0:
-		return "no " + many
-	case 1:
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
 
 // choice is an option of a select as a person reads it, and the value it
 // stands for in a definition (the technical word, which the label shows

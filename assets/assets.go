@@ -1,21 +1,20 @@
-// Package assets holds mcptray's icons, embedded in the binary. They are
-// drawn by gen.go (`go generate ./assets`).
+// Package assets holds mcptray's icons, embedded in the binary as PNG
+// files, drawn by gen.go (`go generate ./assets`). It imports no GUI
+// toolkit: the tray of the serving process shows them through
+// fyne.io/systray, the window process through Fyne.
 package assets
 
 import (
 	"embed"
 	"fmt"
-
-	"fyne.io/fyne/v2"
 )
 
 //go:generate go run gen.go
 
+// IconPNG is the app's icon.
+//
 //go:embed icon.png
-var iconPNG []byte
-
-// Icon is the app's icon.
-var Icon = fyne.NewStaticResource("icon.png", iconPNG)
+var IconPNG []byte
 
 // TrayState is what the tray icon's badge shows.
 type TrayState int
@@ -35,10 +34,16 @@ var trayStateNames = [...]string{TrayServing: "serving", TrayPaused: "paused", T
 //go:embed tray-*.png
 var trayFS embed.FS
 
+// TrayIcon is a tray icon: its file's name and its PNG.
+type TrayIcon struct {
+	Name string
+	PNG  []byte
+}
+
 // trayIcons are the tray icons by panel (0 light, 1 dark) and state.
 var trayIcons = loadTrayIcons()
 
-func loadTrayIcons() (icons [2][len(trayStateNames)]fyne.Resource) {
+func loadTrayIcons() (icons [2][len(trayStateNames)]TrayIcon) {
 	for dark, panel := range []string{"light", "dark"} {
 		for state, name := range trayStateNames {
 			file := fmt.Sprintf("tray-%s-%s.png", panel, name)
@@ -46,7 +51,7 @@ func loadTrayIcons() (icons [2][len(trayStateNames)]fyne.Resource) {
 			if err != nil {
 				panic(fmt.Sprintf("assets: %s is not embedded: %v", file, err)) // a build without its icons
 			}
-			icons[dark][state] = fyne.NewStaticResource(file, png)
+			icons[dark][state] = TrayIcon{Name: file, PNG: png}
 		}
 	}
 	return icons
@@ -54,7 +59,7 @@ func loadTrayIcons() (icons [2][len(trayStateNames)]fyne.Resource) {
 
 // Tray is the tray icon for state, drawn for a dark panel (a light glyph)
 // or a light one (a dark glyph). An unknown state shows as TrayError.
-func Tray(state TrayState, dark bool) fyne.Resource {
+func Tray(state TrayState, dark bool) TrayIcon {
 	if state < 0 || int(state) >= len(trayStateNames) {
 		state = TrayError
 	}

@@ -15,26 +15,26 @@ func TestTrayIcons(t *testing.T) {
 	for _, dark := range []bool{false, true} {
 		for state := TrayServing; state <= TrayError; state++ {
 			res := Tray(state, dark)
-			if seen[res.Name()] {
-				t.Errorf("state %d (dark %v) reuses %s", state, dark, res.Name())
+			if seen[res.Name] {
+				t.Errorf("state %d (dark %v) reuses %s", state, dark, res.Name)
 			}
-			seen[res.Name()] = true
-			img, err := png.Decode(bytes.NewReader(res.Content()))
+			seen[res.Name] = true
+			img, err := png.Decode(bytes.NewReader(res.PNG))
 			if err != nil {
-				t.Fatalf("%s: %v", res.Name(), err)
+				t.Fatalf("%s: %v", res.Name, err)
 			}
 			if b := img.Bounds(); b.Dx() != b.Dy() || b.Dx() < 32 {
-				t.Errorf("%s is %v, want a square of at least 32 px", res.Name(), b)
+				t.Errorf("%s is %v, want a square of at least 32 px", res.Name, b)
 			}
 			// The top-left quarter holds only glyph (the bars) and its
 			// halo, no badge.
 			glyph, halo, ok := glyphAndHalo(img)
 			if !ok || dark && (glyph < 200 || halo > 80) || !dark && (glyph > 80 || halo < 200) {
-				t.Errorf("%s: glyph luma %d, halo luma %d; want a light glyph with a dark halo for dark panels, and the reverse", res.Name(), glyph, halo)
+				t.Errorf("%s: glyph luma %d, halo luma %d; want a light glyph with a dark halo for dark panels, and the reverse", res.Name, glyph, halo)
 			}
 		}
 	}
-	if Tray(TrayState(99), true) != Tray(TrayError, true) {
+	if Tray(TrayState(99), true).Name != Tray(TrayError, true).Name {
 		t.Error("an unknown state does not show as an error")
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcptray/mcptray/internal/signals"
 )
 
 // How long an approval a person allowed for one client app is remembered
@@ -74,7 +76,7 @@ type ApprovalStore interface {
 type remembered struct {
 	mu    sync.Mutex
 	since map[ApprovalKey]time.Time
-	subs  map[chan struct{}]struct{}
+	subs  signals.Set
 }
 
 func (r *remembered) has(k ApprovalKey) bool {
@@ -113,16 +115,7 @@ func (r *remembered) list() []RememberedApproval {
 
 // changed tells every subscriber, without waiting for any: a subscriber
 // that has not read the last signal yet gets only one.
-func (r *remembered) changed() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for ch := range r.subs {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
-	}
-}
+func (r *remembered) changed() { r.subs.Notify() }
 
 // toolHash is the hash remembered approvals are bound to: SHA-256 of the
 // tool's canonical JSON (object keys sorted, no spaces, numbers as
@@ -270,23 +263,5 @@ func (e *Engine) ForgetAllApprovals(ctx context.Context) error {
 // then the channel is closed. Signals coalesce: read the list anew
 // (RememberedApprovals) on each.
 func (e *Engine) SubscribeApprovals(ctx context.Context) <-chan struct{} {
-	ch := make(chan struct{}, 1)
-	r := &e.remember
-	r.mu.Lock()
-	if r.subs == nil {
-		r.subs = map[chan struct{}]struct{}{}
-	}
-	r.subs[ch] = struct{}{}
-	r.mu.Unlock()
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-e.shutdown.Done():
-		}
-		r.mu.Lock()
-		delete(r.subs, ch)
-		r.mu.Unlock()
-		close(ch)
-	}()
-	return ch
+	return e.remember.subs.Subscribe(ctx)
 }

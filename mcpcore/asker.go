@@ -98,11 +98,23 @@ func (p PolicyAsker) policy() string {
 	return p.Policy
 }
 
+// ClientFallback says whether desktop-routed forms and URLs go to a client
+// that can answer them: with the policy AskClientOnly.
+func (p PolicyAsker) ClientFallback() bool { return p.policy() == AskClientOnly }
+
+// ClientFallbacker is an Asker that may send the forms and URLs routed to
+// the desktop to a client that can answer them instead: a headless server
+// by its policy, the desktop app while no window can open. The engine asks
+// it as it routes each call's steps.
+type ClientFallbacker interface {
+	ClientFallback() bool
+}
+
 // clientFallback reports whether desktop-routed forms and URLs go to a
 // client that can answer them.
 func (e *Engine) clientFallback() bool {
-	p, ok := e.opts.Asker.(PolicyAsker)
-	return ok && p.policy() == AskClientOnly
+	f, ok := e.opts.Asker.(ClientFallbacker)
+	return ok && f.ClientFallback()
 }
 
 // deskCall is what the desktop is told about the call a question is for.

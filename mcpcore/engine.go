@@ -229,6 +229,7 @@ func (e *Engine) Shutdown() {
 	e.stopCalls(errStopping)
 	e.awaitCalls(callsDrain)
 	e.stopListens()
+	e.remember.subs.Close()
 	e.files.stop() // before taking mu: a poll in progress may need it
 	e.mu.Lock()
 	defer e.mu.Unlock()

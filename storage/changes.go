@@ -38,39 +38,7 @@ const (
 //
 // Another process's writes cannot be told apart, so its key creation or
 // token last-use updates signal too; this Store's own do not.
-func (s *Store) Changes(ctx context.Context) <-chan struct{} {
-	ch := make(chan struct{}, 1)
-	s.subsMu.Lock()
-	defer s.subsMu.Unlock()
-	if s.subs == nil { // closed
-		close(ch)
-		return ch
-	}
-	s.subs[ch] = context.AfterFunc(ctx, func() { s.unsubscribe(ch) })
-	return ch
-}
-
-// unsubscribe drops and closes one Changes channel.
-func (s *Store) unsubscribe(ch chan struct{}) {
-	s.subsMu.Lock()
-	defer s.subsMu.Unlock()
-	if _, ok := s.subs[ch]; ok {
-		delete(s.subs, ch)
-		close(ch)
-	}
-}
-
-// closeSubscribers closes every Changes channel; later calls to Changes get
-// a closed channel.
-func (s *Store) closeSubscribers() {
-	s.subsMu.Lock()
-	defer s.subsMu.Unlock()
-	for ch, stop := range s.subs {
-		stop()
-		close(ch)
-	}
-	s.subs = nil
-}
+func (s *Store) Changes(ctx context.Context) <-chan struct{} { return s.subs.Subscribe(ctx) }
 
 // committed reports a change this Store just committed: it moves the
 // watcher's baseline to the current data_version and signals, unless the
@@ -95,14 +63,7 @@ func (s *Store) committed() {
 // changed invalidates the token cache and signals every subscriber.
 func (s *Store) changed() {
 	s.changeGen.Add(1)
-	s.subsMu.Lock()
-	defer s.subsMu.Unlock()
-	for ch := range s.subs {
-		select {
-		case ch <- struct{}{}:
-		default: // a signal is already pending
-		}
-	}
+	s.subs.Notify()
 }
 
 // startWatch starts the goroutine that looks for other connections'

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/mcpcore"
 
 	// Registers the "sqlite3" database/sql driver.
@@ -83,10 +84,8 @@ type Store struct {
 	// the generation it was loaded at.
 	changeGen atomic.Uint64
 
-	// subs maps each Changes channel to the stop function of its context
-	// watch; nil once the Store is closed.
-	subsMu sync.Mutex
-	subs   map[chan struct{}]func() bool
+	// subs follow the changes (Changes); closed with the Store.
+	subs signals.Set
 
 	tokens  tokenCache
 	touchCh chan touch
@@ -134,7 +133,6 @@ func Open(path string, opts ...Option) (*Store, error) {
 		db:           db,
 		path:         abs,
 		pollInterval: DefaultPollInterval,
-		subs:         make(map[chan struct{}]func() bool),
 		lastUsed:     make(map[string]time.Time),
 		touchCh:      make(chan touch, 64),
 		done:         make(chan struct{}),
@@ -243,7 +241,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.done)
 		s.wg.Wait()
-		s.closeSubscribers()
+		s.subs.Close()
 		errs := []error{s.watchConn.Close(), s.db.Close()}
 		if err := errors.Join(errs...); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)

@@ -21,3 +21,11 @@ func (a stoppingAsker) Ask(ctx context.Context, q mcpcore.Question) (mcpcore.Ans
 	defer context.AfterFunc(a.stop, cancel)()
 	return a.Asker.Ask(ctx, q)
 }
+
+// ClientFallback passes on the wrapped Asker's (mcpcore.ClientFallbacker):
+// forms and URLs meant for the desktop go to a client that can answer
+// them while the desktop cannot ask.
+func (a stoppingAsker) ClientFallback() bool {
+	f, ok := a.Asker.(mcpcore.ClientFallbacker)
+	return ok && f.ClientFallback()
+}

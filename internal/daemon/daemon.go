@@ -234,8 +234,7 @@ func (d *Daemon) engineOptions(ctx context.Context, set mcpcore.Settings) mcpcor
 	if d.cfg.Asker != nil {
 		opts.Asker = stoppingAsker{d.cfg.Asker, ctx}
 	} else {
-		// Unwrapped: the engine recognises a PolicyAsker to route desktop
-		// forms to the client under client-only, and it never blocks.
+		// Unwrapped: it never blocks, so nothing is left to withdraw.
 		opts.Asker = mcpcore.PolicyAsker{Policy: cmp.Or(d.cfg.AskPolicy, set.AskPolicy)}
 	}
 	return opts

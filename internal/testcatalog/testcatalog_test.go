@@ -9,7 +9,7 @@ import (
 // TestToolsAreValid: tests store these; an invalid one would fail them for
 // the wrong reason.
 func TestToolsAreValid(t *testing.T) {
-	for _, tool := range []mcpcore.Tool{RespondTool("a", "hi {{.args.x}}"), CommandTool("b", "echo", "x")} {
+	for _, tool := range []mcpcore.Tool{RespondTool("a", "hi {{.args.x}}"), CommandTool("b", "echo", "x"), SyncTool()} {
 		if ps := mcpcore.ValidateTool(tool); len(ps) > 0 {
 			t.Errorf("%s: %v", tool.Name, ps)
 		}

@@ -1,10 +1,15 @@
 // Package winlink carries JSON-RPC 2.0 calls both ways over one pair of
 // streams: the pipe between the mcptray process that serves (and holds the
-// tray) and the process of its manager window, which it starts on the
-// window's stdin and stdout. Each message is one line, in go-sdk's JSON-RPC
-// wire format (jsonrpc.EncodeMessage). Either side may call (and wait for
-// the result) or notify; what arrives is handed to a Handler, each request
-// on a goroutine of its own, so a slow answer holds up nothing else.
+// tray) and its window process, which it starts on the window process's
+// stdin and stdout. Each message is one line, in go-sdk's JSON-RPC wire
+// format (jsonrpc.EncodeMessage).
+//
+// Methods are typed: a Method or a Notice is declared once, with the Go
+// types of its params and result, and both sides use that one declaration,
+// the caller through Call or Send and the answering side through Handle or
+// HandleNotice on its Mux. What arrives is answered on a goroutine of its
+// own, so a slow answer holds up nothing else; a call whose context ends
+// first tells the other side, whose handler then sees its context end.
 //
 // The pipe is the window process's life line: when either side ends, the
 // other reads EOF, Run returns and every call waiting fails at once.
@@ -24,17 +29,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// Handler answers one request or notification: method and its raw params.
-// For a notification the result is dropped. An *Error it returns reaches
-// the caller as it is; any other error as jsonrpc.CodeInternalError with
-// its text.
-type Handler func(ctx context.Context, method string, params json.RawMessage) (any, error)
-
 // Error is a call's failure as the other side sent it: a JSON-RPC error
 // object. Handlers return one to choose the code and the data.
 type Error = jsonrpc.Error
 
-// Standard JSON-RPC error codes a Handler answers with.
+// Standard JSON-RPC error codes the Mux answers with.
 const (
 	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
 	CodeInvalidParams  = jsonrpc.CodeInvalidParams
@@ -44,28 +43,131 @@ const (
 // exited or closed its end).
 var ErrClosed = errors.New("the other mcptray process is gone")
 
+// cancelNotice tells the other side that the caller of request ID no
+// longer waits for its answer (its context ended).
+var cancelNotice = Notice[cancelParams]{Name: "$/cancel"}
+
+// cancelParams are cancelNotice's params.
+type cancelParams struct {
+	ID int64 `json:"id"`
+}
+
 // maxLine bounds one message: a settings object or a list of remembered
 // approvals is a few KB; anything near this is a broken peer.
 const maxLine = 16 << 20
 
-// Conn is one end of a link. Run reads; Call and Notify write, from any
+// Method is a call of the link: its name and the types of its params and
+// result. Declare each once, in a package both sides import.
+type Method[P, R any] struct{ Name string }
+
+// Call sends p to the other side's handler of m and waits for its result.
+// It fails with ErrClosed when the link ends first, and with ctx's error
+// when ctx ends first (the other side is told to stop answering). An error
+// the handler chose arrives as an *Error.
+func (m Method[P, R]) Call(ctx context.Context, c *Conn, p P) (R, error) {
+	var r R
+	raw, err := c.call(ctx, m.Name, p)
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return r, fmt.Errorf("%s: decoding the result: %w", m.Name, err)
+	}
+	return r, nil
+}
+
+// Notice is a notification of the link: its name and its params' type;
+// nobody answers it.
+type Notice[P any] struct{ Name string }
+
+// Send sends p to the other side's handler of n.
+func (n Notice[P]) Send(c *Conn, p P) error {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("%s: encoding the params: %w", n.Name, err)
+	}
+	if err := c.write(&jsonrpc.Request{Method: n.Name, Params: raw}); err != nil {
+		return fmt.Errorf("%s: %w", n.Name, err)
+	}
+	return nil
+}
+
+// Mux holds a side's handlers, by method name. A call of a method it has no
+// handler for is answered CodeMethodNotFound; a notice of one is dropped.
+type Mux struct {
+	handlers map[string]func(ctx context.Context, params json.RawMessage) (any, error)
+}
+
+// NewMux returns an empty Mux.
+func NewMux() *Mux {
+	return &Mux{handlers: map[string]func(context.Context, json.RawMessage) (any, error){}}
+}
+
+// Handle makes fn answer m's calls on mux. Params that do not decode into
+// P are answered CodeInvalidParams without calling fn. Register every
+// handler before the Conn runs; a name registered twice panics.
+func Handle[P, R any](mux *Mux, m Method[P, R], fn func(ctx context.Context, p P) (R, error)) {
+	mux.add(m.Name, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(m.Name, raw, &p); err != nil {
+			return nil, err
+		}
+		return fn(ctx, p)
+	})
+}
+
+// HandleNotice makes fn receive n's notices on mux, as Handle does for
+// calls.
+func HandleNotice[P any](mux *Mux, n Notice[P], fn func(ctx context.Context, p P)) {
+	mux.add(n.Name, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(n.Name, raw, &p); err != nil {
+			return nil, err
+		}
+		fn(ctx, p)
+		return nil, nil
+	})
+}
+
+func (mux *Mux) add(name string, h func(context.Context, json.RawMessage) (any, error)) {
+	if _, dup := mux.handlers[name]; dup {
+		panic("winlink: a second handler of " + name)
+	}
+	mux.handlers[name] = h
+}
+
+// decodeParams decodes raw into p; no params at all leave p zero.
+func decodeParams(method string, raw json.RawMessage, p any) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		return &Error{Code: CodeInvalidParams, Message: fmt.Sprintf("%s: %v", method, err)}
+	}
+	return nil
+}
+
+// Conn is one end of a link. Run reads; calls and notices write, from any
 // goroutine.
 type Conn struct {
 	r       io.Reader
 	w       io.Writer
-	handle  Handler
+	mux     *Mux
 	writeMu sync.Mutex
 	nextID  atomic.Int64
 
 	mu      sync.Mutex
 	waiting map[int64]chan *jsonrpc.Response
+	// running are the cancels of the requests being answered, by id.
+	running map[int64]context.CancelFunc
 	ended   bool
 	done    chan struct{}
 }
 
-// New makes a Conn reading r and writing w, handing what arrives to h.
-func New(r io.Reader, w io.Writer, h Handler) *Conn {
-	return &Conn{r: r, w: w, handle: h, waiting: map[int64]chan *jsonrpc.Response{}, done: make(chan struct{})}
+// New makes a Conn reading r and writing w, answering with mux's handlers.
+func New(r io.Reader, w io.Writer, mux *Mux) *Conn {
+	return &Conn{r: r, w: w, mux: mux, waiting: map[int64]chan *jsonrpc.Response{},
+		running: map[int64]context.CancelFunc{}, done: make(chan struct{})}
 }
 
 // Done is closed once Run has returned: the link is over.
@@ -123,14 +225,56 @@ func (c *Conn) Run(ctx context.Context) error {
 			case *jsonrpc.Response:
 				c.deliver(m)
 			case *jsonrpc.Request:
+				if m.Method == cancelNotice.Name {
+					c.cancelRunning(m.Params)
+					continue
+				}
+				rctx := c.track(hctx, m)
 				handlers.Add(1)
 				go func() {
 					defer handlers.Done()
-					c.serve(hctx, m)
+					c.serve(rctx, m)
 				}()
 			}
 		}
 	}
+}
+
+// track gives request req a context of its own, which a cancel notice for
+// its id ends; notifications get ctx itself.
+func (c *Conn) track(ctx context.Context, req *jsonrpc.Request) context.Context {
+	id, ok := numericID(req.ID)
+	if !ok {
+		return ctx
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.running[id] = cancel
+	c.mu.Unlock()
+	return rctx
+}
+
+// cancelRunning ends the context of the request a cancel notice names.
+func (c *Conn) cancelRunning(params json.RawMessage) {
+	var p cancelParams
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.running[p.ID]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// numericID is id as the int64 this package numbers its calls with.
+func numericID(id jsonrpc.ID) (int64, bool) {
+	if !id.IsValid() {
+		return 0, false
+	}
+	n, ok := id.Raw().(int64)
+	return n, ok
 }
 
 // end fails every waiting call and marks the link over.
@@ -148,7 +292,7 @@ func (c *Conn) end() {
 // deliver hands a response to the call waiting for it; one nobody waits
 // for (the caller gave up) is dropped.
 func (c *Conn) deliver(r *jsonrpc.Response) {
-	id, ok := r.ID.Raw().(int64)
+	id, ok := numericID(r.ID)
 	if !ok {
 		return
 	}
@@ -164,8 +308,18 @@ func (c *Conn) deliver(r *jsonrpc.Response) {
 // serve runs the handler on a request and, for a call, sends its answer.
 func (c *Conn) serve(ctx context.Context, req *jsonrpc.Request) {
 	res, err := c.safeHandle(ctx, req)
+	id, isCall := numericID(req.ID)
 	if !req.ID.IsValid() {
 		return // a notification: nobody waits
+	}
+	if isCall {
+		c.mu.Lock()
+		cancel := c.running[id]
+		delete(c.running, id)
+		c.mu.Unlock()
+		if cancel != nil {
+			defer cancel()
+		}
 	}
 	resp := &jsonrpc.Response{ID: req.ID}
 	if err == nil {
@@ -182,79 +336,68 @@ func (c *Conn) serve(ctx context.Context, req *jsonrpc.Request) {
 }
 
 // safeHandle runs the handler, turning a panic into an error: a bug in
-// one answer must not take the serving process down.
+// one answer must not take either process down.
 func (c *Conn) safeHandle(ctx context.Context, req *jsonrpc.Request) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s failed: %v", req.Method, r)
 		}
 	}()
-	return c.handle(ctx, req.Method, req.Params)
+	h := c.mux.handlers[req.Method]
+	if h == nil {
+		return nil, &Error{Code: CodeMethodNotFound, Message: "no method " + req.Method}
+	}
+	return h(ctx, req.Params)
 }
 
-// Call sends method with params and waits for the answer, decoded into
-// result (which may be nil). It fails with ErrClosed when the link ends
-// first, and with ctx's error when ctx ends first.
-func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+// call sends method with params and waits for the raw result.
+func (c *Conn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := c.nextID.Add(1)
 	jid, err := jsonrpc.MakeID(float64(id))
 	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return fmt.Errorf("%s: encoding the params: %w", method, err)
+		return nil, fmt.Errorf("%s: encoding the params: %w", method, err)
 	}
 	ch := make(chan *jsonrpc.Response, 1)
 	c.mu.Lock()
 	if c.ended {
 		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, ErrClosed)
+		return nil, fmt.Errorf("%s: %w", method, ErrClosed)
 	}
 	c.waiting[id] = ch
 	c.mu.Unlock()
 	if err := c.write(&jsonrpc.Request{ID: jid, Method: method, Params: raw}); err != nil {
 		c.forget(id)
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	select {
 	case <-ctx.Done():
-		c.forget(id)
-		return fmt.Errorf("%s: %w", method, ctx.Err())
+		if c.forget(id) {
+			_ = cancelNotice.Send(c, cancelParams{ID: id}) // the link gone: nothing runs there
+		}
+		return nil, fmt.Errorf("%s: %w", method, ctx.Err())
 	case r, ok := <-ch:
 		if !ok {
-			return fmt.Errorf("%s: %w", method, ErrClosed)
+			return nil, fmt.Errorf("%s: %w", method, ErrClosed)
 		}
 		if r.Error != nil {
-			return r.Error
+			return nil, r.Error
 		}
-		if result == nil {
-			return nil
-		}
-		if err := json.Unmarshal(r.Result, result); err != nil {
-			return fmt.Errorf("%s: decoding the result: %w", method, err)
-		}
-		return nil
+		return r.Result, nil
 	}
 }
 
-// forget stops waiting for the answer to call id.
-func (c *Conn) forget(id int64) {
+// forget stops waiting for the answer to call id; it reports whether the
+// call was still waiting.
+func (c *Conn) forget(id int64) bool {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.waiting[id]
 	delete(c.waiting, id)
-	c.mu.Unlock()
-}
-
-// Notify sends method with params, expecting no answer.
-func (c *Conn) Notify(method string, params any) error {
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return fmt.Errorf("%s: encoding the params: %w", method, err)
-	}
-	if err := c.write(&jsonrpc.Request{Method: method, Params: raw}); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	return nil
+	return ok
 }
 
 // write sends one message as one line.

@@ -47,8 +47,9 @@ func main() {
 	}
 	// mcptray's own icon (a static PNG), so both send the tray host the same
 	// image; the package holds nothing else that runs.
-	a.SetIcon(assets.Icon)
-	desk.SetSystemTrayIcon(assets.Icon)
+	icon := fyne.NewStaticResource("icon.png", assets.IconPNG)
+	a.SetIcon(icon)
+	desk.SetSystemTrayIcon(icon)
 	desk.SetSystemTrayMenu(fyne.NewMenu("trayhello", fyne.NewMenuItem("Show", w.Show)))
 	// SIGINT/SIGTERM quit cleanly, so the benchmark can end it like mcptray.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

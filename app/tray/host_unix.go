@@ -1,6 +1,6 @@
 //go:build (linux || freebsd || openbsd || netbsd) && !android
 
-package app
+package tray
 
 import (
 	"context"
@@ -16,27 +16,27 @@ import (
 // one shows the icon.
 const sniWatcher = "org.kde.StatusNotifierWatcher"
 
-// DetectTrayHost says whether this desktop shows tray icons: whether the
+// DetectHost says whether this desktop shows tray icons: whether the
 // session bus has a StatusNotifierWatcher (GNOME only with the AppIndicator
 // extension, KDE Plasma, and the bars of some tiling window managers). It
 // never starts a bus (godbus would run dbus-launch without an address), and
-// gives up after trayHostTimeout. The answer holds for the whole run: a
+// gives up after hostTimeout. The answer holds for the whole run: a
 // watcher that appears or goes later is not followed.
-func DetectTrayHost() TrayHost {
+func DetectHost() Host {
 	addr, why := sessionbus.Find()
 	if addr == "" {
-		return TrayHost{About: why}
+		return Host{About: why}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), trayHostTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), hostTimeout)
 	defer cancel()
 	has, err := nameHasOwner(ctx, addr, sniWatcher)
 	switch {
 	case err != nil:
-		return TrayHost{About: fmt.Sprintf("the D-Bus session bus did not answer: %v", err)}
+		return Host{About: fmt.Sprintf("the D-Bus session bus did not answer: %v", err)}
 	case !has:
-		return TrayHost{About: "no " + sniWatcher + " on the D-Bus session bus (no tray host)"}
+		return Host{About: "no " + sniWatcher + " on the D-Bus session bus (no tray host)"}
 	}
-	return TrayHost{Present: true, About: sniWatcher + " on the D-Bus session bus"}
+	return Host{Present: true, About: sniWatcher + " on the D-Bus session bus"}
 }
 
 // nameHasOwner asks the bus at addr whether someone owns name, on a

@@ -1,6 +1,6 @@
 //go:build (linux || freebsd || openbsd || netbsd) && !android
 
-package app
+package tray
 
 import (
 	"bufio"
@@ -34,22 +34,22 @@ func sessionBus(t *testing.T) string {
 	return strings.TrimSpace(addr)
 }
 
-func TestDetectTrayHost(t *testing.T) {
+func TestDetectHost(t *testing.T) {
 	// No bus at all: nothing is started to find one.
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "no D-Bus session bus") {
+	if h := DetectHost(); h.Present || !strings.Contains(h.About, "no D-Bus session bus") {
 		t.Errorf("without a bus: %+v", h)
 	}
 	// A bus nobody answers on.
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+t.TempDir()+"/nobody")
-	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "did not answer") {
+	if h := DetectHost(); h.Present || !strings.Contains(h.About, "did not answer") {
 		t.Errorf("with a dead bus: %+v", h)
 	}
 
 	addr := sessionBus(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
-	if h := DetectTrayHost(); h.Present || !strings.Contains(h.About, "no org.kde.StatusNotifierWatcher") {
+	if h := DetectHost(); h.Present || !strings.Contains(h.About, "no org.kde.StatusNotifierWatcher") {
 		t.Errorf("a bus without a watcher: %+v", h)
 	}
 	// A watcher comes (as a tray host's would).
@@ -61,7 +61,7 @@ func TestDetectTrayHost(t *testing.T) {
 	if reply, err := conn.RequestName(sniWatcher, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
 		t.Fatalf("owning %s: %v %v", sniWatcher, reply, err)
 	}
-	if h := DetectTrayHost(); !h.Present {
+	if h := DetectHost(); !h.Present {
 		t.Errorf("with a watcher: %+v", h)
 	}
 }

@@ -1,0 +1,311 @@
+// Package tray is the desktop side of the serving process: the tray icon
+// and its menu, drawn through fyne.io/systray alone (a StatusNotifierItem
+// over D-Bus on Linux, the notification area on Windows, the menu bar on
+// macOS), and the window process (`mcptray window`, package app), which it
+// starts when there is something to show and which ends when it holds no
+// window. It draws nothing itself: no Fyne app, no connection to the X
+// server, no GL context, so that at rest, all day in the tray, it costs
+// what the server costs.
+//
+// Without a tray host the window process starts with the app, and closing
+// its manager window asks whether to quit.
+package tray
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"fyne.io/systray"
+
+	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/storage"
+)
+
+// Server is the running MCP server as the tray sees it (internal/daemon).
+type Server interface {
+	URL() string
+	Paused() bool
+	SetPaused(bool)
+	// SaveSettings stores set, which the server applies at once; with
+	// movePort it first moves to set's port.
+	SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error)
+}
+
+// Engine is what the tray and the windows need of the MCP engine: its
+// tasks, its remembered approvals, and a catalog sync.
+type Engine interface {
+	RunningTasks() []mcpcore.Task
+	SubscribeTasks(ctx context.Context) <-chan mcpcore.Task
+	CancelTask(id string) error
+	RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error)
+	ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
+	ForgetAllApprovals(ctx context.Context) error
+	SubscribeApprovals(ctx context.Context) <-chan struct{}
+	Sync(ctx context.Context) error
+}
+
+// Store is what the tray reads of the database: the clients seen lately,
+// its change feed, and the desktop's stored preferences.
+type Store interface {
+	RecentClients(ctx context.Context, since time.Time) ([]storage.RecentClient, error)
+	Changes(ctx context.Context) <-chan struct{}
+	State(ctx context.Context, key string, v any) (bool, error)
+}
+
+// ActivityFeed delivers the activity records the server writes, as it
+// writes them (storage.ActivityWriter), until ctx ends.
+type ActivityFeed interface {
+	SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity
+}
+
+// Config is what the tray works on.
+type Config struct {
+	Server   Server
+	Engine   Engine
+	Store    Store
+	Activity ActivityFeed
+	// Asker is the Asker the server asks its desktop questions through.
+	Asker *Asker
+	// StartWindow starts a window process.
+	StartWindow Starter
+	// Host is the tray host found (DetectHost): without one there is no
+	// tray icon, and the window is the app.
+	Host Host
+	// DB, Version, ShimPath and Secrets are what the windows show and
+	// open (link.Start).
+	DB, Version, ShimPath string
+	Secrets               link.SecretStore
+	// Welcome greets the person in the first manager window (first
+	// start); ShowManager opens the manager at start.
+	Welcome, ShowManager bool
+	// BeforeQuit runs when the person quits, before the window process is
+	// told to end: the caller stops the server there.
+	BeforeQuit func()
+}
+
+// The tray states.
+type trayState = assets.TrayState
+
+const (
+	stateServing   = assets.TrayServing
+	statePaused    = assets.TrayPaused
+	stateAttention = assets.TrayAttention // a desktop question waits for an answer
+	stateError     = assets.TrayError
+)
+
+// trayTitle is the tray item's title and, on Linux, its stable Id.
+const trayTitle = "mcptray"
+
+// Tray is the serving process's desktop: the tray icon and its menu, and
+// the window process it starts.
+type Tray struct {
+	cfg Config
+	win *windows
+
+	mu   sync.Mutex
+	menu *menu
+	// shown is the state the menu last showed; dark says whether the
+	// panel is dark; icon is the icon in the tray.
+	shown menuState
+	dark  bool
+	icon  string
+	// sys shows the menu in the tray once it runs; nil without a tray
+	// host, and in tests.
+	sys *sysTray
+	// recent are the clients last read (nil: not yet).
+	recent []string
+
+	quitOnce sync.Once
+	// quitted is closed once quitting began.
+	quitted chan struct{}
+}
+
+// New builds the tray of cfg; Run shows it.
+func New(cfg Config) *Tray {
+	t := &Tray{cfg: cfg, dark: true, quitted: make(chan struct{})}
+	t.win = &windows{t: t, start: cfg.StartWindow, welcomeDue: cfg.Welcome}
+	if cfg.Asker != nil {
+		cfg.Asker.mu.Lock()
+		cfg.Asker.win = t.win
+		cfg.Asker.mu.Unlock()
+	}
+	t.menu = newMenu(commands{open: t.Open, setPaused: t.setPaused, quit: t.Quit})
+	t.update()
+	return t
+}
+
+// Open opens (or raises) a window in the window process.
+func (t *Tray) Open(w link.Window) { t.win.open(w) }
+
+// Run shows the tray (with a tray host) and the windows due at start, and
+// blocks until the person quits or ctx ends; either way BeforeQuit has
+// run and the window process was told to end when it returns. Call it on
+// the main goroutine: macOS's menu bar runs there.
+func (t *Tray) Run(ctx context.Context) {
+	wctx, stopWatch := context.WithCancel(ctx)
+	// A first round before the tray shows: its first menu says how things
+	// stand, not "looking…"; watch's own first round, once it follows the
+	// changes, then finds nothing to change.
+	w := t.newWatcher()
+	w.round(wctx)
+	watched := make(chan struct{})
+	go func() { defer close(watched); t.watch(wctx, w) }()
+	defer func() { stopWatch(); <-watched }()
+	stop := context.AfterFunc(ctx, t.quit)
+	defer stop()
+	if !t.cfg.Host.Present {
+		slog.Info("no tray icon: mcptray runs as its window, shown at start; closing it quits", "tray", t.cfg.Host.About)
+		t.Open(link.Window{What: link.OpenManager})
+		<-t.quitted
+		return
+	}
+	slog.Info("mcptray lives in the tray: closing its window keeps it serving", "tray", t.cfg.Host.About)
+	if t.cfg.ShowManager || t.cfg.Welcome {
+		t.Open(link.Window{What: link.OpenManager})
+	}
+	t.runTray(wctx)
+}
+
+// runTray runs the tray until quit ends it. The title goes first: the
+// StatusNotifierItem's Id is its title when it registers (else
+// "systray_<pid>"), and a stable Id keeps what the desktop remembers of
+// it (KDE's "hide" in its tray settings) from one start to the next.
+func (t *Tray) runTray(ctx context.Context) {
+	systray.SetTitle(trayTitle)
+	systray.SetTooltip(trayTitle)
+	t.mu.Lock()
+	t.icon = t.iconFor(t.shown).Name
+	icon := t.iconFor(t.shown).PNG
+	t.mu.Unlock()
+	systray.SetIcon(icon)
+	defer func() {
+		// fyne.io/systray ends by closing its D-Bus connection, nil when it
+		// never made one (the bus went away after the tray host was found).
+		if r := recover(); r != nil {
+			slog.Warn("the tray failed while ending", "panic", r)
+		}
+	}()
+	systray.Run(func() {
+		t.mu.Lock()
+		t.sys = newSysTray(t.menu.items)
+		t.mu.Unlock()
+		go t.sys.listen(func(it *Item) { it.Click() })
+		followPanel(ctx, t.setDark)
+		t.refresh()
+	}, nil)
+}
+
+// Quit quits mcptray, after the window process (if one runs) asked about
+// unsaved changes. It returns at once.
+func (t *Tray) Quit() {
+	go func() {
+		if t.win.askQuit() {
+			t.quit()
+		}
+	}()
+}
+
+// quit stops the server (BeforeQuit), tells the window process to end, and
+// ends Run; once.
+func (t *Tray) quit() {
+	t.quitOnce.Do(func() {
+		close(t.quitted)
+		if t.cfg.BeforeQuit != nil {
+			t.cfg.BeforeQuit()
+		}
+		t.win.exit()
+		if t.cfg.Host.Present {
+			systray.Quit()
+		}
+	})
+}
+
+// quitting says whether quitting began.
+func (t *Tray) quitting() bool { return isClosed(t.quitted) }
+
+// setPaused pauses or resumes serving.
+func (t *Tray) setPaused(paused bool) {
+	if s := t.cfg.Server; s != nil {
+		s.SetPaused(paused)
+	}
+	t.refresh()
+}
+
+// setDark redraws the icon for a dark or light panel.
+func (t *Tray) setDark(dark bool) {
+	t.mu.Lock()
+	changed := dark != t.dark
+	t.dark = dark
+	t.mu.Unlock()
+	if changed {
+		t.refresh()
+	}
+}
+
+// iconFor is the tray icon for s on the panel; the caller holds mu.
+func (t *Tray) iconFor(s menuState) assets.TrayIcon { return assets.Tray(s.state(), t.dark) }
+
+// linkState is the server's state as the windows show it.
+func (t *Tray) linkState() link.State {
+	s := link.State{}
+	if t.cfg.Asker != nil {
+		s.Waiting = t.cfg.Asker.Pending()
+	}
+	if srv := t.cfg.Server; srv != nil {
+		s.URL, s.Paused = srv.URL(), srv.Paused()
+	}
+	return s
+}
+
+// state reads what the menu shows.
+func (t *Tray) state() menuState {
+	l := t.linkState()
+	s := menuState{URL: l.URL, Paused: l.Paused, Waiting: l.Waiting}
+	if eng := t.cfg.Engine; eng != nil {
+		s.Tasks = eng.RunningTasks()
+	}
+	t.win.mu.Lock()
+	s.Problem = t.win.problem
+	t.win.mu.Unlock()
+	t.mu.Lock()
+	s.Recent = t.recent
+	t.mu.Unlock()
+	return s
+}
+
+// update brings the menu in line with the server; it reports the state it
+// shows.
+func (t *Tray) update() menuState {
+	s := t.state()
+	t.mu.Lock()
+	t.menu.update(s)
+	t.shown = s
+	t.mu.Unlock()
+	return s
+}
+
+// refresh updates the menu, the tray and the window process's state.
+func (t *Tray) refresh() {
+	s := t.update()
+	t.mu.Lock()
+	if t.sys != nil {
+		t.sys.sync()
+		if icon := t.iconFor(s); icon.Name != t.icon {
+			t.icon = icon.Name
+			systray.SetIcon(icon.PNG)
+		}
+	}
+	t.mu.Unlock()
+	t.win.sendState(link.State{URL: s.URL, Paused: s.Paused, Waiting: s.Waiting})
+}
+
+// Menu is the tray's menu as it stands, for tests and diagnostics.
+func (t *Tray) Menu() []*Item {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.menu.items
+}
