@@ -153,7 +153,8 @@ fuzz-short: ## every fuzz target for FUZZ_SHORT_COUNT executions (default 10000x
 
 # The Xvfb smoke test's tools: X server, input, screenshots, D-Bus session, gdbus, curl.
 SMOKE_DEPS := xvfb-run:xvfb xauth:xauth xdotool:xdotool /usr/bin/import:imagemagick \
-	dbus-run-session:dbus gdbus:libglib2.0-bin python3:python3
+	dbus-run-session:dbus gdbus:libglib2.0-bin python3:python3 ss:iproute2 \
+	gtk-sni-tray-standalone:haskell-gtk-sni-tray-utils
 SMOKE_OUT ?= smoke-shots
 
 SNIWATCHER_BIN := bin/sniwatcher

@@ -6,11 +6,14 @@
 #     GNOME): mcptray, started plainly, shows its window within seconds; the
 #     window fits the screen on every tab (Ctrl+1…5); closing it asks before
 #     quitting; File ▸ Quit, driven through the menu bar, ends the process.
-#  b. a tray host (tests/sniwatcher, a stand-in StatusNotifierWatcher, runs on
-#     the bus first): the tray icon registers and the window waits until the
-#     tray's Open mcptray; then the editor, an approval, a task, Connect a
-#     client, closing (which hides) and a second launch, and Quit from the
-#     tray menu, all over D-Bus (dbusmenu) as a tray host would drive it.
+#  b. a tray host (gtk-sni-tray-standalone, or tests/sniwatcher, a stand-in
+#     StatusNotifierWatcher, where that is not installed): the tray icon
+#     registers and the window waits until the tray's Open mcptray, in a
+#     process of its own (mcptray window); then the editor, an approval
+#     (answered, and once with its window process killed), closing the
+#     window (its process ends; the serving process has no X connection and
+#     no GL driver), a second launch, a task, Connect a client, and Quit
+#     from the tray menu, all over D-Bus (dbusmenu) as a tray host drives it.
 #
 # Key screens are compared with golden images in tests/smoke-golden (halved,
 # ImageMagick `compare -metric AE -fuzz 5%`, at most GOLDEN_BUDGET per mille
@@ -20,8 +23,8 @@
 #
 #   scripts/smoke.sh [OUTDIR]     (default OUTDIR: smoke-shots)
 #
-# Needs xvfb-run, xdotool, ImageMagick, dbus-run-session and gdbus (make smoke
-# installs them). MCPTRAY_BIN names the binary (default bin/mcptray),
+# Needs xvfb-run, xdotool, ImageMagick, dbus-run-session, gdbus and ss (make
+# smoke installs them, and gtk-sni-tray-standalone). MCPTRAY_BIN names the binary (default bin/mcptray),
 # SNIWATCHER_BIN the watcher stub (default bin/sniwatcher).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -54,7 +57,7 @@ convert=/usr/bin/convert
 pid= watcher=
 log=$OUT/a-app.log
 cleanup() {
-  for p in $pid $watcher; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+  for p in $pid $watcher; do kill "$p" 2>/dev/null && { wait "$p" 2>/dev/null || true; }; done
   true
 }
 trap cleanup EXIT
@@ -183,23 +186,51 @@ xdotool key --window "$win" Return
 quits "File ▸ Quit"
 
 # -------------------------------------------------------------- b. a tray
+# The tray host: gtk-sni-tray-standalone (a real one, drawing the icon and
+# its menu with libdbusmenu-gtk) where installed, else tests/sniwatcher (a
+# stand-in watcher that draws nothing).
 log=$OUT/app.log
-"$WATCHER" >"$OUT/sniwatcher.log" 2>&1 &
+if command -v gtk-sni-tray-standalone >/dev/null; then
+  host="gtk-sni-tray-standalone"
+  # In a session of its own: ended, it signals its whole process group,
+  # which would otherwise be this script's.
+  setsid gtk-sni-tray-standalone -w >"$OUT/tray-host.log" 2>&1 &
+else
+  host="tests/sniwatcher"
+  "$WATCHER" >"$OUT/tray-host.log" 2>&1 &
+fi
 watcher=$!
-for _ in $(seq 50); do grep -q '^ready' "$OUT/sniwatcher.log" && break; sleep 0.1; done
-grep -q '^ready' "$OUT/sniwatcher.log" || fail "the watcher stub did not start: $(cat "$OUT/sniwatcher.log")"
+watching() {
+  [[ $(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.NameHasOwner org.kde.StatusNotifierWatcher 2>/dev/null) == "(true,)" ]]
+}
+for _ in $(seq 100); do watching && break; sleep 0.1; done
+watching || fail "the tray host ($host) did not start: $(cat "$OUT/tray-host.log")"
+registered() {
+  gdbus call --session --dest org.kde.StatusNotifierWatcher --object-path /StatusNotifierWatcher \
+    --method org.freedesktop.DBus.Properties.Get org.kde.StatusNotifierWatcher RegisteredStatusNotifierItems 2>/dev/null
+}
 port=$(freeport)
 "$BIN" --addr "127.0.0.1:$port" >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do [[ -f $ep ]] && break; sleep 0.1; done
 [[ -f $ep ]] || fail "no endpoint file after 10 s"
-echo "smoke: b. serving on port $port"
-for _ in $(seq 50); do grep -q RegisterStatusNotifierItem "$OUT/sniwatcher.log" && break; sleep 0.1; done
-grep -q RegisterStatusNotifierItem "$OUT/sniwatcher.log" || fail "the tray icon did not register with the watcher"
-echo "smoke: the tray icon registered: $(grep RegisterStatusNotifierItem "$OUT/sniwatcher.log")"
+echo "smoke: b. serving on port $port, tray host $host"
+# An item is listed as its bus name (gtk-sni-tray-standalone) or as its
+# name and path (the stand-in): either way, the list is not empty.
+for _ in $(seq 50); do [[ $(registered) == *"['"* ]] && break; sleep 0.1; done
+[[ $(registered) == *"['"* ]] || fail "the tray icon did not register with the tray host: $(registered)"
+echo "smoke: the tray icon registered: $(registered)"
 grep -q 'mcptray lives in the tray' "$log" || fail "the log does not say mcptray lives in the tray"
 sleep 1
 [[ -z $(visible) ]] || fail "with a tray host the window showed unasked"
+if [[ $host == gtk-sni-tray-standalone ]]; then
+  # The icon, top left in the host's bar; a click opens the menu it drew.
+  xdotool mousemove 12 15 click 1
+  shot 01-tray-menu 1
+  xdotool key Escape
+  xdotool mousemove 700 700
+fi
 
 # The tray menu, over D-Bus (dbusmenu), as a tray host drives it.
 name=org.kde.StatusNotifierItem-$pid-1
@@ -285,15 +316,28 @@ sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
 [[ -n $sid ]] || fail "initialize gave no session id"
 hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
 curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
-curl -sS "${hdr[@]}" "$url" -o "$OUT/approval-call.txt" \
-  -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"clean_downloads","arguments":{"days":30}}}' &
-call=$!
-awin=
-for _ in $(seq 50); do
-  awin=$(xdotool search --name '^mcptray .' 2>/dev/null | head -1) && [[ -n $awin ]] && break
-  sleep 0.2
-done
-[[ -n $awin ]] || fail "no approval window for a destructive tool"
+# approval N: calls clean_downloads in the background (call: its pid) and
+# waits for its approval window (awin).
+approval() {
+  curl -sS "${hdr[@]}" "$url" -o "$OUT/approval-call-$1.txt" \
+    -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"clean_downloads","arguments":{"days":30}}}' &
+  call=$!
+  awin=
+  for _ in $(seq 100); do
+    awin=$(xdotool search --onlyvisible --name '^mcptray .*approval' 2>/dev/null | head -1) && [[ -n $awin ]] && break
+    sleep 0.1
+  done
+  [[ -n $awin ]] || fail "no approval window for a destructive tool (call $1)"
+}
+# answered N: the call's answer within 10 s.
+answered() {
+  for _ in $(seq 100); do kill -0 "$call" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$call" 2>/dev/null && { kill "$call" 2>/dev/null; fail "call $1 got no answer"; }
+  wait "$call" 2>/dev/null || true
+  echo "smoke: call $1 answered: $(head -c 300 "$OUT/approval-call-$1.txt")"
+}
+approval 1
+[[ $(xdotool getwindowpid "$awin" 2>/dev/null) == "$wpid" ]] || fail "the approval window is not in the window process $wpid"
 shot 05-approval-dialog
 # The tray says a question waits, and its line brings the question up.
 question=$(item 'A question is waiting for you')
@@ -301,18 +345,60 @@ question=$(item 'A question is waiting for you')
 press "$question"
 # Deny has the focus for a destructive tool: Space presses it.
 xdotool key --window "$awin" space
-for _ in $(seq 50); do kill -0 "$call" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$call" 2>/dev/null; then
-  kill "$call" 2>/dev/null || true
-  echo "smoke: note: the approval was not answered by Space (call cancelled)"
-else
-  echo "smoke: the call after Deny: $(head -c 300 "$OUT/approval-call.txt")"
-fi
-wait "$call" 2>/dev/null || true
+answered 1
+grep -q 'denied running' "$OUT/approval-call-1.txt" || fail "Space on the approval did not deny: $(cat "$OUT/approval-call-1.txt")"
 
-# A long call runs as a task (2026-07-28, tasks extension): the task window
-# shows it with its progress. The tool comes from another process's import,
-# which the running app picks up like any catalog change.
+# Closing the manager window closes it for good, and its process, holding
+# nothing more, ends; mcptray goes on serving. The keys go to the focused
+# window as a keyboard's do (XTEST), not sent to the window's id: a
+# reopened window may get the same id, and under Xvfb the Ctrl+W sent to
+# the old one then reached it too, closing it again.
+xdotool windowfocus --sync "$win" || fail "could not focus the manager window"
+xdotool key ctrl+w # File ▸ Close window
+for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
+xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not close it"
+for _ in $(seq 50); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$wpid" 2>/dev/null && fail "the window process $wpid still runs 5 s after its last window closed"
+echo "smoke: closing the window ended its process"
+curl -fsS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
+
+# The serving process never drew: no connection to the X server, no GL
+# driver mapped (the dispatch libraries libGL/libGLX are linked into the
+# program; the driver — Mesa's, here — loads only with a GL context).
+drivers=$(awk '{print $6}' "/proc/$pid/maps" | grep -E 'dri|gallium|swrast|llvmpipe|libGLX_|libLLVM|nvidia|libEGL_mesa' | sort -u || true)
+[[ -z $drivers ]] || fail "a GL driver is mapped in the serving process: $drivers"
+mine=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null | tr -dc '0-9\n' | sort -u)
+xpeers=$(ss -xn 2>/dev/null | awk '$5 ~ /X11-unix/ {print $8}' | sort -u)
+xconn=$(comm -12 <(echo "$mine") <(echo "$xpeers") | grep . || true)
+[[ -z $xconn ]] || fail "the serving process has a connection to the X server (socket $xconn)"
+[[ -n $xpeers ]] || fail "ss shows no client of the X server: the check above proves nothing"
+echo "smoke: the serving process holds no X connection and no GL driver"
+
+# The window process killed while an approval waits: the AI app is told
+# nobody answered, and the next approval opens a window all the same.
+approval 2
+apid=$(xdotool getwindowpid "$awin")
+kill -9 "$apid"
+answered 2
+grep -q 'Nobody at the computer answered' "$OUT/approval-call-2.txt" || fail "the call whose window died got: $(cat "$OUT/approval-call-2.txt")"
+approval 3
+[[ $(xdotool getwindowpid "$awin") != "$apid" ]] || fail "the next approval showed in the killed process"
+xdotool key --window "$awin" space
+answered 3
+for _ in $(seq 50); do xdotool search --onlyvisible --name '^mcptray .*approval' >/dev/null 2>&1 || break; sleep 0.1; done
+
+# A second launch shows the running app's window (it hands over and ends).
+timeout 20 "$BIN" >"$OUT/second-launch.log" 2>&1 || fail "a second launch failed: $(cat "$OUT/second-launch.log")"
+grep -q "its window is shown" "$OUT/second-launch.log" || fail "the second launch said: $(cat "$OUT/second-launch.log")"
+shown 10
+[[ -n $win ]] || fail "a second launch did not show the manager window"
+wpid=$(xdotool getwindowpid "$win")
+echo "smoke: a second launch showed the running app's window (process $wpid)"
+
+# A long call runs as a task (2026-07-28, tasks extension): the tray lists
+# it, and the task window shows it with its progress. The tool comes from
+# another process's import, which the running app picks up like any
+# catalog change.
 cat >"$OUT/smoke-task.json" <<'JSON'
 {"format": "mcptray-catalog", "version": 1, "tools": [{
   "name": "sync_photos", "title": "Sync photos", "description": "Pretends to sync photo folders, slowly.",
@@ -339,44 +425,31 @@ done
 [[ -n $task ]] || fail "the slow tool did not start a task"
 echo "smoke: task $task running"
 line=$(item 'Sync photos — 30% · synced 3 of 10 folders')
-[[ -n $line ]] || fail "the tray's Tasks menu does not show the task by its title and progress: $layout"
-[[ -n $(item 'Tasks (1 running)') ]] || fail "the tray's Tasks item does not count the task: $layout"
+[[ -n $line ]] || fail "the tray menu does not show the task by its title and progress: $layout"
+[[ -n $(item "Serving on http://127.0.0.1:$port/mcp · 1 task running") ]] || fail "the tray's status line does not count the task: $layout"
 [[ $(item "Open the task window'") == "$tasks" ]] || fail "the tray's items changed ids when a task started"
 press "$tasks"
+for _ in $(seq 50); do xdotool search --onlyvisible --name '^mcptray .*tasks$' >/dev/null 2>&1 && break; sleep 0.1; done
+twin=$(xdotool search --onlyvisible --name '^mcptray .*tasks$' | head -1)
+[[ -n $twin && $(xdotool getwindowpid "$twin") == "$wpid" ]] || fail "the task window did not open in the window process $wpid"
 shot 06-task-window 1.5
 
-# Connect a client ▸ Claude Desktop (the first client) ▸ Install…: the
-# Connect window with the change to its config file.
-install=$(item 'Install…')
-[[ -n $install ]] || fail "no Connect a client ▸ … ▸ Install… in the tray menu"
-press "$install"
+# Connect a client…: the Connect window, on the first client.
+connect=$(item 'Connect a client…')
+[[ -n $connect ]] || fail "no Connect a client… in the tray menu"
+press "$connect"
+for _ in $(seq 50); do xdotool search --onlyvisible --name '^Connect Claude Desktop$' >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool search --onlyvisible --name '^Connect Claude Desktop$' >/dev/null 2>&1 || fail "no Connect window for Claude Desktop"
 shot 07-connect-client 1.5
-xdotool search --name '^Connect Claude Desktop$' >/dev/null 2>&1 || fail "no Connect window for Claude Desktop"
 
-# Closing the manager window hides it and keeps serving; launching mcptray
-# again shows it (the second launch hands over to the running app and ends).
-# The keys go to the focused window as a keyboard's do (XTEST), not sent
-# to the window's id: the reopened window may get the same id, and under
-# Xvfb the Ctrl+W sent to the old one then reached it too, closing it again
-# (about one run in four of a close-and-reopen loop; none of 20 this way).
-xdotool windowfocus --sync "$win" || fail "could not focus the manager window"
-xdotool key ctrl+w # File ▸ Close window
-for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || break; sleep 0.1; done
-xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && fail "closing the manager window did not hide it"
-for _ in $(seq 50); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$wpid" 2>/dev/null && fail "the window's process $wpid still runs 5 s after its window closed"
-echo "smoke: closing the window ended its process"
-curl -fsS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","id":9,"method":"ping"}' || fail "not serving after the window closed"
-timeout 20 "$BIN" >"$OUT/second-launch.log" 2>&1 || fail "a second launch failed: $(cat "$OUT/second-launch.log")"
-grep -q "its window is shown" "$OUT/second-launch.log" || fail "the second launch said: $(cat "$OUT/second-launch.log")"
-for _ in $(seq 30); do xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 && break; sleep 0.1; done
-xdotool search --onlyvisible --name '^mcptray$' >/dev/null 2>&1 || fail "a second launch did not show the manager window"
-echo "smoke: a second launch showed the running app's window"
-
-# Quit from the tray: the server stops cleanly and the endpoint file goes.
+# Quit from the tray: the server stops cleanly, the endpoint file goes, and
+# the window process goes with it.
 quit=$(item "Quit'")
 [[ -n $quit ]] || fail "no Quit in the tray menu"
 press "$quit"
 quits "the tray's Quit"
+for _ in $(seq 50); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$wpid" 2>/dev/null && fail "the window process $wpid outlived the tray's Quit"
 if grep -q 'no menu item with ID' "$log"; then fail "a tray click was lost: $(grep 'no menu item with ID' "$log")"; fi
+if grep -q 'Children but no menu' "$OUT/tray-host.log"; then fail "the tray host drew a submenu empty: $(grep -c 'Children but no menu' "$OUT/tray-host.log") times"; fi
 echo "smoke: ok (screenshots in $OUT)"
