@@ -66,6 +66,11 @@ func RunWindow(ctx context.Context, env WindowEnv) error {
 		return err
 	}
 	defer done()
+	// Fyne quits when its last window closes. This process ends through
+	// Idle instead, once the serving process agrees that nothing is on its
+	// way to it: a window never shown keeps Fyne from quitting between a
+	// question's window and the next.
+	a.NewWindow("mcptray")
 	a.Lifecycle().SetOnStarted(func() { go p.ready(ctx) })
 	go func() {
 		// The serving process gone (quit, or killed): nothing is left to

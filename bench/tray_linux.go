@@ -9,9 +9,6 @@ import (
 	"time"
 )
 
-// clockTickOrZero is the unit ProcessCost counts CPU time in.
-func clockTickOrZero() time.Duration { return clockTick }
-
 // ThreadCosts returns the context switches and CPU time so far of each
 // thread of process pid; threads that end while it reads are left out.
 func ThreadCosts(pid int) ([]ThreadCost, error) {

@@ -2,13 +2,7 @@
 
 package bench
 
-import (
-	"errors"
-	"time"
-)
-
-// clockTickOrZero: no /proc ticks to account for elsewhere.
-func clockTickOrZero() time.Duration { return 0 }
+import "errors"
 
 // ThreadCosts is measured from /proc, so on Linux only.
 func ThreadCosts(int) ([]ThreadCost, error) {

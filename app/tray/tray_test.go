@@ -103,6 +103,9 @@ type window struct {
 	states    chan link.State
 	exited    chan struct{}
 	end       func()
+	// quitsWhenIdle: it ends once allowed to (the real one does);
+	// without, it lingers as a slow one would.
+	quitsWhenIdle bool
 }
 
 // start is the Starter: a stand-in linked over pipes.
@@ -116,7 +119,7 @@ func (f *windows_) start() (Process, error) {
 	inR, inW := io.Pipe()   // the serving process writes the window's stdin
 	outR, outW := io.Pipe() // the window writes its stdout
 	w := &window{opened: make(chan link.Window, 8), asked: make(chan link.Question, 8), withdrawn: make(chan string, 8),
-		states: make(chan link.State, 64), exited: make(chan struct{})}
+		states: make(chan link.State, 64), exited: make(chan struct{}), quitsWhenIdle: true}
 	var once sync.Once
 	w.end = func() {
 		once.Do(func() {
@@ -211,6 +214,9 @@ func (w *window) idle(t *testing.T) bool {
 	ans, err := link.Idle.Call(t.Context(), w.conn, link.Idleness{Received: int(w.received.Load())})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ans.End && w.quitsWhenIdle {
+		w.end() // as the real one quits then
 	}
 	return ans.End
 }

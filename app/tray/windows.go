@@ -32,6 +32,9 @@ const (
 	// show windows: one that hangs (a display that accepts the connection
 	// and never answers) is ended, and what waited for it gets its reason.
 	readyTimeout = 30 * time.Second
+	// leaveTimeout bounds the wait for a window process that may end to
+	// have ended, before the next one starts.
+	leaveTimeout = 3 * time.Second
 	// retryAfter is how long after a window process failed to show windows
 	// the desktop questions are answered at once with the reason, rather
 	// than each starting a process that fails the same way. A click in the
@@ -49,6 +52,10 @@ type windows struct {
 
 	mu  sync.Mutex
 	cur *proc
+	// leaving is the window process that said it may end, until it has:
+	// the next one starts after it, so that two never share the windows'
+	// preferences file.
+	leaving *proc
 	// problem is why the last window process could not show windows, and
 	// failed when it did; "" once one could.
 	problem string
@@ -106,6 +113,19 @@ func (e errCannotOpen) Error() string { return "mcptray's window could not open 
 // failure less than retryAfter ago is answered at once.
 func (w *windows) get(ctx context.Context, retry bool) (*proc, error) {
 	w.mu.Lock()
+	if l := w.leaving; l != nil && w.cur == nil {
+		w.mu.Unlock()
+		select {
+		case <-l.gone:
+		case <-time.After(leaveTimeout):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		w.mu.Lock()
+		if w.leaving == l {
+			w.leaving = nil
+		}
+	}
 	p := w.cur
 	if p == nil {
 		if !retry && w.problem != "" && time.Since(w.failed) < retryAfter {
@@ -209,6 +229,9 @@ func (w *windows) ended(p *proc, linkErr, exitErr error) {
 	w.mu.Lock()
 	if w.cur == p {
 		w.cur = nil
+	}
+	if w.leaving == p {
+		w.leaving = nil
 	}
 	if p.stopTasks != nil {
 		p.stopTasks()
@@ -440,6 +463,7 @@ func (w *windows) idle(p *proc, received int) bool {
 	if w.cur == p {
 		w.cur = nil
 	}
+	w.leaving = p
 	return true
 }
 
