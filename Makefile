@@ -42,10 +42,11 @@ GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata
 
 step = @printf '\n==> %s\n' "$(1)"
 
-# The packages that do not need the GUI: everything but app/ and assets/
-# (Fyne). With -tags headless the root package (the mcptray command) is one
-# of them.
-HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/' -e '/assets$$')
+# The packages that do not need Fyne: everything but app/ (the window
+# process) and app/trayicon (fyne.io/systray, cgo on macOS). With -tags
+# headless the root package (the mcptray command) is one of them; the
+# serving process's tray (app/tray) and the link are too.
+HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$')
 
 .PHONY: help deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient conformance bench bench-shim clean distclean
 
@@ -123,6 +124,7 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 	  echo "$$t: build cmd/mcptray-stdio, vet $(words $(HEADLESS_PKGS)) packages"; \
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -o /dev/null ./cmd/mcptray-stdio || exit 1; \
 	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet -tags headless $(HEADLESS_PKGS) || exit 1; \
+	  if [ $$os = windows ]; then CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./app/trayicon || exit 1; fi; \
 	done; echo ok
 
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the packages we patch (third_party/go-sdk)

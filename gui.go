@@ -17,6 +17,7 @@ import (
 	"github.com/mcptray/mcptray/app"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tray"
+	"github.com/mcptray/mcptray/app/trayicon"
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/cli"
 	"github.com/mcptray/mcptray/internal/daemon"
@@ -67,7 +68,7 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 		slog.Warn("whether to show the welcome", "err", err)
 	}
 	tcfg := tray.Config{Server: d, Store: d.Store(), Activity: d.Activity(), Asker: asker, StartWindow: startWindow,
-		Host: host, DB: d.DB(), Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: stop}
+		Host: host, Icon: trayicon.New(), DB: d.DB(), Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: stop}
 	if eng := d.Engine(); eng != nil {
 		tcfg.Engine = eng
 	}

@@ -7,6 +7,8 @@ import "context"
 // ctx ends. It runs on a goroutine of its own: asking the system may take
 // a while, and the icon is drawn for a dark panel until the answer comes
 // (most panels are dark, and the icons carry a halo for either).
-func followPanel(ctx context.Context, set func(dark bool)) {
-	go watchPanel(ctx, set)
+// opened receives a value each time the tray's menu opens: where the
+// system announces no change, the panel is looked at anew then.
+func followPanel(ctx context.Context, opened <-chan struct{}, set func(dark bool)) {
+	go watchPanel(ctx, opened, set)
 }

@@ -6,20 +6,18 @@ import (
 	"context"
 	"os/exec"
 	"strings"
-
-	"fyne.io/systray"
 )
 
 // watchPanel reads whether macOS draws its menu bar dark (the global
 // AppleInterfaceStyle default is "Dark"), at start and each time the
 // tray's menu opens.
-func watchPanel(ctx context.Context, set func(dark bool)) {
+func watchPanel(ctx context.Context, opened <-chan struct{}, set func(dark bool)) {
 	set(menuBarDark(ctx))
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-systray.TrayOpenedCh:
+		case <-opened:
 			set(menuBarDark(ctx))
 		}
 	}

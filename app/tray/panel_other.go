@@ -5,4 +5,4 @@ package tray
 import "context"
 
 // watchPanel: on this system the tray icon is drawn for a dark panel.
-func watchPanel(_ context.Context, set func(dark bool)) { set(true) }
+func watchPanel(_ context.Context, _ <-chan struct{}, set func(dark bool)) { set(true) }

@@ -15,7 +15,7 @@ import (
 // desktops publish it, and follows its changes. A desktop that states no
 // preference, or has no portal, counts as dark. It is only called with a
 // tray host, hence with a session bus: it never starts one.
-func watchPanel(ctx context.Context, set func(dark bool)) {
+func watchPanel(ctx context.Context, _ <-chan struct{}, set func(dark bool)) {
 	scheme, err := appearance.GetColorScheme()
 	if err != nil {
 		slog.Debug("the desktop's colour scheme is unknown: the tray icon is drawn for a dark panel", "err", err)

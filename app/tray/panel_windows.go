@@ -5,20 +5,19 @@ package tray
 import (
 	"context"
 
-	"fyne.io/systray"
 	"golang.org/x/sys/windows/registry"
 )
 
 // watchPanel reads whether Windows draws its taskbar light
 // (SystemUsesLightTheme), at start and each time the tray's menu opens
 // (Windows announces the change only to windows, and the tray has none).
-func watchPanel(ctx context.Context, set func(dark bool)) {
+func watchPanel(ctx context.Context, opened <-chan struct{}, set func(dark bool)) {
 	set(!taskbarLight())
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-systray.TrayOpenedCh:
+		case <-opened:
 			set(!taskbarLight())
 		}
 	}

@@ -17,8 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/systray"
-
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -75,6 +73,8 @@ type Config struct {
 	// Host is the tray host found (DetectHost): without one there is no
 	// tray icon, and the window is the app.
 	Host Host
+	// Icon draws the tray icon and its menu, with a tray host.
+	Icon Icon
 	// DB, Version, ShimPath and Secrets are what the windows show and
 	// open (link.Start).
 	DB, Version, ShimPath string
@@ -85,6 +85,27 @@ type Config struct {
 	// BeforeQuit runs when the person quits, before the window process is
 	// told to end: the caller stops the server there.
 	BeforeQuit func()
+}
+
+// Icon is the desktop's tray icon, in which the tray shows its menu
+// (app/trayicon, through fyne.io/systray).
+type Icon interface {
+	// Run shows the icon, titled title, and blocks until Quit; ready runs
+	// once the tray runs, when Add may be called.
+	Run(title string, png []byte, ready func())
+	// Add puts items in the tray's menu, once; a click on one runs its
+	// Click. Called with the items held still.
+	Add(items []*Item)
+	// Sync shows the items as they are now. Called with the items held
+	// still.
+	Sync()
+	// SetIcon shows another icon.
+	SetIcon(png []byte)
+	// Opened receives a value each time the menu opens (not on every
+	// system).
+	Opened() <-chan struct{}
+	// Quit ends Run.
+	Quit()
 }
 
 // The tray states.
@@ -113,9 +134,9 @@ type Tray struct {
 	shown menuState
 	dark  bool
 	icon  string
-	// sys shows the menu in the tray once it runs; nil without a tray
-	// host, and in tests.
-	sys *sysTray
+	// shownIn is the icon showing the menu once it runs; nil before, and
+	// without a tray host.
+	shownIn Icon
 	// recent are the clients last read (nil: not yet).
 	recent []string
 
@@ -167,36 +188,28 @@ func (t *Tray) Run(ctx context.Context) {
 	if t.cfg.ShowManager || t.cfg.Welcome {
 		t.Open(link.Window{What: link.OpenManager})
 	}
+	if t.cfg.Icon == nil {
+		<-t.quitted // a tray host, and no icon to draw in it: tests
+		return
+	}
 	t.runTray(wctx)
 }
 
-// runTray runs the tray until quit ends it. The title goes first: the
-// StatusNotifierItem's Id is its title when it registers (else
-// "systray_<pid>"), and a stable Id keeps what the desktop remembers of
-// it (KDE's "hide" in its tray settings) from one start to the next.
+// runTray shows the tray icon and its menu until quit ends it.
 func (t *Tray) runTray(ctx context.Context) {
-	systray.SetTitle(trayTitle)
-	systray.SetTooltip(trayTitle)
+	icon := t.cfg.Icon
 	t.mu.Lock()
-	t.icon = t.iconFor(t.shown).Name
-	icon := t.iconFor(t.shown).PNG
+	shown := t.iconFor(t.shown)
+	t.icon = shown.Name
 	t.mu.Unlock()
-	systray.SetIcon(icon)
-	defer func() {
-		// fyne.io/systray ends by closing its D-Bus connection, nil when it
-		// never made one (the bus went away after the tray host was found).
-		if r := recover(); r != nil {
-			slog.Warn("the tray failed while ending", "panic", r)
-		}
-	}()
-	systray.Run(func() {
+	icon.Run(trayTitle, shown.PNG, func() {
 		t.mu.Lock()
-		t.sys = newSysTray(t.menu.items)
+		icon.Add(t.menu.items)
+		t.shownIn = icon
 		t.mu.Unlock()
-		go t.sys.listen(func(it *Item) { it.Click() })
-		followPanel(ctx, t.setDark)
+		followPanel(ctx, icon.Opened(), t.setDark)
 		t.refresh()
-	}, nil)
+	})
 }
 
 // Quit quits mcptray, after the window process (if one runs) asked about
@@ -218,8 +231,8 @@ func (t *Tray) quit() {
 			t.cfg.BeforeQuit()
 		}
 		t.win.exit()
-		if t.cfg.Host.Present {
-			systray.Quit()
+		if t.cfg.Host.Present && t.cfg.Icon != nil {
+			t.cfg.Icon.Quit()
 		}
 	})
 }
@@ -292,11 +305,11 @@ func (t *Tray) update() menuState {
 func (t *Tray) refresh() {
 	s := t.update()
 	t.mu.Lock()
-	if t.sys != nil {
-		t.sys.sync()
+	if t.shownIn != nil {
+		t.shownIn.Sync()
 		if icon := t.iconFor(s); icon.Name != t.icon {
 			t.icon = icon.Name
-			systray.SetIcon(icon.PNG)
+			t.shownIn.SetIcon(icon.PNG)
 		}
 	}
 	t.mu.Unlock()

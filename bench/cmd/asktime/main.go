@@ -308,8 +308,12 @@ func (a *app) killDuringQuestion(ctx context.Context) (time.Duration, string, er
 	if err != nil || pid == a.cmd.Process.Pid {
 		return 0, "", fmt.Errorf("the approval window's process %q is not a window process", out)
 	}
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		return 0, "", err
+	}
 	t0 := time.Now()
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+	if err := proc.Kill(); err != nil { // SIGKILL
 		return 0, "", err
 	}
 	select {
