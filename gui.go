@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -139,8 +140,10 @@ func runWindow(ctx context.Context, env cli.Env) error {
 // log the failure and wait for a main loop that never runs.
 func newFyneApp(version string) func() (fyne.App, error) {
 	return func() (fyne.App, error) {
-		if err := glfw.Init(); err != nil {
-			return nil, fmt.Errorf("the display cannot be opened: %w", err)
+		if err := startGLFW(); err != nil {
+			// GLFW's own words are in the log, just before.
+			slog.Warn("GLFW did not start", "err", err)
+			return nil, fmt.Errorf("the display %s cannot be opened", cmp.Or(os.Getenv("WAYLAND_DISPLAY"), os.Getenv("DISPLAY"), "(none named)"))
 		}
 		// What `fyne package` would embed from FyneApp.toml: the name
 		// titles the windows' application ("mcptray", not the reverse-DNS
@@ -148,6 +151,22 @@ func newFyneApp(version string) func() (fyne.App, error) {
 		fyneapp.SetMetadata(fyne.AppMetadata{ID: appID, Name: "mcptray", Version: version, Build: 1})
 		return fyneapp.NewWithID(appID), nil
 	}
+}
+
+// startGLFW starts GLFW, or says why it could not. go-gl's Init only logs
+// a platform error (no display), and the first call that needs GLFW then
+// panics: that call is made here, while the panic can still be told.
+func startGLFW() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	if err := glfw.Init(); err != nil {
+		return err
+	}
+	glfw.GetMonitors()
+	return nil
 }
 
 // screenArea is the usable area (without panels and docks) of the primary

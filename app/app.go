@@ -185,6 +185,7 @@ func (u *UI) followQuestions(ctx context.Context) {
 func (u *UI) open(w link.Window) {
 	switch w.What {
 	case link.OpenManager:
+		u.welcomeDue = u.welcomeDue || w.Welcome
 		u.OpenManager()
 	case link.OpenTasks:
 		u.ShowTaskWindow()

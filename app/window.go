@@ -112,7 +112,7 @@ func (p *parentLink) open(ctx context.Context, a fyne.App, screen func() (int, i
 		}
 	}
 	cfg := Config{Store: st, Server: p, Approvals: p, Serving: p, DB: start.DB, Version: start.Version,
-		ShimPath: start.ShimPath, Screen: screen, Tray: start.Tray, TrayHost: start.TrayHost, Welcome: start.Welcome}
+		ShimPath: start.ShimPath, Screen: screen, Tray: start.Tray, TrayHost: start.TrayHost}
 	if start.HasTasks {
 		cfg.Tasks = p
 	}

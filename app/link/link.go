@@ -116,8 +116,6 @@ type Start struct {
 	// Secrets is the secret store the server opened: the window process
 	// opens the same one, without probing the keyring again.
 	Secrets SecretStore
-	// Welcome: the first start of the app, greeted in the manager.
-	Welcome bool
 	// HasTasks: the server runs tasks, so View ▸ Task window works.
 	HasTasks bool
 	// View is where the person left the last manager window of this run.
@@ -191,9 +189,11 @@ const (
 )
 
 // Window is Open's params: which window (OpenManager, OpenTasks,
-// OpenConnect, OpenQuestion).
+// OpenConnect, OpenQuestion); for the manager, whether to greet the person
+// (the first start of the app).
 type Window struct {
-	What string
+	What    string
+	Welcome bool `json:",omitempty"`
 }
 
 // Question is Ask's params: the question, and when it stops waiting for

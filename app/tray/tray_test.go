@@ -775,3 +775,24 @@ func TestTheTrayIconFollowsTheStateAndThePanel(t *testing.T) {
 		t.Errorf("paused on a light panel: %s", icon())
 	}
 }
+
+func TestTheWelcomeGoesWithTheFirstManagerWindow(t *testing.T) {
+	f := newFixture(t, false)
+	f.tray.win.welcomeDue = true // a first start
+	// A question's window first: no manager, no welcome yet.
+	f.win.set(func() {
+		f.win.answer = func(context.Context, link.Question) (mcpcore.Answer, error) {
+			return mcpcore.Answer{Action: "decline"}, nil
+		}
+	})
+	receive(t, f.wipe(t.Context(), t), "result")
+	w := f.win.next(t)
+	f.item(t, "Open mcptray").Click()
+	if got := receive(t, w.opened, "window"); !got.Welcome {
+		t.Fatal("the first manager window came without the welcome")
+	}
+	f.item(t, "Open mcptray").Click()
+	if got := receive(t, w.opened, "window"); got.Welcome {
+		t.Fatal("the welcome came twice")
+	}
+}

@@ -61,7 +61,7 @@ type windows struct {
 	problem string
 	failed  time.Time
 	// view is where the person left the last manager window; welcomeDue
-	// says the welcome is yet to be shown (the first window shows it).
+	// says the welcome is yet to be shown (with the first manager).
 	view       link.View
 	welcomeDue bool
 	// relaunched is when the window process was last started again after
@@ -271,6 +271,12 @@ func (w *windows) open(win link.Window) {
 				return
 			}
 		}
+		if win.What == link.OpenManager {
+			// The first manager shown greets the person.
+			w.mu.Lock()
+			win.Welcome, w.welcomeDue = w.welcomeDue, false
+			w.mu.Unlock()
+		}
 		if _, err := link.Open.Call(context.Background(), p.link, win); err != nil && !errors.Is(err, winlink.ErrClosed) {
 			slog.Warn("a window could not open", "window", win.What, "err", err)
 		}
@@ -416,17 +422,15 @@ func (w *windows) mux(ctx context.Context, p *proc) *winlink.Mux {
 	return mux
 }
 
-// hello is what a new window process is told; the welcome goes to the
-// first one only.
+// hello is what a new window process is told.
 func (w *windows) hello() link.Start {
 	t := w.t
 	w.mu.Lock()
-	welcome, view := w.welcomeDue, w.view
-	w.welcomeDue = false
+	view := w.view
 	w.mu.Unlock()
 	c := t.cfg
 	return link.Start{DB: c.DB, Version: c.Version, ShimPath: c.ShimPath, Tray: c.Host.Present, TrayHost: c.Host.About,
-		Secrets: c.Secrets, Welcome: welcome, HasTasks: c.Engine != nil, View: view, State: t.linkState()}
+		Secrets: c.Secrets, HasTasks: c.Engine != nil, View: view, State: t.linkState()}
 }
 
 // readied records what a window process said of its windows.
