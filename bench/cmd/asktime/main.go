@@ -225,15 +225,7 @@ func (a *app) stop() {
 		_ = a.cs.Close()
 	}
 	if a.cmd != nil && a.cmd.Process != nil {
-		_ = a.cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = a.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(patience):
-			_ = a.cmd.Process.Kill()
-			<-done
-		}
+		bench.StopProcess(a.cmd, patience)
 	}
 	_ = os.RemoveAll(a.dir)
 }
@@ -270,7 +262,7 @@ func (a *app) timeQuestion(ctx context.Context, windowProcess bool) (time.Durati
 		return 0, a.failed(err)
 	}
 	shown := time.Since(t0)
-	if err := xdotool(ctx, "key", "--window", win, "space"); err != nil { // Deny has the focus
+	if err := bench.Xdotool(ctx, "key", "--window", win, "space"); err != nil { // Deny has the focus
 		return 0, err
 	}
 	select {
@@ -361,14 +353,6 @@ func until(ctx context.Context, what string, cond func() bool) error {
 		if err := bench.Sleep(ctx, pollEvery); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// xdotool runs xdotool with args.
-func xdotool(ctx context.Context, args ...string) error {
-	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, out)
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func run(ctx context.Context, args []string) error {
 		if err := startApp(ctx, cfg, &apps[i]); err != nil {
 			return err
 		}
-		defer stopProcess(apps[i].cmd, cfg.stopGrace)
+		defer bench.StopProcess(apps[i].cmd, cfg.stopGrace)
 	}
 	res, err := measureApps(ctx, cfg, apps)
 	if err != nil {
@@ -120,7 +120,7 @@ func run(ctx context.Context, args []string) error {
 	windows := windowProcesses(apps[0].cmd.Process.Pid)
 	// The server alone is measured with the desktop apps gone.
 	for _, a := range apps {
-		stopProcess(a.cmd, cfg.stopGrace)
+		bench.StopProcess(a.cmd, cfg.stopGrace)
 	}
 	var serve *bench.Idle
 	var serveRSS int64
@@ -181,11 +181,11 @@ func startApp(ctx context.Context, cfg config, a *app) error {
 	}
 	win, err := waitWindow(ctx, a.title, cfg.showTimeout)
 	if err != nil {
-		stopProcess(a.cmd, cfg.stopGrace)
+		bench.StopProcess(a.cmd, cfg.stopGrace)
 		return a.failed(err)
 	}
 	if err := closeWindow(ctx, cfg, *a, win); err != nil {
-		stopProcess(a.cmd, cfg.stopGrace)
+		bench.StopProcess(a.cmd, cfg.stopGrace)
 		return a.failed(err)
 	}
 	return nil
@@ -277,7 +277,7 @@ func closeWindow(ctx context.Context, cfg config, a app, win string) error {
 		// (XTEST): a key sent to the window's id fails once the window
 		// is gone, which mcptray's is before the keys are all up.
 		_ = exec.CommandContext(ctx, "xdotool", "windowfocus", "--sync", win).Run()
-		if err := xdotool(ctx, "key", "ctrl+w"); err != nil {
+		if err := bench.Xdotool(ctx, "key", "ctrl+w"); err != nil {
 			return err
 		}
 		deadline := time.Now().Add(cfg.closeWaitPerTry)
@@ -291,26 +291,4 @@ func closeWindow(ctx context.Context, cfg config, a app, win string) error {
 		}
 	}
 	return fmt.Errorf("its window stayed shown after %d tries of Ctrl+W", cfg.closeAttempts)
-}
-
-// xdotool runs xdotool with args.
-func xdotool(ctx context.Context, args ...string) error {
-	if out, err := exec.CommandContext(ctx, "xdotool", args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("xdotool %s: %w: %s", strings.Join(args, " "), err, out)
-	}
-	return nil
-}
-
-// stopProcess sends SIGTERM and waits up to grace before killing; once
-// the process has been waited for, it returns at once.
-func stopProcess(cmd *exec.Cmd, grace time.Duration) {
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(grace):
-		_ = cmd.Process.Kill()
-		<-done
-	}
 }
