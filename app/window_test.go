@@ -501,3 +501,51 @@ func TestTheTaskWindowFollowsTheServersTasks(t *testing.T) {
 	fyne.DoAndWait(tw.Close)
 	w.ended(t)
 }
+
+// TestNoSecretCrossesTheLink: a question and a task's progress that
+// render a secret reach the window process with the secret masked.
+func TestNoSecretCrossesTheLink(t *testing.T) {
+	const value = "s3cr3t-VALUE-42"
+	d := newDesktop(t)
+	if err := d.srv.d.Secrets().SetSecret(t.Context(), "api_key", value); err != nil {
+		t.Fatal(err)
+	}
+	ask := testcatalog.RespondTool("send_key", "sent")
+	ask.Steps = []mcpcore.InputStep{{Key: "ok", Kind: mcpcore.StepApproval, Message: `Send the key {{secret "api_key"}}?`}}
+	task := testcatalog.SyncTool()
+	task.Name = "sync_key"
+	task.Action.Respond.Steps[0].Progress.Message = `synced with {{secret "api_key"}}`
+	for _, tool := range []mcpcore.Tool{ask, task} {
+		if err := d.srv.st.PutTool(t.Context(), tool); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.srv.eng.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	cs := d.srv.connect(t.Context(), t)
+	defer cs.Close()
+	go func() { _, _ = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_key"}) }()
+	w := d.next()
+	p := shownQuestion(t, w.u.Asker, "send_key")
+	if p.q.Message != "Send the key [secret:api_key]?" || shows(w.u.Asker, p, value) {
+		t.Fatalf("the question reached the window as %q", p.q.Message)
+	}
+	test.Tap(p.approval.deny)
+
+	d.tray.Open(link.Window{What: link.OpenTasks})
+	var tw *TaskWindow
+	testutil.Eventually(t, "the task window", func() bool {
+		fyne.DoAndWait(func() { tw = w.u.tasks })
+		return tw != nil
+	})
+	srv := testserver.Server{Daemon: d.srv.d, Store: d.srv.st, Engine: d.srv.eng, URL: d.srv.url}
+	id := srv.StartTask(t, "sync_key", nil)
+	testutil.Eventually(t, "the task's progress, masked", func() bool {
+		return onUI(tw, func() bool {
+			r := tw.row(id)
+			return r != nil && r.status.Text == "synced with [secret:api_key]"
+		})
+	})
+}
