@@ -290,7 +290,11 @@ func tag(n int) string { return fmt.Sprintf("%d.%03d%d", 500+os.Getpid()%400, n,
 // integrity runs PRAGMA integrity_check on db.
 func integrity(t *testing.T, db string) {
 	t.Helper()
-	d, err := sql.Open("sqlite3", "file:"+db+"?mode=ro")
+	// Read-write, as the next mcptray opens it: a killed writer may leave a
+	// WAL that only a connection that may write can recover, and a
+	// read-only one then fails ("attempt to write a readonly database",
+	// seen when the kill came 30 ms into an import on a loaded machine).
+	d, err := sql.Open("sqlite3", "file:"+db)
 	if err != nil {
 		t.Fatal(err)
 	}
