@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -49,18 +50,19 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	if err != nil {
 		return err
 	}
-	stopped := make(chan struct{})
+	var stopOnce sync.Once
 	stop := func() {
 		// Stopping the server withdraws its questions; never hang on the
-		// way out.
-		done := make(chan struct{})
-		go func() { d.Stop(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(quitTimeout):
-			fmt.Fprintf(cfg.Stderr, "mcptray: stopping the server took more than %v; exiting anyway\n", quitTimeout)
-		}
-		close(stopped)
+		// way out. A second caller waits for the first.
+		stopOnce.Do(func() {
+			done := make(chan struct{})
+			go func() { d.Stop(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(quitTimeout):
+				fmt.Fprintf(cfg.Stderr, "mcptray: stopping the server took more than %v; exiting anyway\n", quitTimeout)
+			}
+		})
 	}
 	// The welcome comes once, at the first start of the app, even when a
 	// headless server started by the stdio shim seeded the database.
@@ -93,7 +95,7 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 		}
 	}()
 	t.Run(ctx)
-	<-stopped
+	stop() // done already when the person quit; not when the tray failed
 	return nil
 }
 

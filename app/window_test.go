@@ -533,8 +533,10 @@ func TestNoSecretCrossesTheLink(t *testing.T) {
 		t.Fatalf("the question reached the window as %q", p.q.Message)
 	}
 	test.Tap(p.approval.deny)
+	w.ended(t) // its one window answered
 
 	d.tray.Open(link.Window{What: link.OpenTasks})
+	w = d.next()
 	var tw *TaskWindow
 	testutil.Eventually(t, "the task window", func() bool {
 		fyne.DoAndWait(func() { tw = w.u.tasks })

@@ -43,7 +43,15 @@ func fileResourceEnv(t *testing.T, uri, content string) (*env, string) {
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+	// Whole, as an editor saves: written in place, the file is first
+	// truncated, and a poll between the two writes sees a change of its
+	// own, whose notification a loaded machine delivers late (after an
+	// unsubscribe, say).
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
 }

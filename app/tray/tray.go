@@ -15,6 +15,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptray/mcptray/app/link"
@@ -141,7 +142,9 @@ type Tray struct {
 	recent []string
 
 	quitOnce sync.Once
-	// quitted is closed once quitting began.
+	// leaving is set when quitting begins; quitted is closed once it is
+	// done (the server stopped, the window process told to end).
+	leaving atomic.Bool
 	quitted chan struct{}
 }
 
@@ -163,9 +166,10 @@ func New(cfg Config) *Tray {
 func (t *Tray) Open(w link.Window) { t.win.open(w) }
 
 // Run shows the tray (with a tray host) and the windows due at start, and
-// blocks until the person quits or ctx ends; either way BeforeQuit has
-// run and the window process was told to end when it returns. Call it on
-// the main goroutine: macOS's menu bar runs there.
+// blocks until the person quits or ctx ends: then BeforeQuit has run and
+// the window process was told to end when it returns. (It returns too if
+// the tray itself fails.) Call it on the main goroutine: macOS's menu bar
+// runs there.
 func (t *Tray) Run(ctx context.Context) {
 	wctx, stopWatch := context.WithCancel(ctx)
 	// A first round before the tray shows: its first menu says how things
@@ -226,7 +230,7 @@ func (t *Tray) Quit() {
 // ends Run; once.
 func (t *Tray) quit() {
 	t.quitOnce.Do(func() {
-		close(t.quitted)
+		t.leaving.Store(true)
 		if t.cfg.BeforeQuit != nil {
 			t.cfg.BeforeQuit()
 		}
@@ -234,11 +238,12 @@ func (t *Tray) quit() {
 		if t.cfg.Host.Present && t.cfg.Icon != nil {
 			t.cfg.Icon.Quit()
 		}
+		close(t.quitted)
 	})
 }
 
 // quitting says whether quitting began.
-func (t *Tray) quitting() bool { return isClosed(t.quitted) }
+func (t *Tray) quitting() bool { return t.leaving.Load() }
 
 // setPaused pauses or resumes serving.
 func (t *Tray) setPaused(paused bool) {
