@@ -1,11 +1,11 @@
 //go:build !headless
 
-// Command trayhello is the smallest Fyne app with a system tray: the
-// yardstick of `make bench`'s "tray app at rest" figure (bench/cmd/trayidle).
-// Like mcptray with a tray host, it shows one window (a label), and closing
-// that window hides it while the app keeps running in the tray, with an icon
-// and a menu of one item (Show) plus Fyne's own Quit. The issue's target is
-// that mcptray at rest, its window closed, costs no more than this.
+// Command trayhello is the smallest Fyne app with a system tray, measured
+// beside mcptray in `make bench`'s "desktop app at rest" figure
+// (bench/cmd/trayidle), for scale: what a tray app that runs Fyne's main
+// loop costs at rest. Like mcptray with a tray host, it shows one window (a
+// label), and closing that window hides it while the app keeps running in
+// the tray, with an icon and a menu of one item (Show) plus Fyne's own Quit.
 //
 // Ctrl+W hides the window, as File ▸ Close window does in mcptray, so that the
 // benchmark closes both the same way (xdotool key ctrl+w; without a window
