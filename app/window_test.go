@@ -28,9 +28,11 @@ import (
 // each this package's windows on Fyne's test driver, linked over pipes as
 // `mcptray window` is over its stdin and stdout.
 type twoProcesses struct {
-	t    *testing.T
-	srv  *served
-	tray *tray.Tray
+	t   *testing.T
+	srv *served
+	// server is the same server, to start tasks on.
+	server *testserver.Server
+	tray   *tray.Tray
 	// quits counts the serving process's quits (BeforeQuit).
 	quits   chan struct{}
 	started chan *windowProcess
@@ -71,7 +73,7 @@ func newDesktop(t *testing.T) *twoProcesses {
 			Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "hello"}}}}}}
 	asker := tray.NewAsker()
 	s := testserver.Start(t, testserver.Options{Catalog: cat, Asker: asker})
-	d := &twoProcesses{t: t, srv: servedBy(s), quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
+	d := &twoProcesses{t: t, srv: servedBy(s), server: s, quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
 	sec := s.Daemon.Secrets()
 	d.tray = tray.New(tray.Config{Server: s.Daemon, Engine: s.Engine, Store: s.Store, Activity: s.Activity, Asker: asker,
 		StartWindow: d.start, Host: tray.Host{Present: true, About: "test tray"}, DB: s.Store.Path(), Version: "1.2.3",
@@ -165,6 +167,20 @@ func (d *twoProcesses) openManager() *windowProcess {
 		return open && w.u.busy.Load() == 0 // the Open answered: all done
 	})
 	return w
+}
+
+// openTasks opens the task window from the tray and returns it, in the
+// window process started for it.
+func (d *twoProcesses) openTasks() (*windowProcess, *TaskWindow) {
+	d.t.Helper()
+	d.tray.Open(link.Window{What: link.OpenTasks})
+	w := d.next()
+	var tw *TaskWindow
+	testutil.Eventually(d.t, "the task window", func() bool {
+		fyne.DoAndWait(func() { tw = w.u.tasks })
+		return tw != nil
+	})
+	return w, tw
 }
 
 // ended waits until w's process has ended.
@@ -476,15 +492,8 @@ func TestTheWindowGoesWhenTheServingProcessDoes(t *testing.T) {
 
 func TestTheTaskWindowFollowsTheServersTasks(t *testing.T) {
 	d := newDesktop(t)
-	d.tray.Open(link.Window{What: link.OpenTasks})
-	w := d.next()
-	var tw *TaskWindow
-	testutil.Eventually(t, "the task window", func() bool {
-		fyne.DoAndWait(func() { tw = w.u.tasks })
-		return tw != nil
-	})
-	srv := testserver.Server{Daemon: d.srv.d, Store: d.srv.st, Engine: d.srv.eng, URL: d.srv.url}
-	id := srv.StartTask(t, "sync.run", nil)
+	w, tw := d.openTasks()
+	id := d.server.StartTask(t, "sync.run", nil)
 	testutil.Eventually(t, "the task's progress, over the link", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(id)
@@ -535,15 +544,8 @@ func TestNoSecretCrossesTheLink(t *testing.T) {
 	test.Tap(p.approval.deny)
 	w.ended(t) // its one window answered
 
-	d.tray.Open(link.Window{What: link.OpenTasks})
-	w = d.next()
-	var tw *TaskWindow
-	testutil.Eventually(t, "the task window", func() bool {
-		fyne.DoAndWait(func() { tw = w.u.tasks })
-		return tw != nil
-	})
-	srv := testserver.Server{Daemon: d.srv.d, Store: d.srv.st, Engine: d.srv.eng, URL: d.srv.url}
-	id := srv.StartTask(t, "sync_key", nil)
+	_, tw := d.openTasks()
+	id := d.server.StartTask(t, "sync_key", nil)
 	testutil.Eventually(t, "the task's progress, masked", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(id)
