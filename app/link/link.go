@@ -134,12 +134,11 @@ type Readiness struct {
 	Problem string `json:",omitempty"`
 }
 
-// State is what the windows show of the server: its address, whether
-// serving is paused, and how many questions wait for the person.
+// State is what the windows show of the server: its address, and whether
+// serving is paused. (The questions waiting they count themselves.)
 type State struct {
-	URL     string
-	Paused  bool
-	Waiting int
+	URL    string
+	Paused bool
 }
 
 // View is where the person left the manager window: the tab, and each

@@ -270,9 +270,6 @@ func (t *Tray) iconFor(s menuState) assets.TrayIcon { return assets.Tray(s.state
 // linkState is the server's state as the windows show it.
 func (t *Tray) linkState() link.State {
 	s := link.State{}
-	if t.cfg.Asker != nil {
-		s.Waiting = t.cfg.Asker.Pending()
-	}
 	if srv := t.cfg.Server; srv != nil {
 		s.URL, s.Paused = srv.URL(), srv.Paused()
 	}
@@ -282,7 +279,10 @@ func (t *Tray) linkState() link.State {
 // state reads what the menu shows.
 func (t *Tray) state() menuState {
 	l := t.linkState()
-	s := menuState{URL: l.URL, Paused: l.Paused, Waiting: l.Waiting}
+	s := menuState{URL: l.URL, Paused: l.Paused}
+	if t.cfg.Asker != nil {
+		s.Waiting = t.cfg.Asker.Pending()
+	}
 	if eng := t.cfg.Engine; eng != nil {
 		s.Tasks = eng.RunningTasks()
 	}
@@ -318,7 +318,7 @@ func (t *Tray) refresh() {
 		}
 	}
 	t.mu.Unlock()
-	t.win.sendState(link.State{URL: s.URL, Paused: s.Paused, Waiting: s.Waiting})
+	t.win.sendState(link.State{URL: s.URL, Paused: s.Paused})
 }
 
 // Menu is the tray's menu as it stands, for tests and diagnostics.
