@@ -277,7 +277,7 @@ func readCount(text, field, want string, bad func(field string, msgs ...string))
 // (not on PATH, or not at its path): the call would fail, but the tool
 // may be meant for another computer, so saving goes on.
 func (f *commandFields) checkProgram(c *actions.Command, server map[string]string) {
-	_, known, err := c.LocateProgram(server)
+	_, known, err := actions.LocateProgram(c, server)
 	if !known || err == nil {
 		f.warn.Hide()
 		return

@@ -222,14 +222,14 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 
 // askStep asks one step on the desktop and checks the answer.
 func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s InputStep, args string, data *actions.Data) (Answer, error) {
-	msg, err := s.Message.Render(data)
+	msg, err := actions.Render(s.Message, data)
 	if err != nil {
 		return Answer{}, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
 	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
 		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
 	if s.Kind == StepURL {
-		u, err := s.URL.Render(data)
+		u, err := actions.Render(s.URL, data)
 		if err != nil {
 			return Answer{}, fmt.Errorf("input step %q url: %w", s.Key, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -63,7 +64,7 @@ func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
 		}
 		res := &mcp.GetPromptResult{Description: p.Description}
 		for i, m := range p.Messages {
-			c, err := m.Content.Render(data)
+			c, err := actions.RenderContent(m.Content, data)
 			if err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("prompt %q message %d: %v", p.Name, i, err)}
 			}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -67,7 +68,7 @@ func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
 // readHTTP fills c from the resource's HTTP source. The MIME type is the
 // resource's, else the response's Content-Type.
 func (e *Engine) readHTTP(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
-	resp, err := r.HTTP.Fetch(ctx, e.data(ctx, nil))
+	resp, err := actions.Fetch(ctx, r.HTTP, e.data(ctx, nil))
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -96,7 +97,7 @@ func (e *Engine) readHTTP(ctx context.Context, r Resource, c *mcp.ResourceConten
 
 // readCommand fills c with the stdout of the resource's command.
 func (e *Engine) readCommand(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
-	out, err := r.Command.Output(ctx, e.data(ctx, nil))
+	out, err := actions.CommandOutput(ctx, r.Command, e.data(ctx, nil))
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -158,7 +159,7 @@ func (e *Engine) addTemplate(srv *mcp.Server, t ResourceTemplate) error {
 			}
 			c := &mcp.ResourceContents{URI: uri, MIMEType: t.MimeType}
 			if t.Folder == "" {
-				text, err := t.Text.Render(e.data(ctx, args))
+				text, err := actions.Render(t.Text, e.data(ctx, args))
 				if err != nil {
 					return nil, internalError("resource %s: %v", uri, err)
 				}

@@ -243,7 +243,7 @@ func inRound(steps []InputStep, round int) []InputStep {
 // template resolves is redacted from it: the client never sees secret
 // values.
 func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
-	msg, err := s.Message.Render(data)
+	msg, err := actions.Render(s.Message, data)
 	if err != nil {
 		return nil, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
@@ -252,7 +252,7 @@ func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 	case StepForm:
 		return &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: s.Schema}, nil
 	case StepURL:
-		u, err := s.URL.Render(data)
+		u, err := actions.Render(s.URL, data)
 		if err != nil {
 			return nil, fmt.Errorf("input step %q url: %w", s.Key, err)
 		}

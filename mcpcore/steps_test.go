@@ -135,7 +135,7 @@ func TestStepsCapabilities(t *testing.T) {
 		t.Fatalf("with nothing declared, optional steps are skipped: %+v, %v", out, err)
 	}
 	// Skipped steps still render in templates, as empty values.
-	if got, err := actions.Template("[{{.inputs.ask.content.name}}|{{.inputs.llm.text}}]").Render(&actions.Data{Inputs: out.Inputs}); err != nil || got != "[|]" {
+	if got, err := actions.Render(actions.Template("[{{.inputs.ask.content.name}}|{{.inputs.llm.text}}]"), &actions.Data{Inputs: out.Inputs}); err != nil || got != "[|]" {
 		t.Errorf("skipped answers render %q, %v", got, err)
 	}
 	req.steps[1].Optional = false

@@ -72,7 +72,7 @@ func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandle
 // structured output against the output schema. It returns the result and
 // the structured value go-sdk should check and serialize.
 func (e *Engine) runAction(ctx context.Context, t Tool, output *jsonschema.Resolved, data *actions.Data, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
-	res, err := t.Action.Run(ctx, data, rep)
+	res, err := actions.Run(ctx, t.Action, data, rep)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()

@@ -152,7 +152,7 @@ func ValidateTool(t Tool) []Problem {
 	if t.TaskMode != "" && !slices.Contains(TaskModes, t.TaskMode) {
 		p.add("taskMode", "%q is not one of %s", t.TaskMode, strings.Join(TaskModes, ", "))
 	}
-	p.addActions("action", t.Action.Validate())
+	p.addActions("action", actions.Validate(t.Action))
 	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError && t.Action.Respond.Error == nil {
 		p.add("action.respond.structured", "the tool has an output schema, so its result needs structured output")
 	}
@@ -219,7 +219,7 @@ func validateSteps(p *problems, steps []InputStep) {
 		if s.Round < 0 || s.Round > 100 {
 			p.add(f+".round", "must be between 0 and 100")
 		}
-		if err := s.Message.Check(); err != nil {
+		if err := actions.CheckTemplate(s.Message); err != nil {
 			p.add(f+".message", "%v", err)
 		}
 		if s.AnsweredBy != "" {
@@ -232,7 +232,7 @@ func validateSteps(p *problems, steps []InputStep) {
 				p.add(f+".answeredBy", "only the client can answer a %s step", s.Kind)
 			}
 		}
-		if err := s.URL.Check(); err != nil {
+		if err := actions.CheckTemplate(s.URL); err != nil {
 			p.add(f+".url", "%v", err)
 		}
 		switch s.Kind {
@@ -314,10 +314,10 @@ func ValidateResource(r Resource) []Problem {
 		p.add("text", "exactly one of text, blob, file, http or command is required (found %d)", sources)
 	}
 	if r.HTTP != nil {
-		p.addActions("http", r.HTTP.Validate())
+		p.addActions("http", actions.ValidateHTTP(r.HTTP))
 	}
 	if r.Command != nil {
-		p.addActions("command", r.Command.Validate())
+		p.addActions("command", actions.ValidateCommand(r.Command))
 	}
 	if r.Blob != "" {
 		if _, err := base64.StdEncoding.DecodeString(r.Blob); err != nil {
@@ -357,7 +357,7 @@ func ValidateResourceTemplate(t ResourceTemplate) []Problem {
 	if (t.Text == "") == (t.Folder == "") {
 		p.add("text", "exactly one of text or folder is required")
 	}
-	if err := t.Text.Check(); err != nil {
+	if err := actions.CheckTemplate(t.Text); err != nil {
 		p.add("text", "%v", err)
 	}
 	if t.Folder != "" {
@@ -408,7 +408,7 @@ func ValidatePrompt(pr Prompt) []Problem {
 		if m.Role != "user" && m.Role != "assistant" {
 			p.add(f+".role", "%q must be user or assistant", m.Role)
 		}
-		p.addActions(f+".content", m.Content.Validate())
+		p.addActions(f+".content", actions.ValidateContent(m.Content))
 	}
 	validateSteps(p, pr.Steps)
 	for i, s := range pr.Steps {

@@ -41,7 +41,7 @@ type Problem struct {
 }
 
 // Validate lists every problem with the action; none means it can run.
-func (s Spec) Validate() []Problem {
+func Validate(s Spec) []Problem {
 	n := 0
 	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil} {
 		if set {
@@ -56,11 +56,11 @@ func (s Spec) Validate() []Problem {
 	}
 	switch {
 	case s.Respond != nil:
-		return prefix("respond", s.Respond.Validate())
+		return prefix("respond", validateRespond(s.Respond))
 	case s.Command != nil:
-		return prefix("command", s.Command.Validate())
+		return prefix("command", ValidateCommand(s.Command))
 	}
-	return prefix("http", s.HTTP.Validate())
+	return prefix("http", ValidateHTTP(s.HTTP))
 }
 
 // Reporter receives what an action streams while it runs. Progress is
@@ -72,14 +72,14 @@ type Reporter interface {
 }
 
 // Run executes the action with the given template data.
-func (s Spec) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+func Run(ctx context.Context, s Spec, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
 	switch {
 	case s.Respond != nil:
-		return s.Respond.Run(ctx, data, rep)
+		return runRespond(ctx, s.Respond, data, rep)
 	case s.Command != nil:
-		return s.Command.Run(ctx, data, rep)
+		return runCommand(ctx, s.Command, data, rep)
 	case s.HTTP != nil:
-		return s.HTTP.Run(ctx, data, rep)
+		return runHTTP(ctx, s.HTTP, data, rep)
 	}
 	return nil, errors.New("tool has no action")
 }

@@ -47,11 +47,11 @@ func TestRespondRendersStepsThenContent(t *testing.T) {
 			{DelayMs: 1, Log: &LogStep{Level: "info", Data: "done"}},
 		},
 	}
-	if ps := r.Validate(); len(ps) > 0 {
+	if ps := validateRespond(r); len(ps) > 0 {
 		t.Fatalf("valid action rejected: %v", ps)
 	}
 	rec := &recorder{}
-	res, err := r.Run(context.Background(), &Data{Args: map[string]any{"name": "Ada"}}, rec)
+	res, err := runRespond(context.Background(), r, &Data{Args: map[string]any{"name": "Ada"}}, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRespondStopsOnCancel(t *testing.T) {
 	r := &Respond{Content: []Content{{Type: "text", Text: "x"}}, Steps: []Step{{DelayMs: 60_000, Log: &LogStep{Level: "info", Data: "late"}}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	if _, err := r.Run(ctx, nil, &recorder{}); err == nil {
+	if _, err := runRespond(ctx, r, nil, &recorder{}); err == nil {
 		t.Fatal("a cancelled call ran to the end")
 	}
 }
@@ -85,7 +85,7 @@ func TestValidateReportsFields(t *testing.T) {
 		Steps:   []Step{{}, {Log: &LogStep{Level: "loud"}}},
 	}}
 	fields := map[string]bool{}
-	for _, p := range spec.Validate() {
+	for _, p := range Validate(spec) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"respond.content[0].type", "respond.content[1].data", "respond.content[1].mimeType", "respond.content[2].uri", "respond.content[2].name", "respond.steps[0]", "respond.steps[1].log.level"} {
@@ -93,10 +93,10 @@ func TestValidateReportsFields(t *testing.T) {
 			t.Errorf("no problem reported on %s; got %v", f, fields)
 		}
 	}
-	if ps := (Spec{}).Validate(); len(ps) != 1 {
+	if ps := Validate((Spec{})); len(ps) != 1 {
 		t.Errorf("missing action: %v", ps)
 	}
-	if ps := (Spec{Respond: &Respond{Content: []Content{{Type: "text", Text: "x"}}}, Command: &Command{Argv: []Template{"true"}}}).Validate(); len(ps) != 1 {
+	if ps := Validate((Spec{Respond: &Respond{Content: []Content{{Type: "text", Text: "x"}}}, Command: &Command{Argv: []Template{"true"}}})); len(ps) != 1 {
 		t.Errorf("two actions: %v", ps)
 	}
 }
@@ -108,17 +108,17 @@ func TestSecretsRenderAndRedact(t *testing.T) {
 		}
 		return "", errors.New("no such secret")
 	}}
-	got, err := Template(`token={{secret "api"}}`).Render(d)
+	got, err := Render(Template(`token={{secret "api"}}`), d)
 	if err != nil || got != "token=s3cr3t-value" {
 		t.Fatalf("render = %q, %v", got, err)
 	}
 	if r := d.Redact("echo: s3cr3t-value!"); r != "echo: [secret:api]!" {
 		t.Errorf("redact = %q", r)
 	}
-	if _, err := Template(`{{secret "missing"}}`).Render(d); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+	if _, err := Render(Template(`{{secret "missing"}}`), d); err == nil || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("missing secret: %v", err)
 	}
-	if _, err := Template(`{{secret "api"}}`).Render(&Data{}); err == nil {
+	if _, err := Render(Template(`{{secret "api"}}`), &Data{}); err == nil {
 		t.Error("a secret rendered without a secret store")
 	}
 }
@@ -135,7 +135,7 @@ func TestMissingAndNullPrintNothing(t *testing.T) {
 		"{{with .args.said}}{{.}}{{end}} {{$x := .args.missing}}[{{$x}}]": "<no value> []",
 		"{{default \"anon\" .args.missing}}":                              "anon",
 	} {
-		got, err := Template(src).Render(d)
+		got, err := Render(Template(src), d)
 		if err != nil || got != want {
 			t.Errorf("%s rendered %q, %v; want %q", src, got, err, want)
 		}

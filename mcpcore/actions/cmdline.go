@@ -384,16 +384,16 @@ func quoteArg(s string) string {
 // the working folder). server is the template data of .server. It says
 // nothing (known false) when the program or the folder depends on the
 // call — its arguments, answers or a secret.
-func (c *Command) LocateProgram(server map[string]string) (path string, known bool, err error) {
+func LocateProgram(c *Command, server map[string]string) (path string, known bool, err error) {
 	if len(c.Argv) == 0 || dependsOnCall(c.Argv[0]) || dependsOnCall(c.Dir) {
 		return "", false, nil
 	}
 	data := &Data{Server: server}
-	prog, err := c.Argv[0].Render(data)
+	prog, err := Render(c.Argv[0], data)
 	if err != nil || prog == "" {
 		return "", false, nil
 	}
-	dir, err := c.Dir.Render(data)
+	dir, err := Render(c.Dir, data)
 	if err != nil {
 		return "", false, nil
 	}
@@ -406,7 +406,7 @@ func (c *Command) LocateProgram(server map[string]string) (path string, known bo
 		}
 		probe.Env = map[string]Template{"PATH": p}
 	}
-	env, err := probe.environ(data)
+	env, err := commandEnviron(&probe, data)
 	if err != nil {
 		return "", false, nil
 	}

@@ -133,7 +133,7 @@ func TestLocateProgram(t *testing.T) {
 		// The PATH the command sets is the one searched.
 		{Command{Argv: []Template{"run.sh"}, Env: map[string]Template{"PATH": Template(dir), "TOKEN": `{{secret "t"}}`}}, true, true},
 	} {
-		_, known, err := c.cmd.LocateProgram(server)
+		_, known, err := LocateProgram(&c.cmd, server)
 		if known != c.known || c.known && (err == nil) != c.found {
 			t.Errorf("%q in %q: known %v, err %v", c.cmd.Argv, c.cmd.Dir, known, err)
 		}

@@ -166,7 +166,7 @@ func (e *InheritEnv) UnmarshalJSON(b []byte) error {
 }
 
 // patterns lists the name patterns to inherit; nil with all=true means all.
-func (e InheritEnv) patterns() (pats []string, all bool) {
+func inheritPatterns(e InheritEnv) (pats []string, all bool) {
 	if e.Names != nil {
 		for _, n := range e.Names {
 			if n == "@default" {
@@ -186,7 +186,7 @@ func (e InheritEnv) patterns() (pats []string, all bool) {
 	return DefaultInheritedEnv, false
 }
 
-func (e InheritEnv) validate() []Problem {
+func validateInherit(e InheritEnv) []Problem {
 	var ps []Problem
 	if e.Names == nil {
 		switch e.Mode {
@@ -247,30 +247,30 @@ func sameEnvName(a, b string) bool {
 }
 
 // Validate lists the problems of the command action.
-func (c *Command) Validate() []Problem {
+func ValidateCommand(c *Command) []Problem {
 	var ps []Problem
 	if len(c.Argv) == 0 || strings.TrimSpace(string(c.Argv[0])) == "" {
 		ps = append(ps, problemf("argv", "the program (argv[0]) is required"))
 	}
 	for i, a := range c.Argv {
-		if err := a.Check(); err != nil {
+		if err := CheckTemplate(a); err != nil {
 			ps = append(ps, problemf(fmt.Sprintf("argv[%d]", i), "%v", err))
 		}
 	}
-	if err := c.Dir.Check(); err != nil {
+	if err := CheckTemplate(c.Dir); err != nil {
 		ps = append(ps, problemf("dir", "%v", err))
 	}
-	ps = append(ps, c.InheritEnv.validate()...)
+	ps = append(ps, validateInherit(c.InheritEnv)...)
 	for _, name := range sortedKeys(c.Env) {
 		if err := checkEnvName(name); err != nil {
 			ps = append(ps, problemf("env", "%v", err))
 			continue
 		}
-		if err := c.Env[name].Check(); err != nil {
+		if err := CheckTemplate(c.Env[name]); err != nil {
 			ps = append(ps, problemf("env."+name, "%v", err))
 		}
 	}
-	if err := c.Stdin.Check(); err != nil {
+	if err := CheckTemplate(c.Stdin); err != nil {
 		ps = append(ps, problemf("stdin", "%v", err))
 	}
 	if c.TimeoutMs < 0 {
@@ -310,8 +310,8 @@ type Output struct {
 // or the run timed out (ErrCommandTimeout; the partial output is returned
 // too). When ctx is cancelled the process group is killed and ctx's error
 // is returned.
-func (c *Command) Output(ctx context.Context, data *Data) (*Output, error) {
-	return c.run(ctx, data, nil)
+func CommandOutput(ctx context.Context, c *Command, data *Data) (*Output, error) {
+	return execCommand(ctx, c, data, nil)
 }
 
 // Run executes the program. Exit 0 gives its stdout as text; any other exit
@@ -320,8 +320,8 @@ func (c *Command) Output(ctx context.Context, data *Data) (*Output, error) {
 // found or started, or that timed out, is an isError result too; only
 // cancellation of ctx is returned as an error. Stdout lines stream through
 // rep when Stream is set.
-func (c *Command) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
-	out, err := c.run(ctx, data, rep)
+func runCommand(ctx context.Context, c *Command, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+	out, err := execCommand(ctx, c, data, rep)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -372,13 +372,13 @@ func errorResult(msg string) *mcp.CallToolResult {
 
 // run renders the definition, runs the program and collects its output,
 // streaming stdout lines to rep when the command asks for it.
-func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, error) {
+func execCommand(ctx context.Context, c *Command, data *Data, rep Reporter) (*Output, error) {
 	if len(c.Argv) == 0 {
 		return nil, errors.New("command: no program (argv is empty)")
 	}
 	argv := make([]string, len(c.Argv))
 	for i, a := range c.Argv {
-		s, err := a.Render(data)
+		s, err := Render(a, data)
 		if err != nil {
 			return nil, redactErr(data, fmt.Errorf("argv[%d]: %w", i, err))
 		}
@@ -387,17 +387,17 @@ func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, e
 	if argv[0] == "" {
 		return nil, errors.New("command: the program (argv[0]) rendered empty")
 	}
-	dir, err := c.Dir.Render(data)
+	dir, err := Render(c.Dir, data)
 	if err != nil {
 		return nil, redactErr(data, fmt.Errorf("dir: %w", err))
 	}
-	env, err := c.environ(data)
+	env, err := commandEnviron(c, data)
 	if err != nil {
 		return nil, redactErr(data, err)
 	}
 	var stdin string
 	if c.Stdin != "" {
-		if stdin, err = c.Stdin.Render(data); err != nil {
+		if stdin, err = Render(c.Stdin, data); err != nil {
 			return nil, redactErr(data, fmt.Errorf("stdin: %w", err))
 		}
 	}
@@ -438,7 +438,7 @@ func (c *Command) run(ctx context.Context, data *Data, rep Reporter) (*Output, e
 	stderr := &capWriter{max: limit, extra: extra}
 	if rep != nil && c.Stream != "" {
 		stdout.data = data
-		stdout.onLine = c.streamer(tctx, rep, filepath.Base(argv[0]))
+		stdout.onLine = commandStreamer(tctx, c, rep, filepath.Base(argv[0]))
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 
@@ -491,7 +491,7 @@ func runGrouped(ctx context.Context, cmd *exec.Cmd, grp *procGroup, data *Data, 
 
 // streamer returns the function that sends one stdout line (redacted
 // already) to rep.
-func (c *Command) streamer(ctx context.Context, rep Reporter, logger string) func(string) {
+func commandStreamer(ctx context.Context, c *Command, rep Reporter, logger string) func(string) {
 	n := 0
 	return func(line string) {
 		if strings.TrimSpace(line) == "" {
@@ -510,8 +510,8 @@ func (c *Command) streamer(ctx context.Context, rep Reporter, logger string) fun
 
 // environ builds the program's environment: the inherited variables, then
 // the command's own entries, which replace inherited ones of the same name.
-func (c *Command) environ(data *Data) ([]string, error) {
-	pats, all := c.InheritEnv.patterns()
+func commandEnviron(c *Command, data *Data) ([]string, error) {
+	pats, all := inheritPatterns(c.InheritEnv)
 	env := []string{}
 	for _, kv := range os.Environ() {
 		name := envName(kv)
@@ -520,7 +520,7 @@ func (c *Command) environ(data *Data) ([]string, error) {
 		}
 	}
 	for _, name := range sortedKeys(c.Env) {
-		v, err := c.Env[name].Render(data)
+		v, err := Render(c.Env[name], data)
 		if err != nil {
 			return nil, fmt.Errorf("env.%s: %w", name, err)
 		}

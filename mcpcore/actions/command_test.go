@@ -78,7 +78,7 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 		args[key] = v
 		argv = append(argv, Template("{{.args."+key+"}}"))
 	}
-	res, err := (&Command{Argv: argv}).Run(context.Background(), &Data{Args: args}, nil)
+	res, err := runCommand(context.Background(), (&Command{Argv: argv}), &Data{Args: args}, nil)
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -93,7 +93,7 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 	// Counted by a shell that receives them as positional parameters: each
 	// value is exactly one argument.
 	argv = append([]Template{"sh", "-c", `echo "$#"`, "sh"}, argv[2:]...)
-	res, err = (&Command{Argv: argv}).Run(context.Background(), &Data{Args: args}, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: argv}), &Data{Args: args}, nil)
 	if err != nil || strings.TrimSpace(text(t, res)) != fmt.Sprint(len(values)) {
 		t.Errorf("argument count: %q, %v", text(t, res), err)
 	}
@@ -102,22 +102,22 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 func TestCommandNonZeroExit(t *testing.T) {
 	requireUnix(t)
 	c := &Command{Argv: []Template{"sh", "-c", "echo partial; echo oops >&2; exit 3"}}
-	res, err := c.Run(context.Background(), nil, nil)
+	res, err := runCommand(context.Background(), c, nil, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("non-zero exit: %+v, %v", res, err)
 	}
 	if got := text(t, res); !strings.Contains(got, "exit status 3") || !strings.Contains(got, "oops") || !strings.HasPrefix(got, "sh ") {
 		t.Errorf("message = %q", got)
 	}
-	out, err := c.Output(context.Background(), nil)
+	out, err := CommandOutput(context.Background(), c, nil)
 	if err != nil || out.ExitCode != 3 || string(out.Stdout) != "partial\n" || string(out.Stderr) != "oops\n" || out.Status != "exit status 3" {
 		t.Errorf("output = %+v, %v", out, err)
 	}
-	res, err = (&Command{Argv: []Template{"sh", "-c", "echo 'error: on stdout'; exit 1"}}).Run(context.Background(), nil, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "echo 'error: on stdout'; exit 1"}}), nil, nil)
 	if err != nil || !res.IsError || text(t, res) != "sh failed (exit status 1); no stderr, stdout:\nerror: on stdout" {
 		t.Errorf("stdout fallback: %q, %v", text(t, res), err)
 	}
-	out, err = (&Command{Argv: []Template{"sh", "-c", "kill -TERM $$"}}).Output(context.Background(), nil)
+	out, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"sh", "-c", "kill -TERM $$"}}), nil)
 	if err != nil || out.ExitCode != -1 || !strings.Contains(out.Status, "terminated") {
 		t.Errorf("killed by a signal: %+v, %v", out, err)
 	}
@@ -126,19 +126,19 @@ func TestCommandNonZeroExit(t *testing.T) {
 func TestCommandMissingProgram(t *testing.T) {
 	requireUnix(t)
 	t.Setenv("PATH", "/usr/bin:/bin")
-	res, err := (&Command{Argv: []Template{"no-such-program-{{.args.n}}"}}).Run(context.Background(), &Data{Args: map[string]any{"n": 7}}, nil)
+	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"no-such-program-{{.args.n}}"}}), &Data{Args: map[string]any{"n": 7}}, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("missing program: %+v, %v", res, err)
 	}
 	if got := text(t, res); !strings.Contains(got, `"no-such-program-7"`) || !strings.Contains(got, `"/usr/bin:/bin"`) {
 		t.Errorf("the message names neither the program nor the PATH searched: %q", got)
 	}
-	_, err = (&Command{Argv: []Template{"/no/such/program"}}).Output(context.Background(), nil)
+	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"/no/such/program"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) || !strings.Contains(err.Error(), "/no/such/program") {
 		t.Errorf("absolute path: %v", err)
 	}
 	// The PATH of the command's own environment is the one searched.
-	_, err = (&Command{Argv: []Template{"ls"}, Env: map[string]Template{"PATH": "/nowhere:/nothing"}}).Output(context.Background(), nil)
+	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"ls"}, Env: map[string]Template{"PATH": "/nowhere:/nothing"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) || !strings.Contains(err.Error(), `"/nowhere:/nothing"`) {
 		t.Errorf("command PATH: %v", err)
 	}
@@ -155,21 +155,21 @@ func TestCommandFindsProgramInItsPathAndDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&Command{Argv: []Template{"greet"}, Dir: Template(work), Env: map[string]Template{"PATH": Template(bin + ":/usr/bin:/bin")}}).Run(context.Background(), nil, nil)
+	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"greet"}, Dir: Template(work), Env: map[string]Template{"PATH": Template(bin + ":/usr/bin:/bin")}}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "hello from "+filepath.Join(bin, "greet")+" in "+work+"\n" {
 		t.Errorf("PATH from env, dir: %+v, %v", res, err)
 	}
 	// A path with a separator is relative to dir; a relative PATH entry is
 	// never searched.
-	res, err = (&Command{Argv: []Template{"./greet"}, Dir: Template(bin)}).Run(context.Background(), nil, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"./greet"}, Dir: Template(bin)}), nil, nil)
 	if err != nil || res.IsError || !strings.HasPrefix(text(t, res), "hello from ./greet") {
 		t.Errorf("relative program: %+v, %v", res, err)
 	}
-	_, err = (&Command{Argv: []Template{"greet"}, Dir: Template(bin), Env: map[string]Template{"PATH": ".:/usr/bin"}}).Output(context.Background(), nil)
+	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"greet"}, Dir: Template(bin), Env: map[string]Template{"PATH": ".:/usr/bin"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) {
 		t.Errorf("a relative PATH entry was searched: %v", err)
 	}
-	res, err = (&Command{Argv: []Template{"ls"}, Dir: Template(filepath.Join(bin, "nope"))}).Run(context.Background(), nil, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"ls"}, Dir: Template(filepath.Join(bin, "nope"))}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "working directory") || !strings.Contains(text(t, res), "nope") {
 		t.Errorf("missing dir: %+v, %v", res, err)
 	}
@@ -180,7 +180,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
 	c := &Command{Argv: []Template{"sh", "-c", `sleep 30 & echo $! > "$1"; echo started >&2; wait`, "sh", Template(pidFile)}, TimeoutMs: 300}
-	res, err := c.Run(context.Background(), nil, nil)
+	res, err := runCommand(context.Background(), c, nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "timed out after 300ms") || !strings.Contains(text(t, res), "started") {
 		t.Fatalf("timeout: %+v, %v", res, err)
 	}
@@ -189,7 +189,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	}
 	waitGone(t, pidFile)
 
-	_, err = c.Output(context.Background(), nil)
+	_, err = CommandOutput(context.Background(), c, nil)
 	if !errors.Is(err, ErrCommandTimeout) {
 		t.Errorf("Output error = %v, want ErrCommandTimeout", err)
 	}
@@ -213,7 +213,7 @@ func TestCommandCancelKillsProcessGroup(t *testing.T) {
 	}()
 	start := time.Now()
 	c := &Command{Argv: []Template{"sh", "-c", `sleep 30 & echo $! > "$1"; wait`, "sh", Template(pidFile)}}
-	if _, err := c.Run(ctx, nil, nil); !errors.Is(err, context.Canceled) {
+	if _, err := runCommand(ctx, c, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -263,7 +263,7 @@ func TestCommandHugeOutputIsCappedInBoundedMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	out, err := c.Output(context.Background(), nil)
+	out, err := CommandOutput(context.Background(), c, nil)
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	if err != nil {
@@ -283,7 +283,7 @@ func TestCommandHugeOutputIsCappedInBoundedMemory(t *testing.T) {
 	}
 	t.Logf("100 MB stdout: %s, %d KB allocated", elapsed, (after.TotalAlloc-before.TotalAlloc)>>10)
 
-	res, err := (&Command{Argv: []Template{"sh", "-c", "printf 'héllo wörld'"}, MaxOutputBytes: 2}).Run(context.Background(), nil, nil)
+	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "printf 'héllo wörld'"}, MaxOutputBytes: 2}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "h\n[output truncated: kept 2 of 13 bytes]" {
 		t.Errorf("small cap: %q, %v", text(t, res), err)
 	}
@@ -303,7 +303,7 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 		Stream: "log",
 	}
 	rec := &streamRecorder{}
-	res, err := c.Run(context.Background(), data(), rec)
+	res, err := runCommand(context.Background(), c, data(), rec)
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -321,19 +321,19 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 	}
 
 	// On failure, stderr is redacted too, and so are errors.
-	res, err = (&Command{Argv: []Template{"sh", "-c", `echo "bad token $TOKEN" >&2; exit 1`}, Env: map[string]Template{"TOKEN": `{{secret "api"}}`}}).Run(context.Background(), data(), nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", `echo "bad token $TOKEN" >&2; exit 1`}, Env: map[string]Template{"TOKEN": `{{secret "api"}}`}}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) || !strings.Contains(text(t, res), "bad token [secret:api]") {
 		t.Errorf("stderr: %q, %v", text(t, res), err)
 	}
-	res, err = (&Command{Argv: []Template{`/opt/{{secret "api"}}/tool`}}).Run(context.Background(), data(), nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{`/opt/{{secret "api"}}/tool`}}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) || !strings.Contains(text(t, res), "[secret:api]") {
 		t.Errorf("error: %q, %v", text(t, res), err)
 	}
-	res, err = (&Command{Argv: []Template{"sh", "-c", "sleep 5; echo $T", "sh"}, Env: map[string]Template{"T": `{{secret "api"}}`}, TimeoutMs: 100}).Run(context.Background(), data(), nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "sleep 5; echo $T", "sh"}, Env: map[string]Template{"T": `{{secret "api"}}`}, TimeoutMs: 100}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) {
 		t.Errorf("timeout: %q, %v", text(t, res), err)
 	}
-	out, err := c.Output(context.Background(), data())
+	out, err := CommandOutput(context.Background(), c, data())
 	if err != nil || strings.Contains(string(out.Stdout), value) {
 		t.Errorf("Output: %q, %v", out.Stdout, err)
 	}
@@ -343,7 +343,7 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 func envOf(t *testing.T, c *Command) map[string]string {
 	t.Helper()
 	c.Argv = []Template{"env"}
-	out, err := c.Output(context.Background(), nil)
+	out, err := CommandOutput(context.Background(), c, nil)
 	if err != nil || out.ExitCode != 0 {
 		t.Fatalf("env: %+v, %v", out, err)
 	}
@@ -426,17 +426,17 @@ func TestInheritEnvJSON(t *testing.T) {
 func TestCommandStdin(t *testing.T) {
 	requireUnix(t)
 	c := &Command{Argv: []Template{"cat"}, Stdin: "name={{.args.name}}\nsecond line\n"}
-	res, err := c.Run(context.Background(), &Data{Args: map[string]any{"name": "Ada; $(id)"}}, nil)
+	res, err := runCommand(context.Background(), c, &Data{Args: map[string]any{"name": "Ada; $(id)"}}, nil)
 	if err != nil || res.IsError || text(t, res) != "name=Ada; $(id)\nsecond line\n" {
 		t.Errorf("stdin: %+v, %v", res, err)
 	}
 	// Without stdin the program reads end-of-file at once instead of hanging.
-	res, err = (&Command{Argv: []Template{"cat"}, TimeoutMs: 5000}).Run(context.Background(), nil, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"cat"}, TimeoutMs: 5000}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "" {
 		t.Errorf("no stdin: %+v, %v", res, err)
 	}
 	// A program that ignores a large stdin does not fail for it.
-	res, err = (&Command{Argv: []Template{"true"}, Stdin: Template(strings.Repeat("x", 1<<20))}).Run(context.Background(), nil, nil)
+	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"true"}, Stdin: Template(strings.Repeat("x", 1<<20))}), nil, nil)
 	if err != nil || res.IsError {
 		t.Errorf("unread stdin: %+v, %v", res, err)
 	}
@@ -449,7 +449,7 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 		Stream: "progress",
 	}
 	rec := &streamRecorder{}
-	res, err := c.Run(context.Background(), &Data{Args: map[string]any{"n": 4}}, rec)
+	res, err := runCommand(context.Background(), c, &Data{Args: map[string]any{"n": 4}}, rec)
 	end := time.Now()
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
@@ -475,7 +475,7 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 
 	c = &Command{Argv: []Template{"/bin/sh", "-c", "echo one; echo two"}, Stream: "log"}
 	rec = &streamRecorder{}
-	if _, err := c.Run(context.Background(), nil, rec); err != nil {
+	if _, err := runCommand(context.Background(), c, nil, rec); err != nil {
 		t.Fatal(err)
 	}
 	evs = rec.all()
@@ -486,7 +486,7 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 	// A long line is cut; streaming stops at the output cap.
 	c = &Command{Argv: []Template{"sh", "-c", "head -c 10000 /dev/zero | tr '\\0' a; echo; echo b; echo c"}, Stream: "progress", MaxOutputBytes: 10003}
 	rec = &streamRecorder{}
-	if _, err := c.Run(context.Background(), nil, rec); err != nil {
+	if _, err := runCommand(context.Background(), c, nil, rec); err != nil {
 		t.Fatal(err)
 	}
 	evs = rec.all()
@@ -507,7 +507,7 @@ func TestCommandValidate(t *testing.T) {
 		Stream:         "everything",
 	}
 	fields := map[string]bool{}
-	for _, p := range c.Validate() {
+	for _, p := range ValidateCommand(c) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"argv[1]", "dir", "inheritEnv[1]", "env", "env.GOOD", "stdin", "timeoutMs", "maxOutputBytes", "stream"} {
@@ -518,11 +518,11 @@ func TestCommandValidate(t *testing.T) {
 	if len(fields) != 9 {
 		t.Errorf("unexpected problems: %v", fields)
 	}
-	if ps := (&Command{InheritEnv: InheritEnv{Mode: "some"}, Argv: []Template{""}}).Validate(); len(ps) != 2 {
+	if ps := ValidateCommand((&Command{InheritEnv: InheritEnv{Mode: "some"}, Argv: []Template{""}})); len(ps) != 2 {
 		t.Errorf("mode and program: %v", ps)
 	}
 	ok := &Command{Argv: []Template{"ls"}, InheritEnv: InheritEnv{Mode: "all"}, Env: map[string]Template{"X": "{{.args.x}}"}, Stream: "log", MaxOutputBytes: 10}
-	if ps := ok.Validate(); len(ps) != 0 {
+	if ps := ValidateCommand(ok); len(ps) != 0 {
 		t.Errorf("valid command rejected: %v", ps)
 	}
 }

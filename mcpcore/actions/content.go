@@ -35,10 +35,10 @@ type Content struct {
 var ContentTypes = []string{"text", "image", "audio", "resource", "resource_link"}
 
 // Validate lists the problems of one block.
-func (c Content) Validate() []Problem {
+func ValidateContent(c Content) []Problem {
 	var ps []Problem
 	check := func(field string, t Template) {
-		if err := t.Check(); err != nil {
+		if err := CheckTemplate(t); err != nil {
 			ps = append(ps, problemf(field, "%v", err))
 		}
 	}
@@ -96,8 +96,8 @@ func (c Content) Validate() []Problem {
 }
 
 // Render produces the MCP content block for one call.
-func (c Content) Render(data *Data) (mcp.Content, error) {
-	r := func(t Template) (string, error) { return t.Render(data) }
+func RenderContent(c Content, data *Data) (mcp.Content, error) {
+	r := func(t Template) (string, error) { return Render(t, data) }
 	switch c.Type {
 	case "text":
 		text, err := r(c.Text)
@@ -106,7 +106,7 @@ func (c Content) Render(data *Data) (mcp.Content, error) {
 		}
 		return &mcp.TextContent{Text: text}, nil
 	case "image", "audio":
-		raw, mimeType, err := c.binary(data)
+		raw, mimeType, err := contentBinary(c, data)
 		if err != nil {
 			return nil, err
 		}
@@ -148,9 +148,9 @@ func (c Content) Render(data *Data) (mcp.Content, error) {
 
 // binary returns the decoded bytes of an image or audio block and its MIME
 // type, reading the file when the block names one.
-func (c Content) binary(data *Data) ([]byte, string, error) {
+func contentBinary(c Content, data *Data) ([]byte, string, error) {
 	if c.File != "" {
-		path, err := c.File.Render(data)
+		path, err := Render(c.File, data)
 		if err != nil {
 			return nil, "", err
 		}
@@ -164,7 +164,7 @@ func (c Content) binary(data *Data) ([]byte, string, error) {
 		}
 		return b, mt, nil
 	}
-	b64, err := c.Data.Render(data)
+	b64, err := Render(c.Data, data)
 	if err != nil {
 		return nil, "", err
 	}
@@ -179,7 +179,7 @@ func (c Content) binary(data *Data) ([]byte, string, error) {
 func RenderAll(blocks []Content, data *Data) ([]mcp.Content, error) {
 	out := make([]mcp.Content, 0, len(blocks))
 	for i, b := range blocks {
-		c, err := b.Render(data)
+		c, err := RenderContent(b, data)
 		if err != nil {
 			return nil, fmt.Errorf("content[%d]: %w", i, err)
 		}

@@ -27,7 +27,7 @@ func FuzzTemplateValues(f *testing.F) {
 			}}
 		render := func(src string) string {
 			t.Helper()
-			out, err := Template(src).Render(data)
+			out, err := Render(Template(src), data)
 			if err != nil {
 				t.Fatalf("%s over %q: %v", src, v, err)
 			}

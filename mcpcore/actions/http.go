@@ -122,7 +122,7 @@ type Response struct {
 func (r *Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
 
 // Validate lists the problems of the http action.
-func (h *HTTP) Validate() []Problem {
+func ValidateHTTP(h *HTTP) []Problem {
 	var ps []Problem
 	if h.Method != "" && !slices.Contains(HTTPMethods, strings.ToUpper(h.Method)) {
 		ps = append(ps, problemf("method", "unknown method %q; one of %s", h.Method, strings.Join(HTTPMethods, ", ")))
@@ -130,8 +130,8 @@ func (h *HTTP) Validate() []Problem {
 	switch raw := strings.TrimSpace(string(h.URL)); {
 	case raw == "":
 		ps = append(ps, problemf("url", "a URL is required"))
-	case h.URL.Check() != nil:
-		ps = append(ps, problemf("url", "%v", h.URL.Check()))
+	case CheckTemplate(h.URL) != nil:
+		ps = append(ps, problemf("url", "%v", CheckTemplate(h.URL)))
 	case !strings.Contains(raw, "{{"):
 		if _, err := parseHTTPURL(raw); err != nil {
 			ps = append(ps, problemf("url", "%v", err))
@@ -147,7 +147,7 @@ func (h *HTTP) Validate() []Problem {
 		if k == "" {
 			ps = append(ps, problemf("query", "a query parameter needs a name"))
 		}
-		if err := h.Query[k].Check(); err != nil {
+		if err := CheckTemplate(h.Query[k]); err != nil {
 			ps = append(ps, problemf("query."+k, "%v", err))
 		}
 	}
@@ -159,11 +159,11 @@ func (h *HTTP) Validate() []Problem {
 		case slices.Contains(managedHeaders, http.CanonicalHeaderKey(k)):
 			ps = append(ps, problemf("headers."+k, "%s is set by the HTTP client and cannot be defined", http.CanonicalHeaderKey(k)))
 		}
-		if err := h.Headers[k].Check(); err != nil {
+		if err := CheckTemplate(h.Headers[k]); err != nil {
 			ps = append(ps, problemf("headers."+k, "%v", err))
 		}
 	}
-	if err := h.Body.Check(); err != nil {
+	if err := CheckTemplate(h.Body); err != nil {
 		ps = append(ps, problemf("body", "%v", err))
 	}
 	if h.TimeoutMs < 0 {
@@ -211,8 +211,8 @@ func parseHTTPURL(raw string) (*url.URL, error) {
 // render, the URL is not http(s), the network failed, TLS verification
 // failed, the redirect limit was hit or the exchange timed out. Errors are
 // redacted; when ctx is cancelled its error is returned.
-func (h *HTTP) Fetch(ctx context.Context, data *Data) (*Response, error) {
-	r, err := h.fetch(ctx, data)
+func Fetch(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
+	r, err := fetchHTTP(ctx, h, data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -223,8 +223,8 @@ func (h *HTTP) Fetch(ctx context.Context, data *Data) (*Response, error) {
 }
 
 // Run calls the API and turns the response into a tool result.
-func (h *HTTP) Run(ctx context.Context, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
-	r, err := h.Fetch(ctx, data)
+func runHTTP(ctx context.Context, h *HTTP, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
+	r, err := Fetch(ctx, h, data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -234,7 +234,7 @@ func (h *HTTP) Run(ctx context.Context, data *Data, _ Reporter) (*mcp.CallToolRe
 	return r.result(), nil
 }
 
-func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
+func fetchHTTP(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
 	method := "GET"
 	if h.Method != "" {
 		method = strings.ToUpper(h.Method)
@@ -242,7 +242,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	if !slices.Contains(HTTPMethods, method) {
 		return nil, fmt.Errorf("unknown method %q", h.Method)
 	}
-	raw, err := h.URL.Render(data)
+	raw, err := Render(h.URL, data)
 	if err != nil {
 		return nil, fmt.Errorf("url: %w", err)
 	}
@@ -253,7 +253,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	if len(h.Query) > 0 {
 		q := url.Values{}
 		for _, k := range sortedKeys(h.Query) {
-			v, err := h.Query[k].Render(data)
+			v, err := Render(h.Query[k], data)
 			if err != nil {
 				return nil, fmt.Errorf("query.%s: %w", k, err)
 			}
@@ -271,7 +271,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	var body io.Reader
 	var bodyText string
 	if h.Body != "" {
-		if bodyText, err = h.Body.Render(data); err != nil {
+		if bodyText, err = Render(h.Body, data); err != nil {
 			return nil, fmt.Errorf("body: %w", err)
 		}
 		body = strings.NewReader(bodyText)
@@ -293,7 +293,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	}
 	req.Header.Set("User-Agent", "mcptray")
 	for _, k := range sortedKeys(h.Headers) {
-		v, err := h.Headers[k].Render(data)
+		v, err := Render(h.Headers[k], data)
 		if err != nil {
 			return nil, fmt.Errorf("headers.%s: %w", k, err)
 		}
@@ -317,14 +317,14 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 	defer client.CloseIdleConnections()
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, h.exchangeError(ctx, tctx, method, u, timeout, err)
+		return nil, exchangeError(ctx, tctx, h, method, u, timeout, err)
 	}
 	defer resp.Body.Close()
 	// Past the cap, the longest secret's length more is read, so that the
 	// body is redacted before it is cut (redactCut), never a secret halved.
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+int64(data.lookahead())+1))
 	if err != nil {
-		return nil, h.exchangeError(ctx, tctx, method, u, timeout, fmt.Errorf("reading the response: %w", err))
+		return nil, exchangeError(ctx, tctx, h, method, u, timeout, fmt.Errorf("reading the response: %w", err))
 	}
 	r := &Response{
 		Status:      resp.StatusCode,
@@ -348,7 +348,7 @@ func (h *HTTP) fetch(ctx context.Context, data *Data) (*Response, error) {
 
 // exchangeError words a failed exchange: a timeout, or the network's own
 // error without net/url's quoting of the whole URL.
-func (h *HTTP) exchangeError(ctx, tctx context.Context, method string, u *url.URL, timeout time.Duration, err error) error {
+func exchangeError(ctx, tctx context.Context, h *HTTP, method string, u *url.URL, timeout time.Duration, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

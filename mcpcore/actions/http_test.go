@@ -38,11 +38,11 @@ func TestHTTPGetEscapesPathAndQuery(t *testing.T) {
 		URL:   Template(srv.URL + "/items/{{pathescape .args.id}}/x?fixed=1"),
 		Query: map[string]Template{"q": "{{.args.q}}", "empty": "{{.args.missing}}", "n": "{{.args.n}}"},
 	}
-	if ps := h.Validate(); len(ps) > 0 {
+	if ps := ValidateHTTP(h); len(ps) > 0 {
 		t.Fatalf("valid action rejected: %v", ps)
 	}
 	args := map[string]any{"id": "../a/b c?#", "q": "x&y=z #ü", "n": 3}
-	res, err := h.Run(context.Background(), &Data{Args: args}, nil)
+	res, err := runHTTP(context.Background(), h, &Data{Args: args}, nil)
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -89,7 +89,7 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 		Body:    `{"name": {{json .args.name}}, "tags": {{json .args.tags}}}`,
 	}
 	data := &Data{Args: map[string]any{"name": `Ada "the first"`, "tags": []any{"a", "b"}}, Secret: secrets(map[string]string{"api": key})}
-	resp, err := h.Fetch(context.Background(), data)
+	resp, err := Fetch(context.Background(), h, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 	if resp.Status != 201 || resp.Reason != "Created" || strings.Contains(string(resp.Body), key) || resp.Header.Get("X-Echo") != "[secret:api]" {
 		t.Errorf("response: %d %q %s %v", resp.Status, resp.Reason, resp.Body, resp.Header)
 	}
-	res, err := h.Run(context.Background(), data, nil)
+	res, err := runHTTP(context.Background(), h, data, nil)
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -111,14 +111,14 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 	// The secret stays out of errors too: a URL carrying it, a failed call.
 	h = &HTTP{URL: Template(srv.URL + `/x?token={{secret "api"}}`), TimeoutMs: 1}
 	srv.Close()
-	res, err = h.Run(context.Background(), data, nil)
+	res, err = runHTTP(context.Background(), h, data, nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), key) || !strings.Contains(text(t, res), "token=[secret:api]") {
 		t.Errorf("error = %q, %v", text(t, res), err)
 	}
 	// Even when escaping changed how the secret is written in the URL.
 	const odd = "p@ss/w+rd w%rd"
 	h = &HTTP{URL: Template(srv.URL + `/{{pathescape (secret "odd")}}`), Query: map[string]Template{"t": `{{secret "odd"}}`}}
-	res, err = h.Run(context.Background(), &Data{Secret: secrets(map[string]string{"odd": odd})}, nil)
+	res, err = runHTTP(context.Background(), h, &Data{Secret: secrets(map[string]string{"odd": odd})}, nil)
 	if got := text(t, res); err != nil || !res.IsError || strings.Contains(got, "ss/w") || strings.Contains(got, "w%25rd") || !strings.Contains(got, "/[secret:odd]?t=[secret:odd]") {
 		t.Errorf("escaped secret: %q, %v", got, err)
 	}
@@ -132,7 +132,7 @@ func TestHTTPNon2xxIsErrorWithExcerpt(t *testing.T) {
 		io.WriteString(w, body)
 	}))
 	defer srv.Close()
-	res, err := (&HTTP{URL: Template(srv.URL + "/missing")}).Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/missing")}), nil, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("404: %+v, %v", res, err)
 	}
@@ -156,16 +156,16 @@ func TestHTTPResponseSizeCap(t *testing.T) {
 	}))
 	defer srv.Close()
 	h := &HTTP{URL: Template(srv.URL), MaxBytes: 1000}
-	resp, err := h.Fetch(context.Background(), nil)
+	resp, err := Fetch(context.Background(), h, nil)
 	if err != nil || len(resp.Body) != 1000 || !resp.Truncated {
 		t.Fatalf("fetch: %d bytes, truncated %v, %v", len(resp.Body), resp.Truncated, err)
 	}
-	res, err := h.Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), h, nil, nil)
 	if err != nil || res.IsError || !strings.HasSuffix(text(t, res), "[response truncated at 1000 bytes]") {
 		t.Errorf("run: %+v, %v", res, err)
 	}
 	// The default cap applies to the 10 MB body.
-	resp, err = (&HTTP{URL: Template(srv.URL)}).Fetch(context.Background(), nil)
+	resp, err = Fetch(context.Background(), (&HTTP{URL: Template(srv.URL)}), nil)
 	if err != nil || len(resp.Body) != DefaultHTTPMaxBytes || !resp.Truncated {
 		t.Errorf("default cap: %d bytes, %v", len(resp.Body), err)
 	}
@@ -182,11 +182,11 @@ func TestHTTPRedirects(t *testing.T) {
 		io.WriteString(w, "arrived")
 	}))
 	defer srv.Close()
-	resp, err := (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}).Fetch(context.Background(), &Data{Args: map[string]any{"n": MaxRedirects}})
+	resp, err := Fetch(context.Background(), (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": MaxRedirects}})
 	if err != nil || string(resp.Body) != "arrived" || resp.URL != srv.URL+"/hop/0" {
 		t.Fatalf("%d redirects: %+v, %v", MaxRedirects, resp, err)
 	}
-	res, err := (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}).Run(context.Background(), &Data{Args: map[string]any{"n": MaxRedirects + 1}}, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": MaxRedirects + 1}}, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), fmt.Sprintf("stopped after %d redirects", MaxRedirects)) {
 		t.Errorf("%d redirects: %+v, %v", MaxRedirects+1, res, err)
 	}
@@ -224,7 +224,7 @@ func TestHTTPRedirectToAnotherHostDropsSecrets(t *testing.T) {
 	data := func() *Data { return &Data{Secret: secrets(map[string]string{"api": key})} }
 
 	h := &HTTP{URL: Template(first.URL + "/get"), Headers: map[string]Template{"X-Api-Key": `{{secret "api"}}`, "X-Plain": "visible"}}
-	res, err := h.Run(context.Background(), data(), nil)
+	res, err := runHTTP(context.Background(), h, data(), nil)
 	if err != nil || res.IsError || text(t, res) != "other host" {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -234,7 +234,7 @@ func TestHTTPRedirectToAnotherHostDropsSecrets(t *testing.T) {
 	}
 
 	h = &HTTP{Method: "POST", URL: Template(first.URL + "/post"), Body: `{"key": "{{secret "api"}}"}`}
-	res, err = h.Run(context.Background(), data(), nil)
+	res, err = runHTTP(context.Background(), h, data(), nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "body carrying a secret") || bodyHits.Load() != 1 {
 		t.Errorf("body resent: %+v, %v", res, err)
 	}
@@ -256,7 +256,7 @@ func TestHTTPTimeout(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	start := time.Now()
-	res, err := (&HTTP{URL: Template(srv.URL), TimeoutMs: 200}).Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL), TimeoutMs: 200}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "timed out after 200ms") {
 		t.Fatalf("timeout: %+v, %v", res, err)
 	}
@@ -267,7 +267,7 @@ func TestHTTPTimeout(t *testing.T) {
 	// Cancellation is the caller's error, not a tool result.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, err := (&HTTP{URL: Template(srv.URL)}).Run(ctx, nil, nil); !errors.Is(err, context.Canceled) {
+	if _, err := runHTTP(ctx, (&HTTP{URL: Template(srv.URL)}), nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -292,7 +292,7 @@ func TestHTTPContentTypes(t *testing.T) {
 	defer srv.Close()
 	run := func(path string) *mcp.CallToolResult {
 		t.Helper()
-		res, err := (&HTTP{URL: Template(srv.URL + path)}).Run(context.Background(), nil, nil)
+		res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + path)}), nil, nil)
 		if err != nil || res.IsError || len(res.Content) != 1 {
 			t.Fatalf("%s: %+v, %v", path, res, err)
 		}
@@ -311,7 +311,7 @@ func TestHTTPContentTypes(t *testing.T) {
 		t.Errorf("empty: %q", got)
 	}
 	// A cut image is useless: a tool error, not a broken block.
-	res, err := (&HTTP{URL: Template(srv.URL + "/img"), MaxBytes: 4}).Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/img"), MaxBytes: 4}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "maxBytes") {
 		t.Errorf("cut image: %+v, %v", res, err)
 	}
@@ -324,12 +324,12 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	res, err := (&HTTP{URL: Template("http://" + addr + "/x")}).Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template("http://" + addr + "/x")}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "connection refused") || !strings.Contains(text(t, res), "GET http://"+addr+"/x") {
 		t.Errorf("refused: %+v, %v", res, err)
 	}
 	// A URL that renders to something else than http(s) is refused before dialing.
-	res, err = (&HTTP{URL: "{{.args.u}}"}).Run(context.Background(), &Data{Args: map[string]any{"u": "file:///etc/passwd"}}, nil)
+	res, err = runHTTP(context.Background(), (&HTTP{URL: "{{.args.u}}"}), &Data{Args: map[string]any{"u": "file:///etc/passwd"}}, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "not an http or https URL") {
 		t.Errorf("file URL: %+v, %v", res, err)
 	}
@@ -344,7 +344,7 @@ func TestHTTPRejectsUntrustedCertificate(t *testing.T) {
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake error is expected
 	srv.StartTLS()
 	defer srv.Close()
-	res, err := (&HTTP{URL: Template(srv.URL)}).Run(context.Background(), nil, nil)
+	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL)}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "certificate") {
 		t.Errorf("untrusted certificate: %+v, %v", res, err)
 	}
@@ -364,7 +364,7 @@ func TestHTTPValidate(t *testing.T) {
 		MaxBytes:  -1,
 	}
 	fields := map[string]bool{}
-	for _, p := range h.Validate() {
+	for _, p := range ValidateHTTP(h) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"method", "url", "query.q", "headers", "headers.Content-Length", "headers.X-Ok", "body", "timeoutMs", "maxBytes"} {
@@ -373,15 +373,15 @@ func TestHTTPValidate(t *testing.T) {
 		}
 	}
 	for _, u := range []Template{"", "not a url", "https:///nohost", "{{.args.x"} {
-		if ps := (&HTTP{URL: u}).Validate(); len(ps) != 1 || ps[0].Field != "url" {
+		if ps := ValidateHTTP((&HTTP{URL: u})); len(ps) != 1 || ps[0].Field != "url" {
 			t.Errorf("url %q: %v", u, ps)
 		}
 	}
 	ok := &HTTP{Method: "delete", URL: "https://api.example.com/v1/{{pathescape .args.id}}", Headers: map[string]Template{"Accept": "application/json"}, TimeoutMs: 10, MaxBytes: 10}
-	if ps := ok.Validate(); len(ps) != 0 {
+	if ps := ValidateHTTP(ok); len(ps) != 0 {
 		t.Errorf("valid action rejected: %v", ps)
 	}
-	if ps := (Spec{HTTP: &HTTP{}}).Validate(); len(ps) != 1 || ps[0].Field != "http.url" {
+	if ps := Validate((Spec{HTTP: &HTTP{}})); len(ps) != 1 || ps[0].Field != "http.url" {
 		t.Errorf("spec: %v", ps)
 	}
 }

@@ -56,7 +56,7 @@ func Preview(t Template, s Sample) (string, error) {
 	}
 	data := &Data{Args: s.Args, Inputs: s.Inputs, Server: s.Server,
 		Secret: func(name string) (string, error) { return "[secret:" + name + "]", nil }}
-	out, err := t.Render(data)
+	out, err := Render(t, data)
 	if err != nil {
 		return "", &TemplateError{Offset: -1, Msg: strings.TrimPrefix(parseErrorText(err, src), "template: ")}
 	}

@@ -40,7 +40,7 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 			Env:            map[string]Template{"T": `{{secret "api"}}`},
 			MaxOutputBytes: limit,
 		}
-		out, err := c.Output(context.Background(), data())
+		out, err := CommandOutput(context.Background(), c, data())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 		if !out.StdoutTruncated || !out.StderrTruncated {
 			t.Errorf("truncated: stdout %v, stderr %v", out.StdoutTruncated, out.StderrTruncated)
 		}
-		res, err := c.Run(context.Background(), data(), nil)
+		res, err := runCommand(context.Background(), c, data(), nil)
 		if err != nil || leaks(text(t, res)) {
 			t.Errorf("result %q, %v", text(t, res), err)
 		}
@@ -68,7 +68,7 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 			Env:            map[string]Template{"T": `{{secret "api"}}`},
 			MaxOutputBytes: limit,
 		}
-		out, err := c.Output(context.Background(), data())
+		out, err := CommandOutput(context.Background(), c, data())
 		if err != nil || string(out.Stdout) != strings.Repeat("y", limit) {
 			t.Errorf("kept %q, %v", out.Stdout, err)
 		}
@@ -83,7 +83,7 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 			Stream: "progress",
 		}
 		rec := &streamRecorder{}
-		if _, err := c.Run(context.Background(), data(), rec); err != nil {
+		if _, err := runCommand(context.Background(), c, data(), rec); err != nil {
 			t.Fatal(err)
 		}
 		lines := rec.all()
@@ -108,14 +108,14 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 		}))
 		defer srv.Close()
 		h := &HTTP{URL: Template(srv.URL), Headers: map[string]Template{"Authorization": `{{secret "api"}}`}, MaxBytes: limit}
-		resp, err := h.Fetch(context.Background(), data())
+		resp, err := Fetch(context.Background(), h, data())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if leaks(string(resp.Body)) || !resp.Truncated || !strings.HasSuffix(string(resp.Body), "[secret:api]") {
 			t.Errorf("body %q (truncated %v): a piece of the secret got through", resp.Body, resp.Truncated)
 		}
-		res, err := h.Run(context.Background(), data(), nil)
+		res, err := runHTTP(context.Background(), h, data(), nil)
 		if err != nil || leaks(text(t, res)) {
 			t.Errorf("result %q, %v", text(t, res), err)
 		}

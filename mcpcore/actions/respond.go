@@ -67,7 +67,7 @@ var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critica
 const maxStepDelay = 10 * time.Minute
 
 // Validate lists the problems of the respond action.
-func (r *Respond) Validate() []Problem {
+func validateRespond(r *Respond) []Problem {
 	var ps []Problem
 	if r.Error != nil {
 		if r.Error.Code > -32000 || r.Error.Code < -32768 {
@@ -80,7 +80,7 @@ func (r *Respond) Validate() []Problem {
 		ps = append(ps, problemf("content", "a respond action needs content or structured output"))
 	}
 	for i, c := range r.Content {
-		ps = append(ps, prefix(fmt.Sprintf("content[%d]", i), c.Validate())...)
+		ps = append(ps, prefix(fmt.Sprintf("content[%d]", i), ValidateContent(c))...)
 	}
 	if len(r.Structured) > 0 {
 		var v any
@@ -99,7 +99,7 @@ func (r *Respond) Validate() []Problem {
 			ps = append(ps, problemf(f, "a step is either progress or log"))
 		}
 		if s.Progress != nil {
-			if err := s.Progress.Message.Check(); err != nil {
+			if err := CheckTemplate(s.Progress.Message); err != nil {
 				ps = append(ps, problemf(f+".progress.message", "%v", err))
 			}
 			if s.Progress.Total != 0 && s.Progress.Progress > s.Progress.Total {
@@ -110,7 +110,7 @@ func (r *Respond) Validate() []Problem {
 			if !validLevel(s.Log.Level) {
 				ps = append(ps, problemf(f+".log.level", "unknown level %q", s.Log.Level))
 			}
-			if err := s.Log.Data.Check(); err != nil {
+			if err := CheckTemplate(s.Log.Data); err != nil {
 				ps = append(ps, problemf(f+".log.data", "%v", err))
 			}
 		}
@@ -128,7 +128,7 @@ func validLevel(l string) bool {
 }
 
 // Run streams the steps, then renders the result.
-func (r *Respond) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+func runRespond(ctx context.Context, r *Respond, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
 	for i, s := range r.Steps {
 		if err := sleep(ctx, time.Duration(s.DelayMs)*time.Millisecond); err != nil {
 			return nil, err
@@ -157,13 +157,13 @@ func (r *Respond) Run(ctx context.Context, data *Data, rep Reporter) (*mcp.CallT
 
 func runStep(ctx context.Context, s Step, data *Data, rep Reporter) error {
 	if s.Progress != nil {
-		msg, err := s.Progress.Message.Render(data)
+		msg, err := Render(s.Progress.Message, data)
 		if err != nil {
 			return err
 		}
 		return rep.Progress(ctx, s.Progress.Progress, s.Progress.Total, msg)
 	}
-	text, err := s.Log.Data.Render(data)
+	text, err := Render(s.Log.Data, data)
 	if err != nil {
 		return err
 	}

@@ -199,7 +199,7 @@ func blankMissingIn(tree *parse.Tree, n parse.Node) {
 type Template string
 
 // Check parses the template and reports a syntax error.
-func (t Template) Check() error {
+func CheckTemplate(t Template) error {
 	if !strings.Contains(string(t), "{{") {
 		return nil
 	}
@@ -209,7 +209,7 @@ func (t Template) Check() error {
 
 // Render executes the template over data. A missing key renders as empty,
 // never as "<no value>".
-func (t Template) Render(data *Data) (string, error) {
+func Render(t Template, data *Data) (string, error) {
 	s := string(t)
 	if !strings.Contains(s, "{{") {
 		return s, nil
@@ -253,7 +253,7 @@ func renderJSON(raw json.RawMessage, data *Data) (any, error) {
 func renderValue(v any, data *Data) (any, error) {
 	switch x := v.(type) {
 	case string:
-		return Template(x).Render(data)
+		return Render(Template(x), data)
 	case []any:
 		for i := range x {
 			r, err := renderValue(x[i], data)
@@ -279,7 +279,7 @@ func renderValue(v any, data *Data) (any, error) {
 func checkJSONTemplates(v any) error {
 	switch x := v.(type) {
 	case string:
-		return Template(x).Check()
+		return CheckTemplate(Template(x))
 	case []any:
 		for _, e := range x {
 			if err := checkJSONTemplates(e); err != nil {
