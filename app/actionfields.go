@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
@@ -26,9 +27,9 @@ type httpFields struct {
 
 // newHTTPFields edits h; its problems are under errs' "<under>.…" lines.
 // ctx offers Insert ▸ and previews.
-func newHTTPFields(errs fieldErrors, under string, h *actions.HTTP, ctx *templateContext) *httpFields {
+func newHTTPFields(errs fieldErrors, under string, h *catalog.HTTP, ctx *templateContext) *httpFields {
 	f := &httpFields{}
-	f.method = widget.NewSelect(actions.HTTPMethods, nil)
+	f.method = widget.NewSelect(catalog.HTTPMethods, nil)
 	url := widget.NewEntry()
 	url.SetPlaceHolder("https://…")
 	query := widget.NewMultiLineEntry()
@@ -51,13 +52,13 @@ func newHTTPFields(errs fieldErrors, under string, h *actions.HTTP, ctx *templat
 }
 
 // spec is the request the fields describe, over orig's other fields.
-func (f *httpFields) spec(orig *actions.HTTP, under string, bad func(field string, msgs ...string)) *actions.HTTP {
-	h := &actions.HTTP{}
+func (f *httpFields) spec(orig *catalog.HTTP, under string, bad func(field string, msgs ...string)) *catalog.HTTP {
+	h := &catalog.HTTP{}
 	if orig != nil {
 		*h = *orig
 	}
 	h.Method = f.method.Selected
-	h.URL = actions.Template(strings.TrimSpace(f.url.entry.Text))
+	h.URL = catalog.Template(strings.TrimSpace(f.url.entry.Text))
 	var msgs []string
 	h.Query, msgs = splitMap(f.query.entry.Text, "=")
 	bad(under+".query", msgs...)
@@ -109,7 +110,7 @@ type commandFields struct {
 
 // newCommandFields edits c; its problems are under errs' "<under>.…"
 // lines. ctx offers Insert ▸ and previews.
-func newCommandFields(errs fieldErrors, under string, c *actions.Command, ctx *templateContext) *commandFields {
+func newCommandFields(errs fieldErrors, under string, c *catalog.Command, ctx *templateContext) *commandFields {
 	f := &commandFields{}
 	line := widget.NewEntry()
 	line.SetPlaceHolder("e.g. git -C {{.args.repo}} log -5 --oneline")
@@ -222,8 +223,8 @@ func (f *commandFields) showRuns(ctx *templateContext) error {
 }
 
 // spec is the command the fields describe, over orig's other fields.
-func (f *commandFields) spec(orig *actions.Command, under string, bad func(field string, msgs ...string)) *actions.Command {
-	c := &actions.Command{}
+func (f *commandFields) spec(orig *catalog.Command, under string, bad func(field string, msgs ...string)) *catalog.Command {
+	c := &catalog.Command{}
 	if orig != nil {
 		*c = *orig
 	}
@@ -232,12 +233,12 @@ func (f *commandFields) spec(orig *actions.Command, under string, bad func(field
 		bad(under+".argv", err.Error())
 	}
 	c.Argv = argv
-	c.Dir = actions.Template(strings.TrimSpace(f.dir.entry.Text))
+	c.Dir = catalog.Template(strings.TrimSpace(f.dir.entry.Text))
 	var msgs []string
 	c.Env, msgs = splitMap(f.env.entry.Text, "=")
 	bad(under+".env", msgs...)
-	c.Stdin = actions.Template(f.stdin.entry.Text)
-	c.InheritEnv = actions.InheritEnv{}
+	c.Stdin = catalog.Template(f.stdin.entry.Text)
+	c.InheritEnv = catalog.InheritEnv{}
 	switch mode := inheritChoices.valueOf(f.inherit.Selected); mode {
 	case "list":
 		c.InheritEnv.Names = []string{}
@@ -276,7 +277,7 @@ func readCount(text, field, want string, bad func(field string, msgs ...string))
 // checkProgram shows a warning when the program of c cannot be found
 // (not on PATH, or not at its path): the call would fail, but the tool
 // may be meant for another computer, so saving goes on.
-func (f *commandFields) checkProgram(c *actions.Command, server map[string]string) {
+func (f *commandFields) checkProgram(c *catalog.Command, server map[string]string) {
 	_, known, err := actions.LocateProgram(c, server)
 	if !known || err == nil {
 		f.warn.Hide()

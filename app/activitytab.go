@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -430,13 +430,13 @@ func matchesWords(r storage.ActivityRecord, words []string) bool {
 
 // outcomeWords are the outcomes as the tab names them.
 var outcomeWords = map[string]string{
-	mcpcore.OutcomeOK:            "ok",
-	mcpcore.OutcomeToolError:     "tool error",
-	mcpcore.OutcomeInputRequired: "needs input",
-	mcpcore.OutcomeError:         "error",
-	mcpcore.OutcomeTask:          "task",
-	mcpcore.OutcomeCancelled:     "cancelled",
-	storage.OutcomeDropped:       "dropped",
+	record.OutcomeOK:            "ok",
+	record.OutcomeToolError:     "tool error",
+	record.OutcomeInputRequired: "needs input",
+	record.OutcomeError:         "error",
+	record.OutcomeTask:          "task",
+	record.OutcomeCancelled:     "cancelled",
+	storage.OutcomeDropped:      "dropped",
 }
 
 // outcomeWord names a stored outcome for people.
@@ -458,13 +458,13 @@ func outcomeNamed(word string) string {
 // question).
 func outcomeImportance(r storage.ActivityRecord) widget.Importance {
 	switch r.Outcome {
-	case mcpcore.OutcomeOK:
+	case record.OutcomeOK:
 		return widget.SuccessImportance
-	case mcpcore.OutcomeToolError, storage.OutcomeDropped:
+	case record.OutcomeToolError, storage.OutcomeDropped:
 		return widget.WarningImportance
-	case mcpcore.OutcomeError:
+	case record.OutcomeError:
 		return widget.DangerImportance
-	case mcpcore.OutcomeCancelled:
+	case record.OutcomeCancelled:
 		return widget.MediumImportance
 	}
 	return widget.HighImportance
@@ -643,7 +643,7 @@ func requestDuration(d time.Duration) string {
 // taskOf is the id of the task r created or reports: mcpcore writes its
 // detail as "task <id>" or "task <id>: <message>".
 func taskOf(r storage.ActivityRecord) string {
-	if r.Outcome != mcpcore.OutcomeTask && r.Method != mcpcore.TaskActivityMethod {
+	if r.Outcome != record.OutcomeTask && r.Method != record.TaskActivityMethod {
 		return ""
 	}
 	id, ok := strings.CutPrefix(r.Detail, "task ")

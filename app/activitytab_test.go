@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -26,7 +27,7 @@ type activityLog struct {
 
 func newActivityLog(t *testing.T) *activityLog {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func newActivityLog(t *testing.T) *activityLog {
 }
 
 // write records the activities and waits until they are in the database.
-func (l *activityLog) write(t *testing.T, as ...mcpcore.Activity) {
+func (l *activityLog) write(t *testing.T, as ...record.Activity) {
 	t.Helper()
 	for _, a := range as {
 		l.w.Record(a)
@@ -52,8 +53,8 @@ func (l *activityLog) write(t *testing.T, as ...mcpcore.Activity) {
 }
 
 // callRecord is a tools/call record.
-func callRecord(client, tool, outcome, detail string) mcpcore.Activity {
-	return mcpcore.Activity{Era: "2026-07-28", Client: client, ClientVersion: "1.2", Token: "laptop",
+func callRecord(client, tool, outcome, detail string) record.Activity {
+	return record.Activity{Era: "2026-07-28", Client: client, ClientVersion: "1.2", Token: "laptop",
 		Method: "tools/call", Target: tool, Duration: 2300 * time.Microsecond, Outcome: outcome, Detail: detail,
 		Capabilities: []string{"forms", "tasks"}}
 }
@@ -105,9 +106,9 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 	test.NewTempApp(t)
 	l := newActivityLog(t)
 	l.write(t,
-		callRecord("Claude Code", "notes.add", mcpcore.OutcomeOK, "added"),
-		callRecord("Cursor", "files.wipe", mcpcore.OutcomeToolError, `{"path":"/tmp/x"} → refused: not empty`),
-		callRecord("Cursor", "notes.add", mcpcore.OutcomeOK, "added again"),
+		callRecord("Claude Code", "notes.add", record.OutcomeOK, "added"),
+		callRecord("Cursor", "files.wipe", record.OutcomeToolError, `{"path":"/tmp/x"} → refused: not empty`),
+		callRecord("Cursor", "notes.add", record.OutcomeOK, "added again"),
 	)
 	tab := shownActivityTab(t, l)
 	waitRows(t, tab, "the three records, newest first", "notes.add", "files.wipe", "notes.add")
@@ -192,14 +193,14 @@ func TestActivityTabEmptyState(t *testing.T) {
 func TestActivityTabIsLive(t *testing.T) {
 	test.NewTempApp(t)
 	l := newActivityLog(t)
-	l.write(t, callRecord("Claude Code", "first", mcpcore.OutcomeOK, ""), callRecord("Claude Code", "second", mcpcore.OutcomeOK, ""))
+	l.write(t, callRecord("Claude Code", "first", record.OutcomeOK, ""), callRecord("Claude Code", "second", record.OutcomeOK, ""))
 	tab := shownActivityTab(t, l)
 	waitRows(t, tab, "the records", "second", "first")
 	inTab(tab, func() bool { clickRow(tab, 1); return true }) // "first"
 	firstID := inTab(tab, func() int64 { return tab.selected })
 
 	// Written after the tab showed: it appears at the top by itself.
-	l.write(t, callRecord("Zed", "third", mcpcore.OutcomeError, "boom"))
+	l.write(t, callRecord("Zed", "third", record.OutcomeError, "boom"))
 	waitRows(t, tab, "the new record at the top", "third", "second", "first")
 	inTab(tab, func() bool {
 		if tab.selected != firstID || tab.detail.values["About"].Text != "first" {
@@ -213,7 +214,7 @@ func TestActivityTabIsLive(t *testing.T) {
 
 	// Paused, nothing new shows; resumed, it does.
 	inTab(tab, func() bool { test.Tap(tab.pause); return true })
-	l.write(t, callRecord("Zed", "fourth", mcpcore.OutcomeOK, ""))
+	l.write(t, callRecord("Zed", "fourth", record.OutcomeOK, ""))
 	time.Sleep(2 * activityPoll) // a paused tab would have had two polls
 	if got := rowTargets(tab); got[0] != "third" {
 		t.Errorf("a paused tab shows new records: %q", got)
@@ -224,7 +225,7 @@ func TestActivityTabIsLive(t *testing.T) {
 	// A filter applies to the records that arrive too.
 	inTab(tab, func() bool { tab.client.SetSelected("Zed"); return true })
 	waitRows(t, tab, "Zed's records", "fourth", "third")
-	l.write(t, callRecord("Claude Code", "fifth", mcpcore.OutcomeOK, ""), callRecord("Zed", "sixth", mcpcore.OutcomeOK, ""))
+	l.write(t, callRecord("Claude Code", "fifth", record.OutcomeOK, ""), callRecord("Zed", "sixth", record.OutcomeOK, ""))
 	waitRows(t, tab, "Zed's new record only", "sixth", "fourth", "third")
 
 	// The tab left, it stops reading the log.
@@ -236,13 +237,13 @@ func TestRenderActivityTab(t *testing.T) {
 	test.NewTempApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	l := newActivityLog(t)
-	task := callRecord("Claude Code", "backup.run", mcpcore.OutcomeTask, "task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4")
+	task := callRecord("Claude Code", "backup.run", record.OutcomeTask, "task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4")
 	l.write(t,
-		callRecord("Claude Code", "notes.add", mcpcore.OutcomeOK, `added "buy milk" to notes/today.md`),
-		callRecord("Cursor", "files.wipe", mcpcore.OutcomeToolError, "refused: /home/ann/projects is not empty"),
-		mcpcore.Activity{Token: "laptop", Method: "HTTP POST", Target: "/mcp", Outcome: mcpcore.OutcomeError, ErrorCode: -32600,
+		callRecord("Claude Code", "notes.add", record.OutcomeOK, `added "buy milk" to notes/today.md`),
+		callRecord("Cursor", "files.wipe", record.OutcomeToolError, "refused: /home/ann/projects is not empty"),
+		record.Activity{Token: "laptop", Method: "HTTP POST", Target: "/mcp", Outcome: record.OutcomeError, ErrorCode: -32600,
 			Detail: "403 Forbidden: Origin https://evil.example is not allowed"},
-		callRecord("Cursor", "weather.today", mcpcore.OutcomeInputRequired, "asks for city"),
+		callRecord("Cursor", "weather.today", record.OutcomeInputRequired, "asks for city"),
 		task,
 	)
 	tab := newActivityTab(Config{Store: l.st})
@@ -290,9 +291,9 @@ func TestRenderActivityTab(t *testing.T) {
 func TestActivityTabKeepsTheRowsInView(t *testing.T) {
 	test.NewTempApp(t)
 	l := newActivityLog(t)
-	var old []mcpcore.Activity
+	var old []record.Activity
 	for i := range 40 {
-		old = append(old, callRecord("Claude Code", fmt.Sprintf("tool-%02d", i), mcpcore.OutcomeOK, ""))
+		old = append(old, callRecord("Claude Code", fmt.Sprintf("tool-%02d", i), record.OutcomeOK, ""))
 	}
 	l.write(t, old...)
 	tab := shownActivityTab(t, l)
@@ -301,7 +302,7 @@ func TestActivityTabKeepsTheRowsInView(t *testing.T) {
 	const offset = 200
 	inTab(tab, func() bool { tab.list.ScrollToOffset(offset); return true })
 
-	l.write(t, callRecord("Zed", "new-1", mcpcore.OutcomeOK, ""), callRecord("Zed", "new-2", mcpcore.OutcomeOK, ""))
+	l.write(t, callRecord("Zed", "new-1", record.OutcomeOK, ""), callRecord("Zed", "new-2", record.OutcomeOK, ""))
 	testutil.Eventually(t, "the new records", func() bool { return len(rowTargets(tab)) == 42 })
 	inTab(tab, func() bool {
 		if got, want := tab.list.GetScrollOffset(), offset+2*tab.rowHeight; got != want {

@@ -21,8 +21,9 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -33,17 +34,17 @@ type Server interface {
 	SetPaused(bool)
 	// SaveSettings stores set, which the server applies at once. With
 	// movePort it first moves to set's port (the new port listens before
-	// the old one closes): a taken port is a *mcpcore.ValidationError about
+	// the old one closes): a taken port is a *catalog.ValidationError about
 	// the field "port" and nothing is stored; when storing fails it moves
 	// back. It reports whether it moved.
-	SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error)
+	SaveSettings(ctx context.Context, set catalog.Settings, movePort bool) (moved bool, err error)
 }
 
 // ApprovalKeeper is what Settings ▸ Remembered approvals needs of the
 // server: its remembered approvals, and word when they change.
 type ApprovalKeeper interface {
-	RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error)
-	ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
+	RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error)
+	ForgetApproval(ctx context.Context, k record.ApprovalKey) error
 	ForgetAllApprovals(ctx context.Context) error
 	SubscribeApprovals(ctx context.Context) <-chan struct{}
 }
@@ -51,10 +52,10 @@ type ApprovalKeeper interface {
 // TaskSource is what the task window needs of the server: the tasks
 // running, their changes as they come, and a cancel.
 type TaskSource interface {
-	RunningTasks(ctx context.Context) ([]mcpcore.Task, error)
+	RunningTasks(ctx context.Context) ([]record.Task, error)
 	// SubscribeTasks delivers every change of a task until ctx ends; a
 	// slow reader may miss some (RunningTasks tells the state).
-	SubscribeTasks(ctx context.Context) <-chan mcpcore.Task
+	SubscribeTasks(ctx context.Context) <-chan record.Task
 	CancelTask(ctx context.Context, id string) error
 }
 

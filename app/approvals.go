@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -27,7 +27,7 @@ type approvalsSection struct {
 	eng ApprovalKeeper
 	win fyne.Window
 
-	items []mcpcore.RememberedApproval
+	items []record.RememberedApproval
 	sel   int // -1: none
 
 	table             *widget.Table
@@ -131,7 +131,7 @@ func (s *approvalsSection) follow(ctx context.Context, st *storage.Store) {
 
 // Reload lists the remembered approvals anew, none selected.
 func (s *approvalsSection) Reload() {
-	var items []mcpcore.RememberedApproval
+	var items []record.RememberedApproval
 	if s.eng != nil {
 		var err error
 		if items, err = s.eng.RememberedApprovals(context.Background()); err != nil {
@@ -206,7 +206,7 @@ func (s *approvalsSection) confirmRevokeAll() {
 }
 
 // approvalCell is the text of column col of a's row.
-func approvalCell(a mcpcore.RememberedApproval, col int) string {
+func approvalCell(a record.RememberedApproval, col int) string {
 	switch col {
 	case 0:
 		return a.Client
@@ -232,7 +232,7 @@ func approvalCell(a mcpcore.RememberedApproval, col int) string {
 }
 
 // approvalSentence says in full what a allows.
-func approvalSentence(a mcpcore.RememberedApproval) string {
+func approvalSentence(a record.RememberedApproval) string {
 	who := a.Client
 	if a.Token != "" {
 		who += " (token " + a.Token + ")"

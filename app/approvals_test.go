@@ -12,10 +12,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // approvalsFixture is the Remembered approvals section on a real server
@@ -35,9 +35,9 @@ func newApprovalsFixture(t *testing.T) *approvalsFixture {
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	asker := NewAsker(app)
 	wipe := testcatalog.RespondTool("wipe", "wiped")
-	wipe.Title, wipe.Hints = "Wipe old files", &mcpcore.Hints{Destructive: &yes}
+	wipe.Title, wipe.Hints = "Wipe old files", &catalog.Hints{Destructive: &yes}
 	srv := servedBy(testserver.Start(t, testserver.Options{Asker: asker,
-		Catalog: &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{wipe}}}))
+		Catalog: &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{wipe}}}))
 	w := test.NewTempWindow(t, nil)
 	sec := newApprovalsSection(t.Context(), srv.eng, srv.st, w)
 	w.SetContent(sec.Content())

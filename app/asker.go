@@ -19,8 +19,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Asker answers the engine's desktop questions (approvals, forms, URLs)
@@ -293,14 +295,14 @@ func (a *Asker) show(p *pending) {
 	// Escape and closing the window refuse: a denial for an approval, a
 	// cancel for a form or a page.
 	refusal := mcpcore.Answer{Action: "cancel"}
-	if p.q.Kind != mcpcore.StepForm && p.q.Kind != mcpcore.StepURL {
+	if p.q.Kind != catalog.StepForm && p.q.Kind != catalog.StepURL {
 		refusal = mcpcore.Answer{Action: "decline"}
 	}
 	p.refuse = func() { a.answerWith(p, refusal) }
 	var body, buttons fyne.CanvasObject
 	var focus fyne.Focusable
 	switch p.q.Kind {
-	case mcpcore.StepForm:
+	case catalog.StepForm:
 		f := newFormDialog(p.q, func(ans mcpcore.Answer) { a.answerWith(p, ans) })
 		p.form = f
 		f.grown = p.fit
@@ -310,7 +312,7 @@ func (a *Asker) show(p *pending) {
 			}
 		}
 		body, buttons, focus = f.content, f.buttons, f.firstFocus()
-	case mcpcore.StepURL:
+	case catalog.StepURL:
 		body, buttons, focus = a.urlContent(p)
 	default:
 		body, buttons, focus = a.approvalContent(p)
@@ -425,9 +427,9 @@ func (a *Asker) countdown(p *pending, l *widget.Label) {
 // kindTitle names the kind of question.
 func kindTitle(q mcpcore.Question) string {
 	switch q.Kind {
-	case mcpcore.StepForm:
+	case catalog.StepForm:
 		return "information needed"
-	case mcpcore.StepURL:
+	case catalog.StepURL:
 		return "open a web page?"
 	}
 	return "approval needed"
@@ -469,7 +471,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 func destructive(q mcpcore.Question) bool { return q.Hints != nil && isTrue(q.Hints.Destructive) }
 
 // hintLines says in plain words what the tool's annotations say.
-func hintLines(h *mcpcore.Hints) []string {
+func hintLines(h *catalog.Hints) []string {
 	if h == nil {
 		return nil
 	}
@@ -572,9 +574,9 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 		deny:      newEscButton("Deny", theme.CancelIcon(), p.refuse, answer(mcpcore.Answer{Action: "decline"})),
 		allowOnce: newEscButton("Allow once", theme.ConfirmIcon(), p.refuse, answer(mcpcore.Answer{Action: "accept"})),
 		untilRestart: newEscButton("Allow until mcptray restarts", nil, p.refuse,
-			answer(mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRestart})),
+			answer(mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRestart})),
 		untilRevoked: newEscButton("Allow until I revoke it", nil, p.refuse,
-			answer(mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRevoked})),
+			answer(mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRevoked})),
 	}
 	w.allowOnce.Importance = widget.HighImportance
 	if destructive(q) {

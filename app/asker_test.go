@@ -18,8 +18,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // recordingApp is the test app, recording notifications and opened URLs.
@@ -131,7 +133,7 @@ var yes = true
 func wipeQuestion() mcpcore.Question {
 	return mcpcore.Question{Client: "claude-desktop", Token: "laptop", Tool: "files.wipe", ToolTitle: "Wipe old files",
 		Arguments: "{\n  \"path\": \"/home/me/old-projects\",\n  \"recursive\": true\n}",
-		Hints:     &mcpcore.Hints{Destructive: &yes}, Key: "approval", Kind: mcpcore.StepApproval,
+		Hints:     &catalog.Hints{Destructive: &yes}, Key: "approval", Kind: catalog.StepApproval,
 		Message: `Allow the AI assistant to run "files.wipe"? It is marked destructive.`}
 }
 
@@ -144,8 +146,8 @@ func TestApprovalRememberChoices(t *testing.T) {
 		button func(*approvalWidgets) *escButton
 		want   string
 	}{
-		{func(w *approvalWidgets) *escButton { return w.untilRestart }, mcpcore.RememberUntilRestart},
-		{func(w *approvalWidgets) *escButton { return w.untilRevoked }, mcpcore.RememberUntilRevoked},
+		{func(w *approvalWidgets) *escButton { return w.untilRestart }, record.RememberUntilRestart},
+		{func(w *approvalWidgets) *escButton { return w.untilRevoked }, record.RememberUntilRevoked},
 	} {
 		call := ask(t.Context(), a, q)
 		p := shownQuestion(t, a, "files.wipe")
@@ -230,7 +232,7 @@ func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
 	q := wipeQuestion()
 	q.Hints = nil
 	trip := tripQuestion()
-	page := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL, URL: "https://github.com/login"}
+	page := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: catalog.StepURL, URL: "https://github.com/login"}
 	for _, tc := range []struct {
 		name  string
 		q     mcpcore.Question
@@ -258,7 +260,7 @@ func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
 					p.win.Canvas().Focus(tc.focus(p))
 				}
 			})
-			if tc.q.Kind == mcpcore.StepApproval {
+			if tc.q.Kind == catalog.StepApproval {
 				// Enter (on either key) answers nothing.
 				typeKey(a, p, fyne.KeyReturn)
 				typeKey(a, p, fyne.KeyEnter)
@@ -320,7 +322,7 @@ func TestRaiseBringsTheShownQuestionUp(t *testing.T) {
 		t.Error("Raise reported a question with none waiting")
 	}
 	first, second := wipeQuestion(), wipeQuestion()
-	second.Tool, second.Kind = "files.list", mcpcore.StepURL
+	second.Tool, second.Kind = "files.list", catalog.StepURL
 	callFirst := ask(t.Context(), a, first)
 	p := shownQuestion(t, a, "files.wipe")
 	callSecond := ask(t.Context(), a, second)
@@ -416,7 +418,7 @@ func TestApprovalCountdownAndDeadline(t *testing.T) {
 func TestURLQuestion(t *testing.T) {
 	app := newRecordingApp(t)
 	a := NewAsker(app)
-	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: mcpcore.StepURL,
+	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: catalog.StepURL,
 		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD"}
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "github.login")
@@ -573,7 +575,7 @@ func TestRenderURLWindow(t *testing.T) {
 	app := newRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	a := NewAsker(app)
-	q := mcpcore.Question{Client: "cursor", Tool: "github.login", ToolTitle: "GitHub sign-in", Key: "auth", Kind: mcpcore.StepURL,
+	q := mcpcore.Question{Client: "cursor", Tool: "github.login", ToolTitle: "GitHub sign-in", Key: "auth", Kind: catalog.StepURL,
 		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD-1234"}
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "github.login")

@@ -9,8 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // card is the frame of one item of a cardList: a numbered title, buttons
@@ -103,9 +102,9 @@ type fieldLined interface {
 // showProblems puts each "<field>[i]…" problem on item i's card (on the
 // item's own line of that field, if it has one) and clears the others; it
 // returns the problems about no item it has.
-func (l *cardList[T]) showProblems(ps []mcpcore.Problem) []mcpcore.Problem {
+func (l *cardList[T]) showProblems(ps []catalog.Problem) []catalog.Problem {
 	by := map[*widget.Label][]string{}
-	var rest []mcpcore.Problem
+	var rest []catalog.Problem
 	for _, p := range ps {
 		var i int
 		var field string

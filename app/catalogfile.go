@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -23,10 +24,10 @@ const exportFileName = "mcptray-catalog.json"
 // ImportCatalog imports the catalog file at path, all or nothing: merged
 // over the stored catalog (an entry with the same name or URI replaces the
 // stored one), or with replace instead of it. On problems the error wraps a
-// *mcpcore.ValidationError listing them all, and nothing changed. It returns
+// *catalog.ValidationError listing them all, and nothing changed. It returns
 // the file's catalog.
-func (m *Manager) ImportCatalog(path string, replace bool) (*mcpcore.Catalog, error) {
-	c, err := storage.ReadCatalogFile(path)
+func (m *Manager) ImportCatalog(path string, replace bool) (*catalog.Catalog, error) {
+	c, err := storage.ReadCatalogFile(path, mcpcore.Validator{})
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +37,7 @@ func (m *Manager) ImportCatalog(path string, replace bool) (*mcpcore.Catalog, er
 	return c, nil
 }
 
-func (m *Manager) importParsed(c *mcpcore.Catalog, replace bool) error {
+func (m *Manager) importParsed(c *catalog.Catalog, replace bool) error {
 	if err := m.cfg.Store.Import(context.Background(), c, replace); err != nil {
 		return fmt.Errorf("importing the catalog: %w", err)
 	}
@@ -51,7 +52,7 @@ func (m *Manager) ExportCatalog(path string) error {
 
 // catalogSummary counts a catalog's entries for people:
 // "2 tools, 1 resource, 0 resource templates and 3 prompts".
-func catalogSummary(c *mcpcore.Catalog) string {
+func catalogSummary(c *catalog.Catalog) string {
 	n := func(k int, one, many string) string {
 		if k == 0 {
 			return "0 " + many // "0 prompts" reads better than "no prompts" in a list of counts
@@ -74,8 +75,8 @@ func (m *Manager) chooseImport() {
 		}
 		path := rc.URI().Path()
 		rc.Close()
-		var c *mcpcore.Catalog
-		m.background.run(func() { c, err = storage.ReadCatalogFile(path) }, func() {
+		var c *catalog.Catalog
+		m.background.run(func() { c, err = storage.ReadCatalogFile(path, mcpcore.Validator{}) }, func() {
 			if err != nil {
 				m.showImportError(path, err)
 				return
@@ -89,7 +90,7 @@ func (m *Manager) chooseImport() {
 
 // askImport asks whether to merge the file's catalog or replace the stored
 // one with it, then imports it.
-func (m *Manager) askImport(path string, c *mcpcore.Catalog) {
+func (m *Manager) askImport(path string, c *catalog.Catalog) {
 	msg := fmt.Sprintf("%s holds %s.\n\n"+
 		"Merge adds them, replacing the entries of the same name or URI; everything else stays.\n\n"+
 		"Replace everything makes the catalog exactly the file: Replace deletes every tool, resource and prompt not in the file.",
@@ -119,7 +120,7 @@ func (m *Manager) askImport(path string, c *mcpcore.Catalog) {
 }
 
 // importDone reports an import and shows its result in every list.
-func (m *Manager) importDone(path string, c *mcpcore.Catalog, err error) {
+func (m *Manager) importDone(path string, c *catalog.Catalog, err error) {
 	if err != nil {
 		m.showImportError(path, err)
 		return
@@ -138,7 +139,7 @@ func (m *Manager) importDone(path string, c *mcpcore.Catalog, err error) {
 // showImportError shows why an import was refused; validation problems are
 // listed one by one in a scrollable dialog.
 func (m *Manager) showImportError(path string, err error) {
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) {
 		dialog.ShowError(err, m.win)
 		return

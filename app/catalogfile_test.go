@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -44,8 +44,8 @@ func exported(t *testing.T, m *Manager) []byte {
 
 func putTool(t *testing.T, s *served, name string) {
 	t.Helper()
-	tl := mcpcore.Tool{Name: name, Description: "d", Action: actions.Spec{Respond: &actions.Respond{
-		Content: []actions.Content{{Type: "text", Text: "ok"}}}}}
+	tl := catalog.Tool{Name: name, Description: "d", Action: catalog.Action{Respond: &catalog.Respond{
+		Content: []catalog.Content{{Type: "text", Text: "ok"}}}}}
 	if err := s.st.PutTool(context.Background(), tl); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestImportRefusesAnInvalidCatalogAndListsEveryProblem(t *testing.T) {
 	path := writeCatalog(t, invalidCatalog)
 
 	_, err := m.ImportCatalog(path, true)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("import error %v, want a ValidationError", err)
 	}
@@ -156,7 +156,7 @@ func TestImportDialogMergesAndReloadsTheLists(t *testing.T) {
 	path := writeCatalog(t, `{"format": "mcptray-catalog", "version": 1,
   "resources": [{"uri": "notes://n", "name": "n", "text": "x"}]
 }`)
-	c, err := storage.ReadCatalogFile(path)
+	c, err := storage.ReadCatalogFile(path, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +191,11 @@ func TestExportReimportsEqual(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.st.PutResource(ctx, mcpcore.Resource{URI: "notes://a", Name: "a", Text: "x", Disabled: true}))
-	must(s.st.PutResourceTemplate(ctx, mcpcore.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "{{.args.day}}",
+	must(s.st.PutResource(ctx, catalog.Resource{URI: "notes://a", Name: "a", Text: "x", Disabled: true}))
+	must(s.st.PutResourceTemplate(ctx, catalog.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "{{.args.day}}",
 		Completions: map[string][]string{"day": {"mon"}}}))
-	must(s.st.PutPrompt(ctx, mcpcore.Prompt{Name: "p", Description: "d", Arguments: []mcpcore.PromptArgument{{Name: "x", Required: true}},
-		Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "{{.args.x}}"}}}}))
+	must(s.st.PutPrompt(ctx, catalog.Prompt{Name: "p", Description: "d", Arguments: []catalog.PromptArgument{{Name: "x", Required: true}},
+		Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "{{.args.x}}"}}}}))
 
 	dir := t.TempDir()
 	path := filepath.Join(dir, exportFileName)

@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // Form choices of the Connect window.
@@ -286,11 +286,20 @@ func (v *connectView) params() (clientconfig.Params, error) {
 	return p, nil
 }
 
+// tokens is where the entry's token is kept: none without a database (a
+// nil *storage.Store is not a nil interface).
+func (v *connectView) tokens() clientconfig.Tokens {
+	if v.cfg.Store == nil {
+		return nil
+	}
+	return v.cfg.Store
+}
+
 // url is the running server's endpoint, else the one the port setting
 // gives; a port of this run only (--addr) is refused, since an entry
 // naming it would break at the next start.
 func (v *connectView) url() (string, error) {
-	set := mcpcore.DefaultSettings()
+	set := catalog.DefaultSettings()
 	if v.cfg.Store != nil {
 		if s, err := v.cfg.Store.Settings(v.ctx()); err == nil {
 			set = s
@@ -382,7 +391,7 @@ func (v *connectView) Copy() {
 // CreateToken makes the client's token for the HTTP form and shows it in
 // the entry, this once.
 func (v *connectView) CreateToken() {
-	secret, err := clientconfig.RotateToken(v.ctx(), v.cfg.Store, v.tokenName())
+	secret, err := clientconfig.RotateToken(v.ctx(), v.tokens(), v.tokenName())
 	if err != nil {
 		v.setError(err.Error())
 		return
@@ -539,7 +548,7 @@ func (v *connectView) Confirm() bool {
 	}
 	pl := v.plan
 	if v.removing {
-		done, err := clientconfig.Uninstall(v.ctx(), v.cfg.Store, []clientconfig.Plan{pl}, v.tokenName())
+		done, err := clientconfig.Uninstall(v.ctx(), v.tokens(), []clientconfig.Plan{pl}, v.tokenName())
 		v.hidePreview()
 		if err != nil {
 			v.setError("Not removed: " + err.Error())
@@ -551,7 +560,7 @@ func (v *connectView) Confirm() bool {
 	p, err := v.params()
 	if err == nil {
 		var done clientconfig.Installed
-		if done, err = clientconfig.Install(v.ctx(), v.cfg.Store, v.c, v.Form(), p, []clientconfig.Plan{pl}, v.tokenName()); err == nil {
+		if done, err = clientconfig.Install(v.ctx(), v.tokens(), v.c, v.Form(), p, []clientconfig.Plan{pl}, v.tokenName()); err == nil {
 			v.hidePreview()
 			if done.Token != "" {
 				// The entry shown is the one written.

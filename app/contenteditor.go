@@ -8,8 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // Block kinds as the editor names them, with the content type of each.
@@ -48,7 +47,7 @@ func (r *blockRow) cardOf() *card { return r.card }
 // message), showing only the fields its kind uses. orig keeps what the
 // form does not show.
 type blockFields struct {
-	orig                               actions.Content
+	orig                               catalog.Content
 	kind, source                       *widget.Select
 	text                               *templated
 	data, file, mimeType               *widget.Entry
@@ -59,7 +58,7 @@ type blockFields struct {
 	fields []fyne.CanvasObject
 }
 
-func newContentEditor(blocks []actions.Content, changed func(), ctx *templateContext) *contentEditor {
+func newContentEditor(blocks []catalog.Content, changed func(), ctx *templateContext) *contentEditor {
 	c := &contentEditor{cardList: newCardList[*blockRow]("Block", "action.respond.content", changed), ctx: ctx}
 	for _, b := range blocks {
 		c.add(b)
@@ -70,13 +69,13 @@ func newContentEditor(blocks []actions.Content, changed func(), ctx *templateCon
 // content is the cards with the Add button under them.
 func (c *contentEditor) content() fyne.CanvasObject {
 	add := widget.NewButtonWithIcon("Add content block", theme.ContentAddIcon(), func() {
-		c.add(actions.Content{Type: "text"})
+		c.add(catalog.Content{Type: "text"})
 		c.changed()
 	})
 	return container.NewVBox(c.box, container.NewHBox(add))
 }
 
-func (c *contentEditor) add(b actions.Content) {
+func (c *contentEditor) add(b catalog.Content) {
 	r := &blockRow{blockFields: newBlockFields(b, c.changed, c.ctx)}
 	r.card = c.newCard(func() *blockRow { return r }, r.fields...)
 	c.append(r)
@@ -84,7 +83,7 @@ func (c *contentEditor) add(b actions.Content) {
 
 // newBlockFields edits b; changed is called on every edit. ctx offers
 // Insert ▸ and a preview in its text.
-func newBlockFields(b actions.Content, changed func(), ctx *templateContext) *blockFields {
+func newBlockFields(b catalog.Content, changed func(), ctx *templateContext) *blockFields {
 	r := &blockFields{orig: b}
 	entry := func(placeholder, text string) *widget.Entry {
 		e := widget.NewEntry()
@@ -187,8 +186,8 @@ func (r *blockFields) showKind() {
 }
 
 // blocks reads the blocks from the cards.
-func (c *contentEditor) blocks() []actions.Content {
-	out := make([]actions.Content, len(c.items))
+func (c *contentEditor) blocks() []catalog.Content {
+	out := make([]catalog.Content, len(c.items))
 	for i, r := range c.items {
 		out[i] = r.block()
 	}
@@ -198,29 +197,29 @@ func (c *contentEditor) blocks() []actions.Content {
 // block is the block the fields describe: what its kind uses, and, of the
 // original block of the same kind, what the form does not show (an
 // embedded resource's blob).
-func (r *blockFields) block() actions.Content {
+func (r *blockFields) block() catalog.Content {
 	t := r.typ()
-	b := actions.Content{Type: t}
+	b := catalog.Content{Type: t}
 	switch t {
 	case "text":
-		b.Text = actions.Template(r.text.entry.Text)
+		b.Text = catalog.Template(r.text.entry.Text)
 	case "image", "audio":
 		if r.source.Selected == mediaInline {
-			b.Data = actions.Template(strings.TrimSpace(r.data.Text))
+			b.Data = catalog.Template(strings.TrimSpace(r.data.Text))
 		} else {
-			b.File = actions.Template(strings.TrimSpace(r.file.Text))
+			b.File = catalog.Template(strings.TrimSpace(r.file.Text))
 		}
 		b.MimeType = strings.TrimSpace(r.mimeType.Text)
 	case "resource":
-		b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
+		b.URI = catalog.Template(strings.TrimSpace(r.uri.Text))
 		b.MimeType = strings.TrimSpace(r.mimeType.Text)
-		b.Text = actions.Template(r.text.entry.Text)
+		b.Text = catalog.Template(r.text.entry.Text)
 		if r.orig.Type == t && r.text.entry.Text == "" {
 			b.Blob = r.orig.Blob
 		}
 	case "resource_link":
-		b.URI = actions.Template(strings.TrimSpace(r.uri.Text))
-		b.Name = actions.Template(strings.TrimSpace(r.name.Text))
+		b.URI = catalog.Template(strings.TrimSpace(r.uri.Text))
+		b.Name = catalog.Template(strings.TrimSpace(r.name.Text))
 		b.Title = strings.TrimSpace(r.linkTitle.Text)
 		b.Description = strings.TrimSpace(r.description.Text)
 		b.MimeType = strings.TrimSpace(r.mimeType.Text)

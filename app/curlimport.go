@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/importer"
-	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
@@ -224,7 +224,7 @@ func (c *curlImport) update() {
 // problemText is an error as lines for people: each problem of a
 // validation error on its own line.
 func problemText(err error) string {
-	if ve, ok := err.(*mcpcore.ValidationError); ok {
+	if ve, ok := err.(*catalog.ValidationError); ok {
 		var lines []string
 		for _, p := range ve.Problems {
 			lines = append(lines, strings.TrimPrefix(p.String(), p.Entry+": "))
@@ -238,7 +238,7 @@ func problemText(err error) string {
 // through render: as it is (asIs), or filled in as an example call would
 // (exampleCall). A secret appears by its name only. A query parameter or
 // header rendered empty is left out, as a call leaves it out.
-func requestPreview(t mcpcore.Tool, render func(actions.Template) string) string {
+func requestPreview(t catalog.Tool, render func(catalog.Template) string) string {
 	h := t.Action.HTTP
 	if h == nil {
 		return ""
@@ -281,17 +281,17 @@ func requestPreview(t mcpcore.Tool, render func(actions.Template) string) string
 }
 
 // asIs is a template's own text.
-func asIs(t actions.Template) string { return string(t) }
+func asIs(t catalog.Template) string { return string(t) }
 
 // exampleCall renders templates with the sample arguments Try it starts
 // with for t (defaults, examples, a placeholder for each required
 // parameter), secrets as [secret:NAME]: an OpenAPI tool's body template is
 // long and all code, its example is what a person can read. A template
 // that does not render shows as it is.
-func exampleCall(t mcpcore.Tool) func(actions.Template) string {
+func exampleCall(t catalog.Tool) func(catalog.Template) string {
 	args, _ := parseArgs(sampleArgs(t.InputSchemaJSON()))
 	sample := actions.Sample{Args: args}
-	return func(x actions.Template) string {
+	return func(x catalog.Template) string {
 		out, err := actions.Preview(x, sample)
 		if err != nil {
 			return string(x)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -51,7 +52,7 @@ func (f fieldErrors) keyFor(field string) string {
 // word turns a problem into the text its line shows. A line that cannot
 // show now (it is in a part of the form that is hidden) gives its problems
 // to the general line, so every problem is seen.
-func (f fieldErrors) show(ps []mcpcore.Problem, word func(key string, p mcpcore.Problem) string, shows func(*widget.Label) bool) {
+func (f fieldErrors) show(ps []catalog.Problem, word func(key string, p catalog.Problem) string, shows func(*widget.Label) bool) {
 	by := map[string][]string{}
 	for _, p := range ps {
 		k := f.keyFor(p.Field)
@@ -105,7 +106,7 @@ func checkNameAsTyped(l *widget.Label, name string, isNew bool) {
 		setFieldError(l, nil)
 		return
 	}
-	if err := mcpcore.CheckName(name); err != nil {
+	if err := catalog.CheckName(name); err != nil {
 		setFieldError(l, []string{err.Error()})
 		return
 	}
@@ -132,8 +133,8 @@ func newTitledFields(name, title, description string, hints [3]string, descripti
 }
 
 // withoutField drops the problems about one field.
-func withoutField(ps []mcpcore.Problem, field string) []mcpcore.Problem {
-	return slices.DeleteFunc(ps, func(p mcpcore.Problem) bool { return p.Field == field })
+func withoutField(ps []catalog.Problem, field string) []catalog.Problem {
+	return slices.DeleteFunc(ps, func(p catalog.Problem) bool { return p.Field == field })
 }
 
 // entryKind is what an editor needs to store one kind of catalog entry.
@@ -148,7 +149,7 @@ type entryKind[T any] struct {
 	// load reads the entry stored under a key; an error wrapping
 	// storage.ErrNotFound says there is none.
 	load     func(*storage.Store, context.Context, string) (T, error)
-	validate func(T) []mcpcore.Problem
+	validate func(T) []catalog.Problem
 	// save stores an entry in place of the one stored under oldKey ("" for
 	// a new one), in one storage transaction that also refuses a key
 	// another entry has and keeps the stored Disabled flag; it returns the
@@ -180,18 +181,18 @@ type editorCore[T any] struct {
 	confirm func(question string, yes func())
 	// read is the entry as the form describes it, with the problems of
 	// fields the form itself could not read.
-	read func() (T, []mcpcore.Problem)
+	read func() (T, []catalog.Problem)
 	// validate lists the entry's problems: the kind's validation, unless an
 	// editor words some of them better itself.
-	validate func(T) []mcpcore.Problem
+	validate func(T) []catalog.Problem
 	// word is the text of a problem on its line; nil is plainWord.
-	word func(key string, p mcpcore.Problem) string
+	word func(key string, p catalog.Problem) string
 	// cards, when set, shows the problems about a list's items on their
 	// cards and returns the others.
-	cards func([]mcpcore.Problem) []mcpcore.Problem
+	cards func([]catalog.Problem) []catalog.Problem
 	// opening, when set, opens the closed parts of the form (Advanced)
 	// where some of the problems show.
-	opening func([]mcpcore.Problem)
+	opening func([]catalog.Problem)
 	// extra, when set, is stored with the entry: Unsaved counts its
 	// changes, and a save shows it anew.
 	extra alongside
@@ -255,7 +256,7 @@ func (c *editorCore[T]) origKey() string {
 
 // showProblems shows every problem of ps, each once, next to its field or
 // on its card, and returns how many it shows.
-func (c *editorCore[T]) showProblems(ps []mcpcore.Problem) int {
+func (c *editorCore[T]) showProblems(ps []catalog.Problem) int {
 	ps = uniqueProblems(ps)
 	word := c.word
 	if word == nil {
@@ -275,10 +276,10 @@ func (c *editorCore[T]) showProblems(ps []mcpcore.Problem) int {
 
 // uniqueProblems is ps without repeats: the form's own reading and the
 // validation may find the same problem.
-func uniqueProblems(ps []mcpcore.Problem) []mcpcore.Problem {
-	var out []mcpcore.Problem
+func uniqueProblems(ps []catalog.Problem) []catalog.Problem {
+	var out []catalog.Problem
 	for _, p := range ps {
-		if !slices.ContainsFunc(out, func(q mcpcore.Problem) bool { return q.Field == p.Field && q.Message == p.Message }) {
+		if !slices.ContainsFunc(out, func(q catalog.Problem) bool { return q.Field == p.Field && q.Message == p.Message }) {
 			out = append(out, p)
 		}
 	}
@@ -287,7 +288,7 @@ func uniqueProblems(ps []mcpcore.Problem) []mcpcore.Problem {
 
 // plainWord is a problem's message; on the general line, which gathers
 // problems of fields the form does not show, it names the field.
-func plainWord(key string, p mcpcore.Problem) string {
+func plainWord(key string, p catalog.Problem) string {
 	if key == "" && p.Field != "" {
 		return p.Field + ": " + p.Message
 	}
@@ -296,7 +297,7 @@ func plainWord(key string, p mcpcore.Problem) string {
 
 // refuse shows why the entry was not saved: all of its problems at once,
 // the first one scrolled into view with the focus in its field.
-func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
+func (c *editorCore[T]) refuse(ps []catalog.Problem) bool {
 	n := c.showProblems(ps)
 	c.status.SetText(fmt.Sprintf("Not saved: %s, shown in red next to the fields.", words.Count(n, "problem", "problems")))
 	revealFirstProblem(c.scroll)
@@ -306,7 +307,7 @@ func (c *editorCore[T]) refuse(ps []mcpcore.Problem) bool {
 // keyTaken is the problem of an entry whose key another entry has: read
 // here, so the person sees it with all the others; storage refuses it
 // again in its transaction, should the key be taken meanwhile.
-func (c *editorCore[T]) keyTaken(v T) []mcpcore.Problem {
+func (c *editorCore[T]) keyTaken(v T) []catalog.Problem {
 	key := c.kind.key(v)
 	if key == "" || key == c.origKey() {
 		return nil
@@ -314,7 +315,7 @@ func (c *editorCore[T]) keyTaken(v T) []mcpcore.Problem {
 	if _, err := c.kind.load(c.st, context.Background(), key); err != nil {
 		return nil // free, or unreadable: storage says which on saving
 	}
-	return []mcpcore.Problem{{Entry: fmt.Sprintf("%s %q", c.kind.noun, key), Field: c.kind.keyField, Message: c.kind.taken(key)}}
+	return []catalog.Problem{{Entry: fmt.Sprintf("%s %q", c.kind.noun, key), Field: c.kind.keyField, Message: c.kind.taken(key)}}
 }
 
 // checkName shows what is wrong with a tool or prompt name as it is typed.
@@ -332,10 +333,10 @@ func (c *editorCore[T]) Unsaved() bool {
 
 // formReading is a form's reading, entry and unreadable fields, as JSON to
 // compare.
-func formReading[T any](v T, local []mcpcore.Problem) []byte {
+func formReading[T any](v T, local []catalog.Problem) []byte {
 	b, _ := json.Marshal(struct {
 		V     T
-		Local []mcpcore.Problem
+		Local []catalog.Problem
 	}{v, local})
 	return b
 }
@@ -345,14 +346,14 @@ func (c *editorCore[T]) Save() bool {
 	v, local := c.read()
 	// A field the form could not read has that problem alone: what the
 	// validation says of its empty stand-in would only repeat it.
-	checked := slices.DeleteFunc(c.validate(v), func(p mcpcore.Problem) bool {
-		return slices.ContainsFunc(local, func(l mcpcore.Problem) bool { return l.Field == p.Field })
+	checked := slices.DeleteFunc(c.validate(v), func(p catalog.Problem) bool {
+		return slices.ContainsFunc(local, func(l catalog.Problem) bool { return l.Field == p.Field })
 	})
 	if ps := append(append(local, checked...), c.keyTaken(v)...); len(ps) > 0 {
 		return c.refuse(ps)
 	}
 	stored, err := c.kind.save(c.st, context.Background(), c.origKey(), v)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	switch {
 	case errors.As(err, &ve):
 		return c.refuse(ve.Problems)
@@ -405,9 +406,9 @@ func (c *editorCore[T]) reportDialogError(err error, key string) {
 
 // Kinds of catalog entries the editors store.
 var (
-	resourceKind = &entryKind[mcpcore.Resource]{
+	resourceKind = &entryKind[catalog.Resource]{
 		noun:     "resource",
-		key:      func(r mcpcore.Resource) string { return r.URI },
+		key:      func(r catalog.Resource) string { return r.URI },
 		keyField: "uri",
 		taken:    func(string) string { return "a resource with this URI exists already" },
 		load:     (*storage.Store).Resource,
@@ -415,9 +416,9 @@ var (
 		save:     (*storage.Store).SaveResource,
 		del:      (*storage.Store).DeleteResource,
 	}
-	templateKind = &entryKind[mcpcore.ResourceTemplate]{
+	templateKind = &entryKind[catalog.ResourceTemplate]{
 		noun:     "resource template",
-		key:      func(t mcpcore.ResourceTemplate) string { return t.URITemplate },
+		key:      func(t catalog.ResourceTemplate) string { return t.URITemplate },
 		keyField: "uriTemplate",
 		taken:    func(string) string { return "a resource template with this URI template exists already" },
 		load:     (*storage.Store).ResourceTemplate,
@@ -425,9 +426,9 @@ var (
 		save:     (*storage.Store).SaveResourceTemplate,
 		del:      (*storage.Store).DeleteResourceTemplate,
 	}
-	promptKind = &entryKind[mcpcore.Prompt]{
+	promptKind = &entryKind[catalog.Prompt]{
 		noun:     "prompt",
-		key:      func(p mcpcore.Prompt) string { return p.Name },
+		key:      func(p catalog.Prompt) string { return p.Name },
 		keyField: "name",
 		taken:    func(name string) string { return fmt.Sprintf("a prompt named %q exists already", name) },
 		load:     (*storage.Store).Prompt,
@@ -439,15 +440,15 @@ var (
 
 // toolKind is how the tool editor stores a tool: with it, which client
 // tokens see it, as access says at the time of saving.
-func toolKind(access func() storage.ToolAccess) *entryKind[mcpcore.Tool] {
-	return &entryKind[mcpcore.Tool]{
+func toolKind(access func() storage.ToolAccess) *entryKind[catalog.Tool] {
+	return &entryKind[catalog.Tool]{
 		noun:     "tool",
-		key:      func(t mcpcore.Tool) string { return t.Name },
+		key:      func(t catalog.Tool) string { return t.Name },
 		keyField: "name",
 		taken:    func(name string) string { return fmt.Sprintf("a tool named %q exists already", name) },
 		load:     (*storage.Store).Tool,
 		validate: mcpcore.ValidateTool,
-		save: func(st *storage.Store, ctx context.Context, oldName string, t mcpcore.Tool) (mcpcore.Tool, error) {
+		save: func(st *storage.Store, ctx context.Context, oldName string, t catalog.Tool) (catalog.Tool, error) {
 			return st.SaveTool(ctx, oldName, t, access())
 		},
 		del: (*storage.Store).DeleteTool,

@@ -13,9 +13,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // flatSchemaProblems checks a form's requestedSchema against the rules of
@@ -169,8 +169,8 @@ func TestFormBuilderWritesTheFlatSchema(t *testing.T) {
 		t.Fatalf("not a flat requestedSchema: %v", bad)
 	}
 	// The server's own rules agree.
-	tool := mcpcore.Tool{Name: "t", Description: "d", Steps: []mcpcore.InputStep{{Key: "k", Kind: mcpcore.StepForm, Message: "m", Schema: raw}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "ok"}}}}}
+	tool := catalog.Tool{Name: "t", Description: "d", Steps: []catalog.InputStep{{Key: "k", Kind: catalog.StepForm, Message: "m", Schema: raw}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "ok"}}}}}
 	if ps := mcpcore.ValidateTool(tool); len(ps) > 0 {
 		t.Fatalf("the server refuses the schema: %v", ps)
 	}
@@ -225,7 +225,7 @@ func TestFormBuilderFollowsTheJSON(t *testing.T) {
 func TestFormStepBuiltFromFieldsIsAnsweredByTheClient(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "order_pizza")
 	e.blocks.items[0].text.entry.SetText("{{.inputs.order.content.size}} with {{json .inputs.order.content.toppings}} for {{.inputs.order.content.name}}")
 	var add *widget.Button
@@ -239,7 +239,7 @@ func TestFormStepBuiltFromFieldsIsAnsweredByTheClient(t *testing.T) {
 	}
 	test.Tap(add)
 	r := e.steps.items[0]
-	if got := answeredByChoices.valueOf(r.answeredBy.Selected); got != mcpcore.AnsweredByAuto {
+	if got := answeredByChoices.valueOf(r.answeredBy.Selected); got != catalog.AnsweredByAuto {
 		t.Fatalf("a new form step is answered by %q, want auto", got)
 	}
 	test.Type(r.key, "order")

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -32,7 +33,7 @@ const tripSchema = `{
 }`
 
 func tripQuestion() mcpcore.Question {
-	return mcpcore.Question{Client: "claude-code", Tool: "hotel.book", ToolTitle: "Book a hotel", Key: "trip", Kind: mcpcore.StepForm,
+	return mcpcore.Question{Client: "claude-code", Tool: "hotel.book", ToolTitle: "Book a hotel", Key: "trip", Kind: catalog.StepForm,
 		Message: "A few details for the booking.", Arguments: `{"city": "Lisbon"}`, Schema: json.RawMessage(tripSchema)}
 }
 
@@ -187,7 +188,7 @@ func TestFormRefusesInvalidAndReturnsTypedContent(t *testing.T) {
 func TestFormThroughAsker(t *testing.T) {
 	app := newRecordingApp(t)
 	a := NewAsker(app)
-	q := mcpcore.Question{Client: "vscode", Tool: "notes.add", Key: "who", Kind: mcpcore.StepForm, Message: "Your name?",
+	q := mcpcore.Question{Client: "vscode", Tool: "notes.add", Key: "who", Kind: catalog.StepForm, Message: "Your name?",
 		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},"ok":{"type":"boolean"}},"required":["name"]}`)}
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "notes.add")

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -24,8 +25,8 @@ import (
 // starts from something that runs rather than from empty fields.
 
 // galleryTools are the examples, the starter catalog's first.
-func galleryTools() ([]mcpcore.Tool, error) {
-	var out []mcpcore.Tool
+func galleryTools() ([]catalog.Tool, error) {
+	var out []catalog.Tool
 	for _, src := range []struct {
 		what string
 		data []byte
@@ -59,7 +60,7 @@ func (m *Manager) freeToolName(name string) (string, error) {
 
 // galleryDialog is the open gallery.
 type galleryDialog struct {
-	tools  []mcpcore.Tool
+	tools  []catalog.Tool
 	list   *widget.List
 	detail *widget.Label
 	open   *widget.Button
@@ -107,7 +108,7 @@ func (m *Manager) showGallery() *galleryDialog {
 }
 
 // exampleSummary says what an example does and what it runs.
-func exampleSummary(t mcpcore.Tool) string {
+func exampleSummary(t catalog.Tool) string {
 	var runs string
 	switch a := t.Action; {
 	case a.Command != nil:
@@ -126,7 +127,7 @@ func exampleSummary(t mcpcore.Tool) string {
 
 // openExample opens t in the editor as a new tool, under a name no
 // stored tool has.
-func (m *Manager) openExample(t mcpcore.Tool) {
+func (m *Manager) openExample(t catalog.Tool) {
 	name, err := m.freeToolName(t.Name)
 	if err != nil {
 		dialog.ShowError(err, m.win)

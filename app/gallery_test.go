@@ -8,9 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // TestGalleryOpensACopy: File ▸ New tool from an example lists the
@@ -20,7 +18,7 @@ import (
 func TestGalleryOpensACopy(t *testing.T) {
 	a := test.NewTempApp(t)
 	s := newServed(t)
-	taken := mcpcore.Tool{Name: "read_file", Description: "mine", Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "x"}}}}}
+	taken := catalog.Tool{Name: "read_file", Description: "mine", Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}}}
 	if err := s.st.PutTool(context.Background(), taken); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -230,7 +230,7 @@ func (t *templated) render() {
 			}
 			return
 		}
-		out, err = actions.Preview(actions.Template(t.entry.Text), t.ctx.sample(t.round()))
+		out, err = actions.Preview(catalog.Template(t.entry.Text), t.ctx.sample(t.round()))
 	}
 	if err != nil {
 		t.preview.Hide()
@@ -352,17 +352,17 @@ func (t *templated) menu() *fyne.Menu {
 func answerItems(st stepInfo, item func(label, text string) *fyne.MenuItem) []*fyne.MenuItem {
 	in := "{{.inputs." + st.key
 	switch st.kind {
-	case mcpcore.StepForm:
+	case catalog.StepForm:
 		var out []*fyne.MenuItem
 		for _, f := range st.fields {
 			out = append(out, item(f, in+".content."+f+"}}"))
 		}
 		return append(out, item("the whole answer, as JSON", "{{json .inputs."+st.key+".content}}"))
-	case mcpcore.StepApproval:
+	case catalog.StepApproval:
 		return []*fyne.MenuItem{item("allowed (true or false)", in+".approved}}"), item("the reason given", in+".reason}}")}
-	case mcpcore.StepSampling:
+	case catalog.StepSampling:
 		return []*fyne.MenuItem{item("the model's answer", in+".text}}"), item("the model's name", in+".model}}")}
-	case mcpcore.StepRoots:
+	case catalog.StepRoots:
 		return []*fyne.MenuItem{item("the folders, as JSON", "{{json .inputs."+st.key+".roots}}")}
 	}
 	return []*fyne.MenuItem{item("accepted or not (action)", in+".action}}")}
@@ -370,9 +370,9 @@ func answerItems(st stepInfo, item func(label, text string) *fyne.MenuItem) []*f
 
 // sampleAnswer is an answer a step of this kind could get, for the
 // previews: a form's fields hold their defaults or a sample of their type.
-func sampleAnswer(st mcpcore.InputStep) (any, []string) {
+func sampleAnswer(st catalog.InputStep) (any, []string) {
 	switch st.Kind {
-	case mcpcore.StepForm:
+	case catalog.StepForm:
 		fields, _ := parseForm(st.Schema)
 		content := map[string]any{}
 		var names []string
@@ -394,11 +394,11 @@ func sampleAnswer(st mcpcore.InputStep) (any, []string) {
 			}
 		}
 		return map[string]any{"action": "accept", "content": content}, names
-	case mcpcore.StepApproval:
+	case catalog.StepApproval:
 		return map[string]any{"action": "accept", "approved": true}, nil
-	case mcpcore.StepSampling:
+	case catalog.StepSampling:
 		return map[string]any{"text": "[the model's answer]", "model": "[the model]", "role": "assistant"}, nil
-	case mcpcore.StepRoots:
+	case catalog.StepRoots:
 		return map[string]any{"roots": []any{map[string]any{"uri": "file:///home/me/project", "name": "project"}}}, nil
 	}
 	return map[string]any{"action": "accept"}, nil

@@ -8,9 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // menuPath is the item of m reached through labels, nil when there is
@@ -43,11 +41,11 @@ func menuPath(m *fyne.Menu, labels ...string) *fyne.MenuItem {
 func TestInsertMenuAndPreview(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	tool := mcpcore.Tool{Name: "weather", Description: "d",
-		Params: []mcpcore.Param{{Name: "city", Type: "string", Required: true}},
-		Steps: []mcpcore.InputStep{{Key: "prefs", Kind: mcpcore.StepForm, Message: "Units for {{.args.city}}?",
+	tool := catalog.Tool{Name: "weather", Description: "d",
+		Params: []catalog.Param{{Name: "city", Type: "string", Required: true}},
+		Steps: []catalog.InputStep{{Key: "prefs", Kind: catalog.StepForm, Message: "Units for {{.args.city}}?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"units":{"type":"string","enum":["metric","imperial"]}}}`)}},
-		Action: actions.Spec{HTTP: &actions.HTTP{URL: "https://wttr.in/"}}}
+		Action: catalog.Action{HTTP: &catalog.HTTP{URL: "https://wttr.in/"}}}
 	if err := s.d.Secrets().SetSecret(context.Background(), "api_token", "s3cret-value"); err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +117,10 @@ func TestInsertMenuAndPreview(t *testing.T) {
 func TestCommandLineField(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "run_it")
 	e.actionKind.SetSelected(kindCommand)
-	e.addParam(mcpcore.Param{Type: "string"})
+	e.addParam(catalog.Param{Type: "string"})
 	test.Type(e.params[0].name, "repo")
 	line := e.command.line
 	test.Type(line.entry, `git -C "{{.args.repo}}" log -5 '--format=%h %s'`)

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/link"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // Manager is the main window: the catalog's tools, resources and prompts,
@@ -338,7 +338,7 @@ func (m *Manager) toolsTab() fyne.CanvasObject {
 }
 
 // NewTool opens the editor on a new tool.
-func (m *Manager) NewTool() { m.tools.leave(func() { m.editTool(mcpcore.Tool{}, true) }) }
+func (m *Manager) NewTool() { m.tools.leave(func() { m.editTool(catalog.Tool{}, true) }) }
 
 // openEntry opens the editor of a stored entry, or says why it cannot.
 func (m *Manager) openEntry(e catalogEntry) {
@@ -382,7 +382,7 @@ func (m *Manager) loadEntry(e catalogEntry) error {
 	return nil
 }
 
-func (m *Manager) editTool(t mcpcore.Tool, isNew bool) {
+func (m *Manager) editTool(t catalog.Tool, isNew bool) {
 	m.dropToolEditor()
 	m.editor = NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
 	m.editor.SetTrier(m.cfg.TryIt)
@@ -568,16 +568,16 @@ func (m *Manager) promptsTab() fyne.CanvasObject {
 
 // NewResource opens the editor on a new resource.
 func (m *Manager) NewResource() {
-	m.resources.leave(func() { m.editResource(mcpcore.Resource{}, true) })
+	m.resources.leave(func() { m.editResource(catalog.Resource{}, true) })
 }
 
 // NewTemplate opens the editor on a new resource template.
 func (m *Manager) NewTemplate() {
-	m.resources.leave(func() { m.editTemplate(mcpcore.ResourceTemplate{}, true) })
+	m.resources.leave(func() { m.editTemplate(catalog.ResourceTemplate{}, true) })
 }
 
 // NewPrompt opens the editor on a new prompt.
-func (m *Manager) NewPrompt() { m.prompts.leave(func() { m.editPrompt(mcpcore.Prompt{}, true) }) }
+func (m *Manager) NewPrompt() { m.prompts.leave(func() { m.editPrompt(catalog.Prompt{}, true) }) }
 
 // confirmDelete asks before an editor deletes its entry.
 func (m *Manager) confirmDelete(title string) func(string, func()) {
@@ -628,7 +628,7 @@ func (m *Manager) forgetEditor(kind string) {
 	}
 }
 
-func (m *Manager) editResource(r mcpcore.Resource, isNew bool) {
+func (m *Manager) editResource(r catalog.Resource, isNew bool) {
 	m.tmplEditor = nil
 	m.resEditor = NewResourceEditor(m.cfg.Store, m.win, r, isNew, m.savedIn(m.resources, entryResource))
 	m.resEditor.tmpl.readSecrets(m.cfg.Secrets)
@@ -636,7 +636,7 @@ func (m *Manager) editResource(r mcpcore.Resource, isNew bool) {
 	m.resources.show(m.resEditor.Content(), catalogEntry{kind: entryResource, key: keyUnlessNew(r.URI, isNew)})
 }
 
-func (m *Manager) editTemplate(t mcpcore.ResourceTemplate, isNew bool) {
+func (m *Manager) editTemplate(t catalog.ResourceTemplate, isNew bool) {
 	m.resEditor = nil
 	m.tmplEditor = NewTemplateEditor(m.cfg.Store, m.win, t, isNew, m.savedIn(m.resources, entryTemplate))
 	m.tmplEditor.tmpl.readSecrets(m.cfg.Secrets)
@@ -644,7 +644,7 @@ func (m *Manager) editTemplate(t mcpcore.ResourceTemplate, isNew bool) {
 	m.resources.show(m.tmplEditor.Content(), catalogEntry{kind: entryTemplate, key: keyUnlessNew(t.URITemplate, isNew)})
 }
 
-func (m *Manager) editPrompt(p mcpcore.Prompt, isNew bool) {
+func (m *Manager) editPrompt(p catalog.Prompt, isNew bool) {
 	m.promptEditor = NewPromptEditor(m.cfg.Store, p, isNew, m.savedIn(m.prompts, entryPrompt))
 	m.promptEditor.tmpl.readSecrets(m.cfg.Secrets)
 	m.promptEditor.confirm = m.confirmDelete("Delete prompt")

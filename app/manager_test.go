@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
@@ -91,7 +92,7 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 	test.Type(e.name, "greet_person")
 	test.Type(e.title, "Greet a person")
 	test.Type(e.description, "Says hello to someone by name.")
-	e.addParam(mcpcore.Param{Type: "string"})
+	e.addParam(catalog.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Tap(e.params[0].required)
 	test.Type(e.blocks.items[0].text.entry, "Hello, {{.args.who}}!")
@@ -177,7 +178,7 @@ func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
 	e := m.Editor()
 	test.Type(e.name, "runner")
 	e.actionKind.SetSelected(kindCommand) // no argv, no description
-	e.addParam(mcpcore.Param{Type: "integer"})
+	e.addParam(catalog.Param{Type: "integer"})
 	test.Type(e.params[0].name, "n")
 	test.Type(e.params[0].def, "abc")
 	test.Tap(e.save)

@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/importer"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // chooseOpenAPI is File ▸ Import from OpenAPI…: it asks for a spec, a
@@ -247,7 +247,7 @@ func (c *openAPIChooser) show(o *importer.Operation) {
 }
 
 // tool is the operation's tool with the person's edits.
-func (c *openAPIChooser) tool(o *importer.Operation) mcpcore.Tool {
+func (c *openAPIChooser) tool(o *importer.Operation) catalog.Tool {
 	t := o.Tool
 	if e := c.edits[o.ID]; e != nil {
 		t.Name, t.Description = e.name, e.description
@@ -256,7 +256,7 @@ func (c *openAPIChooser) tool(o *importer.Operation) mcpcore.Tool {
 }
 
 // describe says what a tool does, for people.
-func (c *openAPIChooser) describe(o *importer.Operation, t mcpcore.Tool) string {
+func (c *openAPIChooser) describe(o *importer.Operation, t catalog.Tool) string {
 	var b strings.Builder
 	b.WriteString("An example call:\n")
 	b.WriteString(requestPreview(t, exampleCall(t)))
@@ -328,7 +328,7 @@ func (c *openAPIChooser) count() {
 func nameProblem(ops []*importer.Operation) string {
 	seen := map[string]*importer.Operation{}
 	for _, o := range ops {
-		if err := mcpcore.CheckName(o.Tool.Name); err != nil {
+		if err := catalog.CheckName(o.Tool.Name); err != nil {
 			return fmt.Sprintf("The tool name of %s %s: %v.", o.Method, o.Path, err)
 		}
 		if other := seen[o.Tool.Name]; other != nil {
@@ -352,7 +352,7 @@ func (c *openAPIChooser) doImport() {
 	c.m.background.run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, false) }, func() {
 		c.importBtn.Enable()
 		if err != nil {
-			var ve *mcpcore.ValidationError
+			var ve *catalog.ValidationError
 			if !errors.As(err, &ve) {
 				c.status.SetText("Not imported: " + err.Error())
 				return

@@ -11,8 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -43,7 +42,7 @@ func (r *messageRow) cardOf() *card { return r.card }
 // Save validates the prompt the way the server does and stores it, so it
 // is served at once.
 type PromptEditor struct {
-	*editorCore[mcpcore.Prompt]
+	*editorCore[catalog.Prompt]
 
 	titledFields
 	args     []*argRow
@@ -58,7 +57,7 @@ type PromptEditor struct {
 
 // NewPromptEditor edits p; isNew says it is not stored yet. onSaved gets
 // the name after a save, "" after a delete.
-func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved func(name string)) *PromptEditor {
+func NewPromptEditor(st *storage.Store, p catalog.Prompt, isNew bool, onSaved func(name string)) *PromptEditor {
 	errs := newFieldErrors("name", "title", "description", "arguments", "messages", "steps")
 	e := &PromptEditor{editorCore: newEditorCore(st, promptKind, p, isNew, onSaved, errs)}
 	e.read = e.Prompt
@@ -67,7 +66,7 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	e.tmpl = newTemplateContext(st.Path(), e.templateParams, func() []stepInfo { return e.steps.infos() })
 	e.messages = newCardList[*messageRow]("Message", "messages", e.tmpl.changed)
 	e.steps = newStepsEditor(p.Steps, true, e.tmpl.changed, e.tmpl)
-	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.steps.showProblems(e.messages.showProblems(ps)) }
+	e.cards = func(ps []catalog.Problem) []catalog.Problem { return e.steps.showProblems(e.messages.showProblems(ps)) }
 
 	e.titledFields = newTitledFields(p.Name, p.Title, p.Description, [3]string{
 		"e.g. review_code (letters, digits, _ - .)",
@@ -79,17 +78,17 @@ func NewPromptEditor(st *storage.Store, p mcpcore.Prompt, isNew bool, onSaved fu
 	for _, a := range p.Arguments {
 		e.addArg(a)
 	}
-	addArg := widget.NewButtonWithIcon("Add argument", theme.ContentAddIcon(), func() { e.addArg(mcpcore.PromptArgument{}) })
+	addArg := widget.NewButtonWithIcon("Add argument", theme.ContentAddIcon(), func() { e.addArg(catalog.PromptArgument{}) })
 	argHint := hint("What the person fills in when they use the prompt; messages use an argument's value as {{.args.NAME}}.")
 
 	for _, m := range p.Messages {
 		e.addMessage(m)
 	}
 	if len(p.Messages) == 0 {
-		e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+		e.addMessage(catalog.PromptMessage{Role: "user", Content: catalog.Content{Type: "text"}})
 	}
 	addMsg := widget.NewButtonWithIcon("Add message", theme.ContentAddIcon(), func() {
-		e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+		e.addMessage(catalog.PromptMessage{Role: "user", Content: catalog.Content{Type: "text"}})
 	})
 
 	rows := []fyne.CanvasObject{
@@ -135,7 +134,7 @@ func (e *PromptEditor) numberArgs() {
 	}
 }
 
-func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
+func (e *PromptEditor) addArg(a catalog.PromptArgument) {
 	r := &argRow{name: widget.NewEntry(), title: widget.NewEntry(), desc: widget.NewEntry(), completions: widget.NewEntry(),
 		required: widget.NewCheck("Required", nil), head: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
 	r.name.SetPlaceHolder("name")
@@ -163,7 +162,7 @@ func (e *PromptEditor) addArg(a mcpcore.PromptArgument) {
 	e.numberArgs()
 }
 
-func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
+func (e *PromptEditor) addMessage(m catalog.PromptMessage) {
 	r := &messageRow{role: newChoiceSelect(promptRoles, cmp.Or(m.Role, "user")), blockFields: newBlockFields(m.Content, e.tmpl.changed, e.tmpl)}
 	r.card = e.messages.newCard(func() *messageRow { return r },
 		append([]fyne.CanvasObject{labelled("Role", r.role)}, r.fields...)...)
@@ -172,7 +171,7 @@ func (e *PromptEditor) addMessage(m mcpcore.PromptMessage) {
 
 // Prompt is the prompt as the form describes it, with the problems of
 // fields the form itself could not read.
-func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
+func (e *PromptEditor) Prompt() (catalog.Prompt, []catalog.Problem) {
 	p := e.orig
 	p.Name = strings.TrimSpace(e.name.Text)
 	p.Title = strings.TrimSpace(e.title.Text)
@@ -180,7 +179,7 @@ func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
 	bad := &errorCollector{entry: fmt.Sprintf("prompt %q", p.Name)}
 	p.Arguments = nil
 	for _, r := range e.args {
-		a := mcpcore.PromptArgument{
+		a := catalog.PromptArgument{
 			Name:        strings.TrimSpace(r.name.Text),
 			Title:       strings.TrimSpace(r.title.Text),
 			Description: strings.TrimSpace(r.desc.Text),
@@ -195,20 +194,20 @@ func (e *PromptEditor) Prompt() (mcpcore.Prompt, []mcpcore.Problem) {
 	}
 	p.Messages = nil
 	for i, r := range e.messages.items {
-		m := mcpcore.PromptMessage{Role: promptRoles.valueOf(r.role.Selected), Content: r.block()}
+		m := catalog.PromptMessage{Role: promptRoles.valueOf(r.role.Selected), Content: r.block()}
 		if m.Content.Type == "text" && strings.TrimSpace(string(m.Content.Text)) == "" {
 			bad.add(fmt.Sprintf("messages[%d].content.text", i), "empty: write the message")
 		}
 		p.Messages = append(p.Messages, m)
 	}
-	var stepProblems []mcpcore.Problem
+	var stepProblems []catalog.Problem
 	p.Steps, stepProblems = e.steps.steps(bad.entry)
 	return p, append(bad.list, stepProblems...)
 }
 
 // wordProblem names the argument a problem is about (messages have their
 // own cards).
-func (e *PromptEditor) wordProblem(key string, p mcpcore.Problem) string {
+func (e *PromptEditor) wordProblem(key string, p catalog.Problem) string {
 	var i int
 	var rest string
 	if key != "arguments" {

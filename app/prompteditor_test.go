@@ -11,9 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // getPrompt gets a prompt over MCP and joins its text messages as "role: text" lines.
@@ -43,7 +42,7 @@ func TestPromptEditorCreatesAServedPrompt(t *testing.T) {
 
 	test.Type(e.name, "greet")
 	test.Type(e.description, "Greets someone.")
-	e.addArg(mcpcore.PromptArgument{})
+	e.addArg(catalog.PromptArgument{})
 	a := e.args[0]
 	test.Type(a.name, "who")
 	test.Type(a.desc, "whom to greet")
@@ -119,8 +118,8 @@ func TestPromptEditorNamesTheRowOfAProblem(t *testing.T) {
 	e := m.promptEditor
 	test.Type(e.name, "p")
 	test.Type(e.description, "d")
-	e.addArg(mcpcore.PromptArgument{Name: "x"})
-	e.addArg(mcpcore.PromptArgument{Name: "x"})
+	e.addArg(catalog.PromptArgument{Name: "x"})
+	e.addArg(catalog.PromptArgument{Name: "x"})
 	test.Tap(e.save)
 	shown := shownErrors(e.errs)
 	if !strings.Contains(shown["arguments"], `argument "x" (name): duplicate`) {
@@ -134,14 +133,14 @@ func TestPromptEditorNamesTheRowOfAProblem(t *testing.T) {
 func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 	m, s := newTestManager(t)
 	ctx := context.Background()
-	p := mcpcore.Prompt{
+	p := catalog.Prompt{
 		Name: "plan", Description: "Plans a day.",
-		Steps: []mcpcore.InputStep{{Key: "mood", Kind: mcpcore.StepForm, Message: "How do you feel?",
+		Steps: []catalog.InputStep{{Key: "mood", Kind: catalog.StepForm, Message: "How do you feel?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"mood":{"type":"string"}}}`)}},
-		Messages: []mcpcore.PromptMessage{
-			{Role: "user", Content: actions.Content{Type: "text", Text: "first"}},
-			{Role: "assistant", Content: actions.Content{Type: "resource_link", URI: "notes://x", Name: "x"}},
-			{Role: "user", Content: actions.Content{Type: "text", Text: "third"}},
+		Messages: []catalog.PromptMessage{
+			{Role: "user", Content: catalog.Content{Type: "text", Text: "first"}},
+			{Role: "assistant", Content: catalog.Content{Type: "resource_link", URI: "notes://x", Name: "x"}},
+			{Role: "user", Content: catalog.Content{Type: "text", Text: "third"}},
 		},
 	}
 	if err := s.st.PutPrompt(ctx, p); err != nil {
@@ -157,7 +156,7 @@ func TestPromptEditorKeepsStepsAndReorders(t *testing.T) {
 		t.Fatal("a resource link is not shown as one")
 	}
 	if len(e.steps.items) != 1 || e.steps.items[0].key.Text != "mood" || e.steps.items[0].inTaskBox.Visible() ||
-		slices.Contains(e.steps.items[0].kind.Options, stepKindChoices.labelOf(mcpcore.StepApproval)) || !e.steps.items[0].answeredBy.Disabled() {
+		slices.Contains(e.steps.items[0].kind.Options, stepKindChoices.labelOf(catalog.StepApproval)) || !e.steps.items[0].answeredBy.Disabled() {
 		t.Fatal("the prompt's step is not in a prompt's steps editor (no approvals, no tasks, the client answers)")
 	}
 
@@ -191,7 +190,7 @@ func TestPromptEditorImageMessage(t *testing.T) {
 	test.Type(e.name, "describe")
 	test.Type(e.description, "Describes a picture.")
 	test.Type(e.messages.items[0].text.entry, "What is in this picture?")
-	e.addMessage(mcpcore.PromptMessage{Role: "user", Content: actions.Content{Type: "text"}})
+	e.addMessage(catalog.PromptMessage{Role: "user", Content: catalog.Content{Type: "text"}})
 	img := e.messages.items[1]
 	img.kind.SetSelected("Image")
 	img.source.SetSelected(mediaInline)

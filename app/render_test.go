@@ -17,9 +17,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // emptyActivityTooTall says that the Activity tab, while its log is empty,
@@ -40,18 +39,18 @@ func TestRenderManagerTabs(t *testing.T) {
 	m, s := newTestManager(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // the sizes of the real look
 	ctx := context.Background()
-	if err := s.st.Import(ctx, &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
-		Tools: []mcpcore.Tool{{Name: "weather", Title: "Weather", Description: "Today's weather in a city.",
-			Params: []mcpcore.Param{{Name: "city", Type: "string", Required: true, Description: "City name"}},
-			Steps:  []mcpcore.InputStep{{Key: "units", Kind: mcpcore.StepForm, Message: "Which units?", Schema: json.RawMessage(`{"type":"object","properties":{"units":{"type":"string","enum":["metric","imperial"]}}}`)}},
-			Action: actions.Spec{HTTP: &actions.HTTP{URL: "https://wttr.in/{{pathescape .args.city}}", Query: map[string]actions.Template{"format": "3"}}}},
+	if err := s.st.Import(ctx, &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion,
+		Tools: []catalog.Tool{{Name: "weather", Title: "Weather", Description: "Today's weather in a city.",
+			Params: []catalog.Param{{Name: "city", Type: "string", Required: true, Description: "City name"}},
+			Steps:  []catalog.InputStep{{Key: "units", Kind: catalog.StepForm, Message: "Which units?", Schema: json.RawMessage(`{"type":"object","properties":{"units":{"type":"string","enum":["metric","imperial"]}}}`)}},
+			Action: catalog.Action{HTTP: &catalog.HTTP{URL: "https://wttr.in/{{pathescape .args.city}}", Query: map[string]catalog.Template{"format": "3"}}}},
 			{Name: "wttr_old", Description: "The weather, the old way.", Disabled: true,
-				Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "sunny"}}}}}},
-		Resources: []mcpcore.Resource{{URI: "notes://todo", Name: "todo", Title: "My to-do list", MimeType: "text/markdown", Text: "- buy milk"}},
-		Prompts: []mcpcore.Prompt{{Name: "review", Title: "Review code", Description: "Reviews a change.",
-			Arguments: []mcpcore.PromptArgument{{Name: "diff", Required: true}},
-			Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "Review this change:\n{{.args.diff}}"}},
-				{Role: "user", Content: actions.Content{Type: "resource_link", URI: "notes://style", Name: "style guide"}}}}},
+				Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "sunny"}}}}}},
+		Resources: []catalog.Resource{{URI: "notes://todo", Name: "todo", Title: "My to-do list", MimeType: "text/markdown", Text: "- buy milk"}},
+		Prompts: []catalog.Prompt{{Name: "review", Title: "Review code", Description: "Reviews a change.",
+			Arguments: []catalog.PromptArgument{{Name: "diff", Required: true}},
+			Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "Review this change:\n{{.args.diff}}"}},
+				{Role: "user", Content: catalog.Content{Type: "resource_link", URI: "notes://style", Name: "style guide"}}}}},
 	}, true); err != nil {
 		t.Fatal(err)
 	}

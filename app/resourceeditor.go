@@ -17,8 +17,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -49,12 +49,12 @@ const maxBlobBytes = 10 << 20
 // errorCollector gathers the problems of fields a form cannot read.
 type errorCollector struct {
 	entry string
-	list  []mcpcore.Problem
+	list  []catalog.Problem
 }
 
 func (c *errorCollector) add(field string, msgs ...string) {
 	for _, m := range msgs {
-		c.list = append(c.list, mcpcore.Problem{Entry: c.entry, Field: field, Message: m})
+		c.list = append(c.list, catalog.Problem{Entry: c.entry, Field: field, Message: m})
 	}
 }
 
@@ -106,7 +106,7 @@ func sourceSwitch(boxes map[string]*fyne.Container, options ...string) *widget.S
 // URI. Save validates it the way the server does and stores it, so it is
 // served at once; problems show next to their fields and nothing is stored.
 type ResourceEditor struct {
-	*editorCore[mcpcore.Resource]
+	*editorCore[catalog.Resource]
 	win fyne.Window
 
 	uri        *widget.Entry
@@ -132,13 +132,13 @@ type ResourceEditor struct {
 
 // NewResourceEditor edits r; isNew says it is not stored yet. win hosts the
 // file dialogs; onSaved gets the URI after a save, "" after a delete.
-func NewResourceEditor(st *storage.Store, win fyne.Window, r mcpcore.Resource, isNew bool, onSaved func(uri string)) *ResourceEditor {
+func NewResourceEditor(st *storage.Store, win fyne.Window, r catalog.Resource, isNew bool, onSaved func(uri string)) *ResourceEditor {
 	errs := newFieldErrors("uri", "name", "title", "description", "mimeType", "text", "blob", "file",
 		"http", "http.method", "http.url", "http.query", "http.headers", "command", "command.argv", "command.dir", "command.env",
 		"command.inheritEnv", "command.stdin", "command.stream", "command.maxOutputBytes", "command.timeoutMs")
 	e := &ResourceEditor{editorCore: newEditorCore(st, resourceKind, r, isNew, onSaved, errs), win: win}
 	e.read = e.Resource
-	e.validate = func(r mcpcore.Resource) []mcpcore.Problem {
+	e.validate = func(r catalog.Resource) []catalog.Problem {
 		ps := mcpcore.ValidateResource(r)
 		if e.emptySource {
 			ps = withoutField(ps, "text")
@@ -220,8 +220,8 @@ func (e *ResourceEditor) Content() fyne.CanvasObject { return e.content }
 
 // Resource is the resource as the form describes it, with the problems of
 // fields the form itself could not read.
-func (e *ResourceEditor) Resource() (mcpcore.Resource, []mcpcore.Problem) {
-	r := mcpcore.Resource{
+func (e *ResourceEditor) Resource() (catalog.Resource, []catalog.Problem) {
+	r := catalog.Resource{
 		URI:         strings.TrimSpace(e.uri.Text),
 		Name:        strings.TrimSpace(e.describe.name.Text),
 		Title:       strings.TrimSpace(e.describe.title.Text),
@@ -367,7 +367,7 @@ type completionRow struct {
 // family of resources named by an RFC 6570 URI template, read from text
 // filled with the URI's variables or from the files in a folder.
 type TemplateEditor struct {
-	*editorCore[mcpcore.ResourceTemplate]
+	*editorCore[catalog.ResourceTemplate]
 	win fyne.Window
 
 	uriTemplate *widget.Entry
@@ -391,11 +391,11 @@ type TemplateEditor struct {
 // NewTemplateEditor edits t; isNew says it is not stored yet. win hosts
 // the folder dialog; onSaved gets the URI template after a save, "" after a
 // delete.
-func NewTemplateEditor(st *storage.Store, win fyne.Window, t mcpcore.ResourceTemplate, isNew bool, onSaved func(uriTemplate string)) *TemplateEditor {
+func NewTemplateEditor(st *storage.Store, win fyne.Window, t catalog.ResourceTemplate, isNew bool, onSaved func(uriTemplate string)) *TemplateEditor {
 	errs := newFieldErrors("uriTemplate", "name", "title", "description", "mimeType", "text", "folder", "completions")
 	e := &TemplateEditor{editorCore: newEditorCore(st, templateKind, t, isNew, onSaved, errs), win: win, completions: map[string]*completionRow{}}
 	e.read = e.Template
-	e.validate = func(t mcpcore.ResourceTemplate) []mcpcore.Problem {
+	e.validate = func(t catalog.ResourceTemplate) []catalog.Problem {
 		ps := mcpcore.ValidateResourceTemplate(t)
 		if e.emptySource {
 			ps = withoutField(ps, "text")
@@ -525,8 +525,8 @@ func (e *TemplateEditor) layoutCompletions() {
 
 // Template is the resource template as the form describes it, with the
 // problems of fields the form itself could not read.
-func (e *TemplateEditor) Template() (mcpcore.ResourceTemplate, []mcpcore.Problem) {
-	t := mcpcore.ResourceTemplate{
+func (e *TemplateEditor) Template() (catalog.ResourceTemplate, []catalog.Problem) {
+	t := catalog.ResourceTemplate{
 		URITemplate: strings.TrimSpace(e.uriTemplate.Text),
 		Name:        strings.TrimSpace(e.describe.name.Text),
 		Title:       strings.TrimSpace(e.describe.title.Text),
@@ -544,7 +544,7 @@ func (e *TemplateEditor) Template() (mcpcore.ResourceTemplate, []mcpcore.Problem
 			bad.add("folder", "choose the folder whose files this template serves")
 		}
 	} else {
-		t.Text = actions.Template(e.text.entry.Text)
+		t.Text = catalog.Template(e.text.entry.Text)
 		if t.Text == "" {
 			e.emptySource = true
 			bad.add("text", "write the text clients read")

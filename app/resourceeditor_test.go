@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -150,7 +150,7 @@ func TestResourceEditorRefusesATakenURIAndRenames(t *testing.T) {
 	m, s := newTestManager(t)
 	ctx := context.Background()
 	for _, uri := range []string{"notes://a", "notes://b"} {
-		if err := s.st.PutResource(ctx, mcpcore.Resource{URI: uri, Name: "n", Text: "t " + uri}); err != nil {
+		if err := s.st.PutResource(ctx, catalog.Resource{URI: uri, Name: "n", Text: "t " + uri}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -252,7 +252,7 @@ func TestResourceEditorLoadsABlob(t *testing.T) {
 func TestResourceToggleSurvivesAnOpenEditor(t *testing.T) {
 	m, s := newTestManager(t)
 	ctx := context.Background()
-	if err := s.st.PutResource(ctx, mcpcore.Resource{URI: "notes://a", Name: "a", Text: "x"}); err != nil {
+	if err := s.st.PutResource(ctx, catalog.Resource{URI: "notes://a", Name: "a", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	m.reloadEntries()
@@ -356,7 +356,7 @@ func TestResourceDeleteAsksFirst(t *testing.T) {
 	m, s := newTestManager(t)
 	m.win.Resize(fyne.NewSize(980, 680))
 	ctx := context.Background()
-	if err := s.st.PutResourceTemplate(ctx, mcpcore.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "x"}); err != nil {
+	if err := s.st.PutResourceTemplate(ctx, catalog.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	m.reloadEntries()

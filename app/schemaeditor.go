@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // schemaCheckDelay is how long typing must pause before a schema is
@@ -35,12 +35,12 @@ type schemaEditor struct {
 
 	// params reads the parameters table; toParams replaces its rows; onRaw
 	// shows or hides it.
-	params func() []mcpcore.Param
+	params func() []catalog.Param
 	// order is the parameters' names when the schema became hand-written:
 	// back to the table, they keep that order (the schema's properties
 	// come alphabetically).
 	order    []string
-	toParams func([]mcpcore.Param)
+	toParams func([]catalog.Param)
 	onRaw    func(raw bool)
 	changed  func()
 
@@ -52,8 +52,8 @@ type schemaEditor struct {
 	checks sync.WaitGroup
 }
 
-func newSchemaEditor(t mcpcore.Tool, inputErr, outputErr *widget.Label, params func() []mcpcore.Param,
-	toParams func([]mcpcore.Param), onRaw func(bool), changed func()) *schemaEditor {
+func newSchemaEditor(t catalog.Tool, inputErr, outputErr *widget.Label, params func() []catalog.Param,
+	toParams func([]catalog.Param), onRaw func(bool), changed func()) *schemaEditor {
 	s := &schemaEditor{inputErr: inputErr, outputErr: outputErr, params: params, toParams: toParams, onRaw: onRaw, changed: changed}
 	s.input = jsonArea("", 8)
 	s.output = jsonArea(`optional, e.g. {"type": "object", "properties": {"count": {"type": "integer"}}}`, 6)
@@ -98,7 +98,7 @@ func (s *schemaEditor) showGenerated() {
 	if s.raw.Checked {
 		return
 	}
-	s.input.SetText(indentJSON(mcpcore.Tool{Params: s.params()}.InputSchemaJSON()))
+	s.input.SetText(indentJSON(catalog.Tool{Params: s.params()}.InputSchemaJSON()))
 	s.input.Disable()
 	s.note.SetText("Made from the parameters.")
 }
@@ -128,8 +128,8 @@ func (s *schemaEditor) setRaw(raw bool) {
 		return
 	}
 	// Stable: parameters the table never had keep the schema's order, after.
-	slices.SortStableFunc(ps, func(a, b mcpcore.Param) int {
-		rank := func(p mcpcore.Param) int {
+	slices.SortStableFunc(ps, func(a, b catalog.Param) int {
+		rank := func(p catalog.Param) int {
 			if i := slices.Index(s.order, p.Name); i >= 0 {
 				return i
 			}
@@ -146,17 +146,17 @@ func (s *schemaEditor) setRaw(raw bool) {
 
 // schemas reads the input schema (nil when parameters generate it) and
 // the output schema, with a problem for each that is not JSON.
-func (s *schemaEditor) schemas(entry string) (input, output json.RawMessage, ps []mcpcore.Problem) {
+func (s *schemaEditor) schemas(entry string) (input, output json.RawMessage, ps []catalog.Problem) {
 	if s.raw.Checked {
 		if err := jsonSyntax(s.input.Text); err != nil {
-			ps = append(ps, mcpcore.Problem{Entry: entry, Field: "inputSchema", Message: err.Error()})
+			ps = append(ps, catalog.Problem{Entry: entry, Field: "inputSchema", Message: err.Error()})
 		} else {
 			input = compactJSON(s.input.Text)
 		}
 	}
 	if strings.TrimSpace(s.output.Text) != "" {
 		if err := jsonSyntax(s.output.Text); err != nil {
-			ps = append(ps, mcpcore.Problem{Entry: entry, Field: "outputSchema", Message: err.Error()})
+			ps = append(ps, catalog.Problem{Entry: entry, Field: "outputSchema", Message: err.Error()})
 		} else {
 			output = compactJSON(s.output.Text)
 		}
@@ -194,7 +194,7 @@ func (s *schemaEditor) check() {
 }
 
 // showProblems shows the inputSchema and outputSchema problems of ps.
-func (s *schemaEditor) showProblems(ps []mcpcore.Problem) {
+func (s *schemaEditor) showProblems(ps []catalog.Problem) {
 	var in, out []string
 	for _, p := range ps {
 		switch p.Field {
@@ -210,10 +210,10 @@ func (s *schemaEditor) showProblems(ps []mcpcore.Problem) {
 
 // schemaProblems are what mcpcore.ValidateTool says of these schemas
 // (meta-schema and MCP rules), on a tool that is otherwise fine.
-func schemaProblems(input, output json.RawMessage) []mcpcore.Problem {
-	probe := mcpcore.Tool{Name: "schema_check", Description: "schema check", InputSchema: input, OutputSchema: output,
-		Action: actions.Spec{Respond: &actions.Respond{Structured: json.RawMessage(`{}`)}}}
-	var out []mcpcore.Problem
+func schemaProblems(input, output json.RawMessage) []catalog.Problem {
+	probe := catalog.Tool{Name: "schema_check", Description: "schema check", InputSchema: input, OutputSchema: output,
+		Action: catalog.Action{Respond: &catalog.Respond{Structured: json.RawMessage(`{}`)}}}
+	var out []catalog.Problem
 	for _, p := range mcpcore.ValidateTool(probe) {
 		if p.Field == "inputSchema" || p.Field == "outputSchema" {
 			out = append(out, p)
@@ -246,7 +246,7 @@ func objectProperties(root map[string]json.RawMessage, what string) (required, n
 
 // paramsFromSchema turns a hand-written input schema back into parameters,
 // or says what in it parameters cannot express.
-func paramsFromSchema(text string) ([]mcpcore.Param, error) {
+func paramsFromSchema(text string) ([]catalog.Param, error) {
 	if err := jsonSyntax(text); err != nil {
 		return nil, err
 	}
@@ -269,7 +269,7 @@ func paramsFromSchema(text string) ([]mcpcore.Param, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []mcpcore.Param
+	var out []catalog.Param
 	for _, name := range names {
 		p, err := paramFromProperty(name, props[name])
 		if err != nil {
@@ -281,19 +281,19 @@ func paramsFromSchema(text string) ([]mcpcore.Param, error) {
 	return out, nil
 }
 
-func paramFromProperty(name string, raw json.RawMessage) (mcpcore.Param, error) {
+func paramFromProperty(name string, raw json.RawMessage) (catalog.Param, error) {
 	var prop map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &prop); err != nil {
-		return mcpcore.Param{}, errors.New("not a JSON object")
+		return catalog.Param{}, errors.New("not a JSON object")
 	}
-	p := mcpcore.Param{Name: name}
+	p := catalog.Param{Name: name}
 	for k, v := range prop {
 		var err error
 		switch k {
 		case "type":
 			err = json.Unmarshal(v, &p.Type)
-			if err == nil && !slices.Contains(mcpcore.ParamTypes, p.Type) {
-				err = fmt.Errorf("type %q is not one of %s", p.Type, strings.Join(mcpcore.ParamTypes, ", "))
+			if err == nil && !slices.Contains(catalog.ParamTypes, p.Type) {
+				err = fmt.Errorf("type %q is not one of %s", p.Type, strings.Join(catalog.ParamTypes, ", "))
 			}
 		case "description":
 			err = json.Unmarshal(v, &p.Description)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/words"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -33,8 +33,8 @@ const prefOpenTaskWindowBefore = "openTaskWindowOnStart"
 
 // askChoices are the ask policies as the Settings tab offers them.
 var askChoices = choices{
-	{"Decline them (deny)", mcpcore.AskDeny},
-	{"Ask the AI app instead, if it can (client-only)", mcpcore.AskClientOnly},
+	{"Decline them (deny)", catalog.AskDeny},
+	{"Ask the AI app instead, if it can (client-only)", catalog.AskClientOnly},
 }
 
 // numField is a number setting: its JSON field name and its entry, and
@@ -202,7 +202,7 @@ func (s *SettingsTab) serverSection() fyne.CanvasObject {
 	s.instructions.Wrapping = fyne.TextWrapWord
 	s.instructions.SetMinRowsVisible(3)
 	s.port = widget.NewEntry()
-	s.port.SetPlaceHolder(strconv.Itoa(mcpcore.DefaultPort))
+	s.port.SetPlaceHolder(strconv.Itoa(catalog.DefaultPort))
 	s.endpoint = widget.NewLabel("")
 	s.endpoint.Selectable = true
 	s.endpoint.Wrapping = fyne.TextWrapBreak
@@ -302,7 +302,7 @@ func (s *SettingsTab) askPolicy() string { return askChoices.valueOf(s.ask.Selec
 
 // showAskNote explains the ask policies; client-only forms live as long as
 // the time to answer a step.
-func (s *SettingsTab) showAskNote(set mcpcore.Settings) {
+func (s *SettingsTab) showAskNote(set catalog.Settings) {
 	s.askNote.SetText(fmt.Sprintf("Nobody is at this computer then, so approvals are always declined, saying why. Forms are declined too, or sent to the AI app when it can answer them; it then has the time to answer a step (%d seconds, under Caching & limits). Read when mcptray serve starts; mcptray serve --ask overrides it (askPolicy).", set.RequestStateTTLSeconds))
 }
 
@@ -405,8 +405,8 @@ func (s *SettingsTab) Unsaved() bool { return s.formState() != s.loaded }
 func (s *SettingsTab) formState() string {
 	set, ps := s.Settings()
 	b, err := json.Marshal(struct {
-		Set      mcpcore.Settings
-		Problems []mcpcore.Problem
+		Set      catalog.Settings
+		Problems []catalog.Problem
 	}{set, ps})
 	if err != nil { // cannot happen: plain fields
 		return err.Error()
@@ -416,10 +416,10 @@ func (s *SettingsTab) formState() string {
 
 // Settings are the settings the form describes, with the problems of
 // fields that are not numbers.
-func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
+func (s *SettingsTab) Settings() (catalog.Settings, []catalog.Problem) {
 	set, err := s.st.Settings(s.ctx())
 	if err != nil {
-		set = mcpcore.DefaultSettings()
+		set = catalog.DefaultSettings()
 	}
 	set.ServerName = strings.TrimSpace(s.name.Text)
 	set.ServerTitle = strings.TrimSpace(s.title.Text)
@@ -427,18 +427,18 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 	set.CacheScope = cacheScopeChoices.valueOf(s.scope.Selected)
 	set.AllowedOrigins = s.Origins()
 	set.AskPolicy = s.askPolicy()
-	var ps []mcpcore.Problem
+	var ps []catalog.Problem
 	if t := strings.TrimSpace(s.port.Text); t == "" {
 		set.Port = 0
 	} else if p, err := strconv.Atoi(t); err != nil {
-		ps = append(ps, mcpcore.Problem{Field: "port", Message: "must be a whole number between 1 and 65535"})
+		ps = append(ps, catalog.Problem{Field: "port", Message: "must be a whole number between 1 and 65535"})
 	} else {
 		set.Port = p
 	}
 	for _, n := range s.nums {
 		v, err := strconv.ParseInt(strings.TrimSpace(n.entry.Text), 10, 64)
 		if err != nil {
-			ps = append(ps, mcpcore.Problem{Field: n.key, Message: "must be a whole number"})
+			ps = append(ps, catalog.Problem{Field: n.key, Message: "must be a whole number"})
 			continue
 		}
 		switch n.key {
@@ -477,7 +477,7 @@ func (s *SettingsTab) Settings() (mcpcore.Settings, []mcpcore.Problem) {
 
 // showProblems puts every problem next to its field (in the status line
 // when no field shows it) and clears the others.
-func (s *SettingsTab) showProblems(ps []mcpcore.Problem) []string {
+func (s *SettingsTab) showProblems(ps []catalog.Problem) []string {
 	by := map[string][]string{}
 	var other []string
 	for _, p := range ps {
@@ -514,13 +514,13 @@ func (s *SettingsTab) Save() bool {
 		} else {
 			err = s.st.PutSettings(s.ctx(), set)
 		}
-		var ve *mcpcore.ValidationError
+		var ve *catalog.ValidationError
 		switch {
 		case err == nil:
 		case errors.As(err, &ve):
 			ps = ve.Problems
 		default:
-			ps = []mcpcore.Problem{{Message: err.Error()}}
+			ps = []catalog.Problem{{Message: err.Error()}}
 		}
 	}
 	s.showEndpoint()

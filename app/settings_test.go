@@ -17,11 +17,11 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -290,7 +290,7 @@ func TestSettingsInvalidPort(t *testing.T) {
 		t.Fatalf("port error line = %q (visible %v)", l.Text, l.Visible())
 	}
 	set, _ := st.Settings(context.Background())
-	if set.Port != mcpcore.DefaultPort || servedPort(t, s) != served {
+	if set.Port != catalog.DefaultPort || servedPort(t, s) != served {
 		t.Fatalf("stored port %d, serving on %d (was %d)", set.Port, servedPort(t, s), served)
 	}
 	s.port.SetText("")
@@ -319,7 +319,7 @@ func TestSettingsPortTakenKeepsStoredPort(t *testing.T) {
 	if l := s.errs["port"]; !l.Visible() || !strings.Contains(l.Text, strconv.Itoa(port)+" is taken") {
 		t.Fatalf("port error line = %q", l.Text)
 	}
-	if set, _ := st.Settings(context.Background()); set.Port != mcpcore.DefaultPort || servedPort(t, s) != served {
+	if set, _ := st.Settings(context.Background()); set.Port != catalog.DefaultPort || servedPort(t, s) != served {
 		t.Fatalf("stored port %d, serving on %d after a failed move", set.Port, servedPort(t, s))
 	}
 	// A free port: the server moves, the port is stored, the note says
@@ -350,7 +350,7 @@ func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)
 	}
-	if set, _ := st.Settings(context.Background()); set.AskPolicy != mcpcore.AskClientOnly {
+	if set, _ := st.Settings(context.Background()); set.AskPolicy != catalog.AskClientOnly {
 		t.Fatalf("stored ask policy %q", set.AskPolicy)
 	}
 	var check *widget.Check

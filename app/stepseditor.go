@@ -13,9 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // stepsEditor edits a tool's or a prompt's input steps: one card per
@@ -33,7 +31,7 @@ type stepsEditor struct {
 // stepRow is one step's card.
 type stepRow struct {
 	*card
-	orig         mcpcore.InputStep
+	orig         catalog.InputStep
 	key, round   *widget.Entry
 	message, url *templated
 	maxTokens    *widget.Entry
@@ -66,7 +64,7 @@ func (r *stepRow) fieldLines() map[string]*widget.Label {
 		"message": r.messageErr, "url": r.urlErr}
 }
 
-func newStepsEditor(steps []mcpcore.InputStep, prompt bool, changed func(), ctx *templateContext) *stepsEditor {
+func newStepsEditor(steps []catalog.InputStep, prompt bool, changed func(), ctx *templateContext) *stepsEditor {
 	s := &stepsEditor{cardList: newCardList[*stepRow]("Step", "steps", changed), prompt: prompt, ctx: ctx}
 	for _, st := range steps {
 		s.add(st)
@@ -79,7 +77,7 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 	add := widget.NewButtonWithIcon("Add input step", theme.ContentAddIcon(), func() {
 		// New questions go where they can be answered: most AI apps
 		// cannot answer a form (see answeredByNotes).
-		st := mcpcore.InputStep{Kind: mcpcore.StepForm, AnsweredBy: mcpcore.AnsweredByAuto}
+		st := catalog.InputStep{Kind: catalog.StepForm, AnsweredBy: catalog.AnsweredByAuto}
 		if s.prompt {
 			st.AnsweredBy = ""
 		}
@@ -96,12 +94,12 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 
 // answeredByNotes say what each answeredBy choice means.
 var answeredByNotes = map[string]string{
-	mcpcore.AnsweredByClient:  "The AI app asks its user (or its model) and sends the answer.",
-	mcpcore.AnsweredByDesktop: "You answer here, in a mcptray window on this computer.",
-	mcpcore.AnsweredByAuto:    "The AI app when it can answer this kind of question, else you, in a mcptray window on this computer.",
+	catalog.AnsweredByClient:  "The AI app asks its user (or its model) and sends the answer.",
+	catalog.AnsweredByDesktop: "You answer here, in a mcptray window on this computer.",
+	catalog.AnsweredByAuto:    "The AI app when it can answer this kind of question, else you, in a mcptray window on this computer.",
 }
 
-func (s *stepsEditor) add(st mcpcore.InputStep) {
+func (s *stepsEditor) add(st catalog.InputStep) {
 	r := &stepRow{orig: st}
 	r.key = widget.NewEntry()
 	r.key.SetPlaceHolder("key, e.g. confirm")
@@ -164,7 +162,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		hint("For tools that run in the background: the question waits inside the running task instead of before it."))
 	kinds := stepKindChoices
 	if s.prompt {
-		kinds = slices.DeleteFunc(slices.Clone(kinds), func(c choice) bool { return c.value == mcpcore.StepApproval })
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(c choice) bool { return c.value == catalog.StepApproval })
 		r.prompt = true
 		r.inTaskBox.Hide()
 	}
@@ -181,7 +179,7 @@ func (s *stepsEditor) add(st mcpcore.InputStep) {
 		labelled("Who answers", r.answeredBy), r.answeredNote,
 		r.optionalBox, r.inTaskBox,
 	)
-	selectKeeping(r.kind, stepKindChoices.labelOf(cmp.Or(st.Kind, mcpcore.StepForm)))
+	selectKeeping(r.kind, stepKindChoices.labelOf(cmp.Or(st.Kind, catalog.StepForm)))
 	r.showKind() // also for a kind the select does not know (validation names it)
 	if st.AnsweredBy != "" && slices.ContainsFunc(r.routes, func(c choice) bool { return c.value == st.AnsweredBy }) {
 		r.answeredBy.SetSelected(r.routes.labelOf(st.AnsweredBy))
@@ -205,16 +203,16 @@ func (r *stepRow) showKind() {
 			o.Hide()
 		}
 	}
-	show(r.messageBox, k != mcpcore.StepRoots)
-	show(r.formBox, k == mcpcore.StepForm)
-	show(r.urlBox, k == mcpcore.StepURL)
-	show(r.samplingBox, k == mcpcore.StepSampling)
-	show(r.optionalBox, k != mcpcore.StepApproval)
+	show(r.messageBox, k != catalog.StepRoots)
+	show(r.formBox, k == catalog.StepForm)
+	show(r.urlBox, k == catalog.StepURL)
+	show(r.samplingBox, k == catalog.StepSampling)
+	show(r.optionalBox, k != catalog.StepApproval)
 	r.messageLabel.SetText(map[string]string{
-		mcpcore.StepForm:     "Message — tells the person what to fill in",
-		mcpcore.StepURL:      "Message — why the person should open the page",
-		mcpcore.StepSampling: "Message sent to the AI app's model",
-		mcpcore.StepApproval: "Question shown to the person",
+		catalog.StepForm:     "Message — tells the person what to fill in",
+		catalog.StepURL:      "Message — why the person should open the page",
+		catalog.StepSampling: "Message sent to the AI app's model",
+		catalog.StepApproval: "Question shown to the person",
 	}[k])
 	// The routes each kind allows (mcpcore.InputStep.AnsweredBy); the
 	// first is the default of a stored step, whose answeredBy is empty.
@@ -222,11 +220,11 @@ func (r *stepRow) showKind() {
 	forced := len(r.routes) == 1
 	switch {
 	case r.prompt:
-		r.routes = answeredByChoices.only(mcpcore.AnsweredByClient)
-	case k == mcpcore.StepApproval:
-		r.routes = answeredByChoices.only(mcpcore.AnsweredByDesktop)
-	case k == mcpcore.StepSampling || k == mcpcore.StepRoots:
-		r.routes = answeredByChoices.only(mcpcore.AnsweredByClient)
+		r.routes = answeredByChoices.only(catalog.AnsweredByClient)
+	case k == catalog.StepApproval:
+		r.routes = answeredByChoices.only(catalog.AnsweredByDesktop)
+	case k == catalog.StepSampling || k == catalog.StepRoots:
+		r.routes = answeredByChoices.only(catalog.AnsweredByClient)
 	default:
 		r.routes = answeredByChoices
 	}
@@ -235,9 +233,9 @@ func (r *stepRow) showKind() {
 	switch {
 	case slices.Contains(r.answeredBy.Options, r.routes.labelOf(prev)) && !(forced && len(r.routes) > 1):
 		r.answeredBy.Refresh()
-	case len(r.routes) > 1 && r.orig.AnsweredBy == mcpcore.AnsweredByAuto:
+	case len(r.routes) > 1 && r.orig.AnsweredBy == catalog.AnsweredByAuto:
 		// A step made here, or stored as auto, comes back to auto.
-		r.answeredBy.SetSelected(r.routes.labelOf(mcpcore.AnsweredByAuto))
+		r.answeredBy.SetSelected(r.routes.labelOf(catalog.AnsweredByAuto))
 	default:
 		r.answeredBy.SetSelected(r.answeredBy.Options[0])
 	}
@@ -259,20 +257,20 @@ func (r *stepRow) checkSchemaSyntax(text string) {
 
 // steps reads the steps from the cards, with the problems of fields that
 // could not be read (field paths "steps[i]…").
-func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Problem) {
-	var out []mcpcore.InputStep
-	var ps []mcpcore.Problem
+func (s *stepsEditor) steps(entry string) ([]catalog.InputStep, []catalog.Problem) {
+	var out []catalog.InputStep
+	var ps []catalog.Problem
 	for i, r := range s.items {
 		f := fmt.Sprintf("steps[%d]", i)
 		bad := func(field, msg string) {
-			ps = append(ps, mcpcore.Problem{Entry: entry, Field: f + field, Message: msg})
+			ps = append(ps, catalog.Problem{Entry: entry, Field: f + field, Message: msg})
 		}
-		st := mcpcore.InputStep{
+		st := catalog.InputStep{
 			Key:    strings.TrimSpace(r.key.Text),
 			Kind:   stepKindChoices.valueOf(r.kind.Selected),
 			InTask: r.inTask.Checked,
 		}
-		st.Optional = r.optional.Checked && st.Kind != mcpcore.StepApproval
+		st.Optional = r.optional.Checked && st.Kind != catalog.StepApproval
 		if t := strings.TrimSpace(r.round.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
@@ -285,11 +283,11 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 		if a := r.routes.valueOf(r.answeredBy.Selected); a != r.routes[0].value || r.orig.AnsweredBy == a {
 			st.AnsweredBy = a
 		}
-		if st.Kind != mcpcore.StepRoots {
-			st.Message = actions.Template(r.message.entry.Text)
+		if st.Kind != catalog.StepRoots {
+			st.Message = catalog.Template(r.message.entry.Text)
 		}
 		switch st.Kind {
-		case mcpcore.StepForm:
+		case catalog.StepForm:
 			if text := strings.TrimSpace(r.form.raw.Text); text != "" {
 				if err := jsonSyntax(text); err != nil {
 					bad(".schema", err.Error())
@@ -300,9 +298,9 @@ func (s *stepsEditor) steps(entry string) ([]mcpcore.InputStep, []mcpcore.Proble
 			for _, m := range r.form.problems() {
 				bad(".schema", m)
 			}
-		case mcpcore.StepURL:
-			st.URL = actions.Template(strings.TrimSpace(r.url.entry.Text))
-		case mcpcore.StepSampling:
+		case catalog.StepURL:
+			st.URL = catalog.Template(strings.TrimSpace(r.url.entry.Text))
+		case catalog.StepSampling:
 			if t := strings.TrimSpace(r.maxTokens.Text); t != "" {
 				n, err := strconv.Atoi(t)
 				if err != nil {

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/words"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // cancelTimeout bounds the wait for the server to cancel a task.
@@ -158,7 +158,7 @@ func (tw *TaskWindow) Close() {
 
 // tick refreshes elapsed times, shows the tasks running as they are now,
 // and notices those that ended while their last change was missed.
-func (tw *TaskWindow) tick(now []mcpcore.Task) {
+func (tw *TaskWindow) tick(now []record.Task) {
 	running := map[string]bool{}
 	for _, t := range now {
 		running[t.ID] = true
@@ -176,7 +176,7 @@ func (tw *TaskWindow) tick(now []mcpcore.Task) {
 }
 
 // update applies a task change.
-func (tw *TaskWindow) update(t mcpcore.Task) {
+func (tw *TaskWindow) update(t record.Task) {
 	r := tw.rows[t.ID]
 	if r == nil {
 		r = newTaskRow(tw.tasks)
@@ -247,7 +247,7 @@ func (tw *TaskWindow) row(id string) *taskRow { return tw.rows[id] }
 
 // taskRow is one task in the window.
 type taskRow struct {
-	task     mcpcore.Task
+	task     record.Task
 	title    *widget.Label
 	status   *widget.Label
 	elapsed  *widget.Label
@@ -293,7 +293,7 @@ func newTaskRow(tasks TaskSource) *taskRow {
 }
 
 // set shows t.
-func (r *taskRow) set(t mcpcore.Task, now time.Time) {
+func (r *taskRow) set(t record.Task, now time.Time) {
 	wasTerminal := r.task.Terminal()
 	r.task = t
 	r.title.SetText(words.TaskTitle(t))
@@ -305,7 +305,7 @@ func (r *taskRow) set(t mcpcore.Task, now time.Time) {
 		r.spinner.Hide()
 		r.bar.Show()
 		switch {
-		case t.Status == mcpcore.TaskCompleted:
+		case t.Status == record.TaskCompleted:
 			r.bar.Max, r.bar.Value = 1, 1
 		case t.Total > 0:
 			r.bar.Max, r.bar.Value = t.Total, min(t.Progress, t.Total)
@@ -320,7 +320,7 @@ func (r *taskRow) set(t mcpcore.Task, now time.Time) {
 			r.finished = now
 		}
 		r.status.Importance = widget.MediumImportance
-		if t.Status == mcpcore.TaskFailed {
+		if t.Status == record.TaskFailed {
 			r.status.Importance = widget.DangerImportance
 		}
 		r.status.Refresh()

@@ -10,12 +10,13 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // taskEnv is a real engine on a real SQLite file, served over real HTTP.
@@ -26,12 +27,12 @@ type taskEnv struct {
 
 // taskCatalog has a slow command tool that may run as a task: it reports
 // one line of progress, writes its pid, then sleeps.
-var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+var taskCatalog = &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{
 	{
-		Name: "backup.run", Description: "Backs up (sleeps).", TaskMode: mcpcore.TaskOptional,
-		Params: []mcpcore.Param{{Name: "pidfile", Type: "string", Required: true}},
-		Action: actions.Spec{Command: &actions.Command{
-			Argv:      []actions.Template{"sh", "-c", `echo "copying photos"; echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 30`, "backup.run", "{{.args.pidfile}}"},
+		Name: "backup.run", Description: "Backs up (sleeps).", TaskMode: catalog.TaskOptional,
+		Params: []catalog.Param{{Name: "pidfile", Type: "string", Required: true}},
+		Action: catalog.Action{Command: &catalog.Command{
+			Argv:      []catalog.Template{"sh", "-c", `echo "copying photos"; echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 30`, "backup.run", "{{.args.pidfile}}"},
 			TimeoutMs: 120000,
 			Stream:    "progress",
 		}},
@@ -44,7 +45,7 @@ var taskCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpco
 type engineTasks struct{ *mcpcore.Engine }
 
 // RunningTasks are the engine's (TaskSource).
-func (e engineTasks) RunningTasks(context.Context) ([]mcpcore.Task, error) {
+func (e engineTasks) RunningTasks(context.Context) ([]record.Task, error) {
 	return e.Engine.RunningTasks(), nil
 }
 
@@ -132,7 +133,7 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 	testutil.Eventually(t, "the backup task to be cancelled", func() bool {
 		return onUI(tw, func() bool {
 			r := tw.row(backupID)
-			return r.task.Status == mcpcore.TaskCancelled && !r.cancel.Visible() && strings.Contains(r.status.Text, "Cancelled")
+			return r.task.Status == record.TaskCancelled && !r.cancel.Visible() && strings.Contains(r.status.Text, "Cancelled")
 		})
 	})
 	testutil.Eventually(t, "the cancelled task's process to end", func() bool { return !process.Alive(pid) })
@@ -179,7 +180,7 @@ func TestRenderTaskWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "the cancelled row", func() bool {
-		return onUI(tw, func() bool { r := tw.row(quick); return r != nil && r.task.Status == mcpcore.TaskCancelled })
+		return onUI(tw, func() bool { r := tw.row(quick); return r != nil && r.task.Status == record.TaskCancelled })
 	})
 	capture(t, tw.win, "tasks.png")
 	onUI(tw, func() bool {

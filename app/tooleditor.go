@@ -14,8 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -53,15 +52,15 @@ type paramRow struct {
 	title                         *widget.Label
 	// itemsBox is the item type with its label, shown for lists only.
 	itemsBox fyne.CanvasObject
-	orig     mcpcore.Param
+	orig     catalog.Param
 }
 
-// Approval choices as the editor names them, and the mcpcore.Tool.Approval
+// Approval choices as the editor names them, and the catalog.Tool.Approval
 // value each stands for.
 var approvalChoices = choices{
 	{"Ask before destructive calls", ""},
-	{"Always ask", mcpcore.ApprovalAlways},
-	{"Never ask", mcpcore.ApprovalOff},
+	{"Always ask", catalog.ApprovalAlways},
+	{"Never ask", catalog.ApprovalOff},
 }
 
 // ToolEditor is the form that creates and edits a tool. Save validates the
@@ -70,7 +69,7 @@ var approvalChoices = choices{
 // it at once; problems show next to the fields they are about and nothing
 // is stored.
 type ToolEditor struct {
-	*editorCore[mcpcore.Tool]
+	*editorCore[catalog.Tool]
 
 	titledFields
 	params   []*paramRow
@@ -113,7 +112,7 @@ type ToolEditor struct {
 
 // NewToolEditor edits t; isNew says it is not stored yet. onSaved gets the
 // name after a save, "" after a delete.
-func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
+func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
 	errs := newFieldErrors("name", "title", "description", "params",
 		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
 		"action.command.inheritEnv", "action.command.stdin", "action.command.stream", "action.command.maxOutputBytes",
@@ -143,7 +142,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		e.addParam(p)
 	}
 	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() {
-		e.addParam(mcpcore.Param{Type: "string"})
+		e.addParam(catalog.Param{Type: "string"})
 	})
 	e.paramsRaw = hint("Written by hand as a JSON schema, under Advanced: raw schemas.")
 	e.paramSection = container.NewVBox(
@@ -151,11 +150,11 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
-	e.cards = func(ps []mcpcore.Problem) []mcpcore.Problem { return e.blocks.showProblems(e.steps.showProblems(ps)) }
+	e.cards = func(ps []catalog.Problem) []catalog.Problem { return e.blocks.showProblems(e.steps.showProblems(ps)) }
 
 	h := t.Hints
 	if h == nil {
-		h = &mcpcore.Hints{}
+		h = &catalog.Hints{}
 	}
 	e.readOnly = widget.NewCheck("Read-only", nil)
 	e.readOnly.SetChecked(hintOn(h.ReadOnly))
@@ -171,7 +170,7 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 		e.destructive, hint("It may delete or overwrite things; mcptray asks you before it runs (destructive)."),
 		e.idempotent, hint("Calling it twice with the same arguments does no more than once (idempotent)."),
 		e.openWorld, hint("It talks to the internet or other programs, not only to this computer (openWorld)."))
-	e.taskMode = newChoiceSelect(taskModeChoices, cmp.Or(t.TaskMode, mcpcore.TaskNever))
+	e.taskMode = newChoiceSelect(taskModeChoices, cmp.Or(t.TaskMode, catalog.TaskNever))
 	e.approval = newChoiceSelect(approvalChoices, t.Approval)
 	approvalNote := hint("Asked on this computer before the tool runs; an approval step replaces it.")
 	e.steps = newStepsEditor(t.Steps, false, e.followChange, e.tmpl)
@@ -181,8 +180,8 @@ func NewToolEditor(st *storage.Store, t mcpcore.Tool, isNew bool, onSaved func(n
 	e.schema = newSchemaEditor(t, errs["inputSchema"], errs["outputSchema"], e.readParams, e.setParams, e.showParams, e.followChange)
 	e.showParams(len(t.InputSchema) > 0)
 	e.advanced = newDisclosure("Advanced: raw schemas", e.schema.content(), e.formScroll)
-	e.opening = func(ps []mcpcore.Problem) {
-		if slices.ContainsFunc(ps, func(p mcpcore.Problem) bool {
+	e.opening = func(ps []catalog.Problem) {
+		if slices.ContainsFunc(ps, func(p catalog.Problem) bool {
 			return strings.HasPrefix(p.Field, "inputSchema") || strings.HasPrefix(p.Field, "outputSchema")
 		}) && !e.advanced.isOpen() {
 			e.advanced.open()
@@ -299,7 +298,7 @@ func (e *ToolEditor) templateParams() ([]string, map[string]any) {
 		for _, p := range ps {
 			names = append(names, p.Name)
 		}
-		schema = mcpcore.Tool{Params: ps}.InputSchemaJSON()
+		schema = catalog.Tool{Params: ps}.InputSchemaJSON()
 	}
 	// Samples from the schema, "[NAME]" for text without one, and over
 	// them what Try it holds.
@@ -321,10 +320,10 @@ func (e *ToolEditor) templateParams() ([]string, map[string]any) {
 // approval of a destructive tool last.
 func (e *ToolEditor) templateSteps() []stepInfo {
 	out := e.steps.infos()
-	if e.destructive != nil && (e.destructive.Checked || approvalChoices.valueOf(e.approval.Selected) == mcpcore.ApprovalAlways) &&
-		approvalChoices.valueOf(e.approval.Selected) != mcpcore.ApprovalOff && !slices.ContainsFunc(out, func(s stepInfo) bool { return s.kind == mcpcore.StepApproval }) {
-		answer, _ := sampleAnswer(mcpcore.InputStep{Kind: mcpcore.StepApproval})
-		out = append(out, stepInfo{key: "approval", kind: mcpcore.StepApproval, round: afterAllRounds, answer: answer})
+	if e.destructive != nil && (e.destructive.Checked || approvalChoices.valueOf(e.approval.Selected) == catalog.ApprovalAlways) &&
+		approvalChoices.valueOf(e.approval.Selected) != catalog.ApprovalOff && !slices.ContainsFunc(out, func(s stepInfo) bool { return s.kind == catalog.StepApproval }) {
+		answer, _ := sampleAnswer(catalog.InputStep{Kind: catalog.StepApproval})
+		out = append(out, stepInfo{key: "approval", kind: catalog.StepApproval, round: afterAllRounds, answer: answer})
 	}
 	return out
 }
@@ -374,7 +373,7 @@ func (e *ToolEditor) numberParams() {
 }
 
 // setParams replaces the rows of the parameters table.
-func (e *ToolEditor) setParams(ps []mcpcore.Param) {
+func (e *ToolEditor) setParams(ps []catalog.Param) {
 	e.params = nil
 	e.paramBox.Objects = nil
 	for _, p := range ps {
@@ -395,7 +394,7 @@ func (e *ToolEditor) paramsChanged() {
 // Content is the editor's widget tree.
 func (e *ToolEditor) Content() fyne.CanvasObject { return e.content }
 
-func (e *ToolEditor) addParam(p mcpcore.Param) {
+func (e *ToolEditor) addParam(p catalog.Param) {
 	r := &paramRow{orig: p, title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
 	r.name = widget.NewEntry()
 	r.name.SetPlaceHolder("e.g. city")
@@ -487,14 +486,14 @@ func parseValue(typ, s string) any {
 	return s
 }
 
-func (e *ToolEditor) buildAction(a actions.Spec) {
-	var r actions.Respond
+func (e *ToolEditor) buildAction(a catalog.Action) {
+	var r catalog.Respond
 	if a.Respond != nil {
 		r = *a.Respond
 	} else {
 		// Something to type in; a stored respond action without blocks
 		// (structured content only, an error) stays without.
-		r.Content = []actions.Content{{Type: "text"}}
+		r.Content = []catalog.Content{{Type: "text"}}
 	}
 	action := func() int { return -1 }
 	e.blocks = newContentEditor(r.Content, e.followChange, e.tmpl)
@@ -549,7 +548,7 @@ func (e *ToolEditor) structuredBox() fyne.CanvasObject {
 	return e.structured.box()
 }
 
-func joinMap(m map[string]actions.Template, sep string) string {
+func joinMap(m map[string]catalog.Template, sep string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -563,9 +562,9 @@ func joinMap(m map[string]actions.Template, sep string) string {
 }
 
 // splitMap reads "key<sep>value" lines; a line without sep is a problem.
-func splitMap(s, sep string) (map[string]actions.Template, []string) {
+func splitMap(s, sep string) (map[string]catalog.Template, []string) {
 	var bad []string
-	m := map[string]actions.Template{}
+	m := map[string]catalog.Template{}
 	for i, line := range strings.Split(s, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -575,7 +574,7 @@ func splitMap(s, sep string) (map[string]actions.Template, []string) {
 			bad = append(bad, fmt.Sprintf("line %d: expected NAME%svalue", i+1, sep))
 			continue
 		}
-		m[strings.TrimSpace(k)] = actions.Template(strings.TrimSpace(v))
+		m[strings.TrimSpace(k)] = catalog.Template(strings.TrimSpace(v))
 	}
 	if len(m) == 0 {
 		m = nil
@@ -610,19 +609,19 @@ func boolHint(checked bool, orig *bool) *bool {
 
 // Tool is the tool as the form describes it, with the problems of fields
 // the form itself could not read (by field path).
-func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
+func (e *ToolEditor) Tool() (catalog.Tool, []catalog.Problem) {
 	t := e.orig // keeps what the form does not edit (disabled, action details, …)
 	entry := fmt.Sprintf("tool %q", e.name.Text)
-	var local []mcpcore.Problem
+	var local []catalog.Problem
 	bad := func(field string, msgs ...string) {
 		for _, m := range msgs {
-			local = append(local, mcpcore.Problem{Entry: entry, Field: field, Message: m})
+			local = append(local, catalog.Problem{Entry: entry, Field: field, Message: m})
 		}
 	}
 	t.Name = strings.TrimSpace(e.name.Text)
 	t.Title = strings.TrimSpace(e.title.Text)
 	t.Description = strings.TrimSpace(e.description.Text)
-	var ps []mcpcore.Problem
+	var ps []catalog.Problem
 	t.InputSchema, t.OutputSchema, ps = e.schema.schemas(entry)
 	local = append(local, ps...)
 	t.Params = nil
@@ -635,13 +634,13 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 	switch e.actionKind.Selected {
 	case kindCommand:
 		c := e.command.spec(t.Action.Command, "action.command", bad)
-		t.Action = actions.Spec{Command: c}
+		t.Action = catalog.Action{Command: c}
 	case kindHTTP:
 		h := e.http.spec(t.Action.HTTP, "action.http", bad)
-		h.Body = actions.Template(e.body.entry.Text)
-		t.Action = actions.Spec{HTTP: h}
+		h.Body = catalog.Template(e.body.entry.Text)
+		t.Action = catalog.Action{HTTP: h}
 	default:
-		r := &actions.Respond{}
+		r := &catalog.Respond{}
 		if t.Action.Respond != nil {
 			*r = *t.Action.Respond
 		}
@@ -655,32 +654,32 @@ func (e *ToolEditor) Tool() (mcpcore.Tool, []mcpcore.Problem) {
 				r.Structured = compactJSON(text)
 			}
 		}
-		t.Action = actions.Spec{Respond: r}
+		t.Action = catalog.Action{Respond: r}
 	}
-	var orig mcpcore.Hints
+	var orig catalog.Hints
 	if e.orig.Hints != nil {
 		orig = *e.orig.Hints
 	}
-	h := &mcpcore.Hints{
+	h := &catalog.Hints{
 		ReadOnly:    boolHint(e.readOnly.Checked, orig.ReadOnly),
 		Destructive: boolHint(e.destructive.Checked, orig.Destructive),
 		Idempotent:  boolHint(e.idempotent.Checked, orig.Idempotent),
 		OpenWorld:   boolHint(e.openWorld.Checked, orig.OpenWorld),
 	}
 	t.Hints = h
-	if *h == (mcpcore.Hints{}) {
+	if *h == (catalog.Hints{}) {
 		t.Hints = nil
 	}
 	t.TaskMode = taskModeChoices.valueOf(e.taskMode.Selected)
-	if t.TaskMode == mcpcore.TaskNever {
+	if t.TaskMode == catalog.TaskNever {
 		t.TaskMode = ""
 	}
 	return t, local
 }
 
 // readParams reads the parameters table.
-func (e *ToolEditor) readParams() []mcpcore.Param {
-	var out []mcpcore.Param
+func (e *ToolEditor) readParams() []catalog.Param {
+	var out []catalog.Param
 	for _, r := range e.params {
 		p := r.orig
 		p.Name = strings.TrimSpace(r.name.Text)
@@ -710,7 +709,7 @@ func (e *ToolEditor) readParams() []mcpcore.Param {
 }
 
 // wordProblem names the parameter a problem is about.
-func (e *ToolEditor) wordProblem(key string, p mcpcore.Problem) string {
+func (e *ToolEditor) wordProblem(key string, p catalog.Problem) string {
 	if key == "params" {
 		return e.paramLabel(p.Field) + p.Message
 	}

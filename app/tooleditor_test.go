@@ -18,17 +18,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
 // newEditor opens the tool editor on t (isNew: not stored yet) over s's
 // store, in a test window.
-func newEditor(t *testing.T, st *storage.Store, tool mcpcore.Tool, isNew bool) *ToolEditor {
+func newEditor(t *testing.T, st *storage.Store, tool catalog.Tool, isNew bool) *ToolEditor {
 	t.Helper()
 	e := NewToolEditor(st, tool, isNew, nil)
 	w := test.NewTempWindow(t, e.Content())
@@ -46,12 +45,12 @@ func fillBasics(e *ToolEditor, name string) {
 func TestEditorStoresAnInputStep(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "ask_reason")
-	e.steps.add(mcpcore.InputStep{})
+	e.steps.add(catalog.InputStep{})
 	r := e.steps.items[0]
 	test.Type(r.key, "reason")
-	r.kind.SetSelected(stepKindChoices.labelOf(mcpcore.StepForm))
+	r.kind.SetSelected(stepKindChoices.labelOf(catalog.StepForm))
 	test.Type(r.message.entry, "Why?")
 	test.Type(r.form.raw, `{"type": "object", "properties": {"why": {"type": "string"}}}`)
 	r.answeredBy.SetSelected("me, on this computer (desktop)")
@@ -67,7 +66,7 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not in SQLite: %v", err)
 	}
-	want := mcpcore.InputStep{Key: "reason", Kind: mcpcore.StepForm, Round: 1, Message: "Why?", AnsweredBy: mcpcore.AnsweredByDesktop,
+	want := catalog.InputStep{Key: "reason", Kind: catalog.StepForm, Round: 1, Message: "Why?", AnsweredBy: catalog.AnsweredByDesktop,
 		Schema: json.RawMessage(`{"type":"object","properties":{"why":{"type":"string"}}}`)}
 	if len(got.Steps) != 1 || !sameJSON(got.Steps[0], want) {
 		t.Fatalf("stored steps %+v, want [%+v]", got.Steps, want)
@@ -83,9 +82,9 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
-	e.steps.add(mcpcore.InputStep{Key: "first", Kind: mcpcore.StepApproval, Message: "OK?"})
-	e.steps.add(mcpcore.InputStep{Key: "second", Kind: mcpcore.StepSampling, Message: "Summarize"})
+	e := newEditor(t, s.st, catalog.Tool{}, true)
+	e.steps.add(catalog.InputStep{Key: "first", Kind: catalog.StepApproval, Message: "OK?"})
+	e.steps.add(catalog.InputStep{Key: "second", Kind: catalog.StepSampling, Message: "Summarize"})
 	first, second := e.steps.items[0], e.steps.items[1]
 	if !first.answeredBy.Disabled() || first.answeredBy.Selected != "me, on this computer (desktop)" || first.optionalBox.Visible() {
 		t.Errorf("an approval: answeredBy %q (disabled %v), optional shown %v", first.answeredBy.Selected, first.answeredBy.Disabled(), first.optionalBox.Visible())
@@ -106,10 +105,10 @@ func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 func TestEditorRefusesABadStepSchema(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "bad_step")
-	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
-	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepForm})
+	e.steps.add(catalog.InputStep{Key: "ok", Kind: catalog.StepApproval, Message: "Go on?"})
+	e.steps.add(catalog.InputStep{Kind: catalog.StepForm})
 	r := e.steps.items[1]
 	test.Type(r.key, "details")
 	test.Type(r.message.entry, "Details please")
@@ -149,7 +148,7 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 func TestEditorRefusesAnInvalidRawInputSchema(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "raw_schema")
 	test.Tap(e.schema.raw)
 	if e.paramSection.Visible() || e.schema.input.Disabled() {
@@ -196,7 +195,7 @@ func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("search", "ok")
-	tool.Params = []mcpcore.Param{{Name: "q", Type: "string", Required: true, Description: "what"},
+	tool.Params = []catalog.Param{{Name: "q", Type: "string", Required: true, Description: "what"},
 		{Name: "tags", Type: "array", Items: "integer"}}
 	e := newEditor(t, s.st, tool, true)
 	if !e.schema.input.Disabled() || !strings.Contains(e.schema.input.Text, `"q"`) {
@@ -345,7 +344,7 @@ func TestEditorRefusesATakenName(t *testing.T) {
 func TestEditorTokenNotes(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	if !strings.Contains(e.tokens.note.Text, "No client tokens") {
 		t.Fatalf("note %q", e.tokens.note.Text)
 	}
@@ -353,7 +352,7 @@ func TestEditorTokenNotes(t *testing.T) {
 	if _, err := tryit.New(s.st, func() string { return s.url }); err != nil {
 		t.Fatal(err)
 	}
-	e = newEditor(t, s.st, mcpcore.Tool{}, true)
+	e = newEditor(t, s.st, catalog.Tool{}, true)
 	if len(e.tokens.box.Objects) != 0 || !strings.Contains(e.tokens.note.Text, "No client tokens") {
 		t.Fatalf("the Try it token shows: %d boxes, note %q", len(e.tokens.box.Objects), e.tokens.note.Text)
 	}
@@ -373,7 +372,7 @@ func TestEditorTryIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tr.Close() })
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	if e.tryBtn.Visible() || e.tryBox.box.Visible() {
 		t.Fatal("Try it shows without a trier")
 	}
@@ -384,7 +383,7 @@ func TestEditorTryIt(t *testing.T) {
 	}
 	test.Type(e.name, "greet")
 	test.Type(e.description, "Greets.")
-	e.addParam(mcpcore.Param{Type: "string"})
+	e.addParam(catalog.Param{Type: "string"})
 	test.Type(e.params[0].name, "who")
 	test.Type(e.params[0].def, "World")
 	test.Type(e.blocks.items[0].text.entry, "Hello, {{.args.who}}!")
@@ -474,7 +473,7 @@ func TestEditorSaveAndRunRefusedRunsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tr.Close() })
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	e.SetTrier(TryItTrier(tr, s.eng))
 	test.Type(e.name, "nodesc") // no description: Save refuses
 	test.Tap(e.try.run)
@@ -504,7 +503,7 @@ func TestJSONSyntaxPositions(t *testing.T) {
 }
 
 func TestSampleArgs(t *testing.T) {
-	tool := mcpcore.Tool{Params: []mcpcore.Param{
+	tool := catalog.Tool{Params: []catalog.Param{
 		{Name: "z", Type: "integer", Required: true},
 		{Name: "a", Type: "string", Enum: []any{"x", "y"}},
 		{Name: "skip", Type: "string"},
@@ -514,7 +513,7 @@ func TestSampleArgs(t *testing.T) {
 	if got := sampleArgs(tool.InputSchemaJSON()); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := sampleArgs(mcpcore.Tool{}.InputSchemaJSON()); got != "{}" {
+	if got := sampleArgs(catalog.Tool{}.InputSchemaJSON()); got != "{}" {
 		t.Fatalf("no params: %s", got)
 	}
 }
@@ -522,13 +521,13 @@ func TestSampleArgs(t *testing.T) {
 func TestEditorContentBlocks(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
-	e := newEditor(t, s.st, mcpcore.Tool{}, true)
+	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "pictures")
 	test.Tap(e.isError)
 	test.Type(e.structured.entry, `{"city": "{{.args.city}}"`) // not closed yet
 
 	add := func(kind string) *blockRow {
-		e.blocks.add(actions.Content{Type: "text"})
+		e.blocks.add(catalog.Content{Type: "text"})
 		r := e.blocks.items[len(e.blocks.items)-1]
 		r.kind.SetSelected(kind)
 		return r
@@ -631,8 +630,8 @@ func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("odd", "x")
-	tool.Action.Respond.Content = append(tool.Action.Respond.Content, actions.Content{Type: "video"})
-	tool.Steps = []mcpcore.InputStep{{Key: "k", Kind: "telepathy"}}
+	tool.Action.Respond.Content = append(tool.Action.Respond.Content, catalog.Content{Type: "video"})
+	tool.Steps = []catalog.InputStep{{Key: "k", Kind: "telepathy"}}
 	e := newEditor(t, s.st, tool, false)
 	got, _ := e.Tool()
 	if got.Action.Respond.Content[1].Type != "video" || got.Steps[0].Kind != "telepathy" {
@@ -647,7 +646,7 @@ func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
 	test.NewTempApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("ordered", "x")
-	tool.Params = []mcpcore.Param{{Name: "zeta", Type: "string"}, {Name: "alpha", Type: "integer"}}
+	tool.Params = []catalog.Param{{Name: "zeta", Type: "string"}, {Name: "alpha", Type: "integer"}}
 	e := newEditor(t, s.st, tool, false)
 	test.Tap(e.schema.raw) // hand-written
 	test.Tap(e.schema.raw) // back to the table
@@ -670,10 +669,10 @@ func TestEditorsFitASmallScreen(t *testing.T) {
 	m.NewTool()
 	e := m.Editor()
 	e.SetTrier(blockingTrier{})
-	e.addParam(mcpcore.Param{Name: "files", Type: "array", Items: "integer", Description: "The files to read, one by one"})
+	e.addParam(catalog.Param{Name: "files", Type: "array", Items: "integer", Description: "The files to read, one by one"})
 	e.actionKind.SetSelected(kindCommand)
-	for _, k := range mcpcore.StepKinds {
-		e.steps.add(mcpcore.InputStep{Key: k, Kind: k})
+	for _, k := range catalog.StepKinds {
+		e.steps.add(catalog.InputStep{Key: k, Kind: k})
 	}
 	e.description.SetText(strings.Repeat("A description that goes on and on. ", 40))
 	e.advanced.open()
@@ -690,7 +689,7 @@ func TestEditorsFitASmallScreen(t *testing.T) {
 	fitsSmallScreen(t, m, "resources")
 	m.tabs.SelectIndex(2)
 	m.NewPrompt()
-	m.promptEditor.addArg(mcpcore.PromptArgument{Name: "topic", Completions: []string{"work", "home"}})
+	m.promptEditor.addArg(catalog.PromptArgument{Name: "topic", Completions: []string{"work", "home"}})
 	fitsSmallScreen(t, m, "prompts")
 	inView(t, m.win, "Save")
 }
@@ -722,8 +721,8 @@ func TestSaveShowsEveryProblemAtOnce(t *testing.T) {
 	e := m.Editor()
 	test.Type(e.name, "taken")
 	test.Type(e.blocks.items[0].text.entry, "done")
-	e.steps.add(mcpcore.InputStep{Key: "ok", Kind: mcpcore.StepApproval, Message: "Go on?"})
-	e.steps.add(mcpcore.InputStep{Kind: mcpcore.StepApproval, Message: "Sure?"}) // no key
+	e.steps.add(catalog.InputStep{Key: "ok", Kind: catalog.StepApproval, Message: "Go on?"})
+	e.steps.add(catalog.InputStep{Kind: catalog.StepApproval, Message: "Sure?"}) // no key
 	if e.Save() {
 		t.Fatal("saved")
 	}
@@ -761,8 +760,8 @@ func TestTheFormScrollsUnderTheWheel(t *testing.T) {
 	m.win.Show()
 	m.NewTool()
 	e := m.Editor()
-	for _, k := range mcpcore.StepKinds {
-		e.steps.add(mcpcore.InputStep{Key: k, Kind: k})
+	for _, k := range catalog.StepKinds {
+		e.steps.add(catalog.InputStep{Key: k, Kind: k})
 	}
 	c := m.win.Canvas()
 	wheel := func(over fyne.CanvasObject) float32 {

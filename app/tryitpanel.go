@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -53,7 +54,7 @@ func (a tryitAdapter) TryToolAnswering(ctx context.Context, name string, args ma
 		return TryResult(r), err
 	}
 	r, err := a.t.TryToolAnswering(ctx, name, args, func(ctx context.Context, req tryit.FormRequest) (tryit.FormAnswer, error) {
-		ans, err := answer(ctx, mcpcore.Question{Client: tryit.ClientName, Tool: name, Kind: mcpcore.StepForm, Message: req.Message, Schema: req.Schema})
+		ans, err := answer(ctx, mcpcore.Question{Client: tryit.ClientName, Tool: name, Kind: catalog.StepForm, Message: req.Message, Schema: req.Schema})
 		return tryit.FormAnswer{Action: ans.Action, Content: ans.Content}, err
 	})
 	return TryResult(r), err

@@ -9,9 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // TestTryItAnswersTheFormInThePanel: Try it is the AI app, so a form the
@@ -20,10 +19,10 @@ import (
 func TestTryItAnswersTheFormInThePanel(t *testing.T) {
 	test.NewTempApp(t)
 	s := newAuthServed(t)
-	tool := mcpcore.Tool{Name: "ask", Description: "asks",
-		Steps: []mcpcore.InputStep{{Key: "q", Kind: mcpcore.StepForm, Message: "Your name?",
+	tool := catalog.Tool{Name: "ask", Description: "asks",
+		Steps: []catalog.InputStep{{Key: "q", Kind: catalog.StepForm, Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
 	if err := s.st.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,11 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -101,7 +103,7 @@ func (p *parentLink) open(ctx context.Context, a fyne.App, screen func() (int, i
 	p.mu.Lock()
 	p.state = start.State
 	p.mu.Unlock()
-	st, err := storage.Open(start.DB)
+	st, err := storage.Open(start.DB, mcpcore.Validator{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,13 +172,13 @@ type parentLink struct {
 
 	mu    sync.Mutex
 	state link.State
-	tasks map[chan mcpcore.Task]struct{}
+	tasks map[chan record.Task]struct{}
 }
 
 // newParentLink makes the link on r and w, with the handlers of what the
 // serving process sends.
 func newParentLink(r io.Reader, w io.Writer) *parentLink {
-	p := &parentLink{tasks: map[chan mcpcore.Task]struct{}{}}
+	p := &parentLink{tasks: map[chan record.Task]struct{}{}}
 	mux := winlink.NewMux()
 	winlink.Handle(mux, link.Open, counted(p, func(_ context.Context, u *UI, win link.Window) (link.None, error) {
 		fyne.DoAndWait(func() { u.open(win) })
@@ -287,7 +289,7 @@ func (p *parentLink) SetPaused(paused bool) {
 }
 
 // SaveSettings stores and applies set in the serving process (Server).
-func (p *parentLink) SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (bool, error) {
+func (p *parentLink) SaveSettings(ctx context.Context, set catalog.Settings, movePort bool) (bool, error) {
 	res, err := link.SaveSettings.Call(ctx, p.conn, link.SettingsChange{Settings: set, MovePort: movePort})
 	if err != nil {
 		return false, link.SettingsProblem(err)
@@ -308,12 +310,12 @@ func (p *parentLink) Sync(ctx context.Context) error {
 
 // RememberedApprovals lists the server's remembered approvals
 // (ApprovalKeeper).
-func (p *parentLink) RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error) {
+func (p *parentLink) RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error) {
 	return link.Approvals.Call(ctx, p.conn, link.None{})
 }
 
 // ForgetApproval revokes one (ApprovalKeeper).
-func (p *parentLink) ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error {
+func (p *parentLink) ForgetApproval(ctx context.Context, k record.ApprovalKey) error {
 	_, err := link.ForgetApproval.Call(ctx, p.conn, k)
 	return err
 }
@@ -338,12 +340,12 @@ func (p *parentLink) run(ctx context.Context) error {
 }
 
 // RunningTasks are the tasks the server runs (TaskSource).
-func (p *parentLink) RunningTasks(ctx context.Context) ([]mcpcore.Task, error) {
+func (p *parentLink) RunningTasks(ctx context.Context) ([]record.Task, error) {
 	ts, err := link.RunningTasks.Call(ctx, p.conn, link.None{})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]mcpcore.Task, 0, len(ts))
+	out := make([]record.Task, 0, len(ts))
 	for _, t := range ts {
 		out = append(out, t.Core())
 	}
@@ -353,8 +355,8 @@ func (p *parentLink) RunningTasks(ctx context.Context) ([]mcpcore.Task, error) {
 // SubscribeTasks delivers the tasks' changes the serving process sends
 // while someone here follows them, until ctx ends or the link does
 // (TaskSource).
-func (p *parentLink) SubscribeTasks(ctx context.Context) <-chan mcpcore.Task {
-	ch := make(chan mcpcore.Task, 64)
+func (p *parentLink) SubscribeTasks(ctx context.Context) <-chan record.Task {
+	ch := make(chan record.Task, 64)
 	p.mu.Lock()
 	first := len(p.tasks) == 0
 	p.tasks[ch] = struct{}{}

@@ -16,11 +16,11 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tray"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // twoProcesses is the desktop app's two processes in one test: the serving
@@ -66,11 +66,11 @@ func (a *processApp) Quit() { a.exit() }
 func newDesktop(t *testing.T) *twoProcesses {
 	t.Helper()
 	wipe := testcatalog.RespondTool("wipe", "wiped")
-	wipe.Title, wipe.Hints = "Wipe old files", &mcpcore.Hints{Destructive: &yes}
-	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
-		Tools: []mcpcore.Tool{testcatalog.RespondTool("echo", "hi"), wipe, taskCatalog.Tools[1]},
-		Prompts: []mcpcore.Prompt{{Name: "greet", Description: "Says hello.",
-			Messages: []mcpcore.PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "hello"}}}}}}
+	wipe.Title, wipe.Hints = "Wipe old files", &catalog.Hints{Destructive: &yes}
+	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion,
+		Tools: []catalog.Tool{testcatalog.RespondTool("echo", "hi"), wipe, taskCatalog.Tools[1]},
+		Prompts: []catalog.Prompt{{Name: "greet", Description: "Says hello.",
+			Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "hello"}}}}}}
 	asker := tray.NewAsker()
 	s := testserver.Start(t, testserver.Options{Catalog: cat, Asker: asker})
 	d := &twoProcesses{t: t, srv: servedBy(s), server: s, quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
@@ -251,7 +251,7 @@ func TestTheWindowProcessShowsTheServersState(t *testing.T) {
 	}
 	set.PageSize = 0
 	_, err = u.cfg.Server.SaveSettings(t.Context(), set, false)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Field != "pageSize" {
 		t.Fatalf("saving a page size of 0: %v; want a validation error about pageSize", err)
 	}
@@ -502,7 +502,7 @@ func TestTheTaskWindowFollowsTheServersTasks(t *testing.T) {
 	})
 	onUI(tw, func() bool { test.Tap(tw.row(id).cancel); return true })
 	testutil.Eventually(t, "the task cancelled, over the link", func() bool {
-		return onUI(tw, func() bool { return tw.row(id).task.Status == mcpcore.TaskCancelled })
+		return onUI(tw, func() bool { return tw.row(id).task.Status == record.TaskCancelled })
 	})
 	if n := len(d.srv.eng.RunningTasks()); n != 0 {
 		t.Fatalf("%d tasks still run", n)
@@ -520,11 +520,11 @@ func TestNoSecretCrossesTheLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	ask := testcatalog.RespondTool("send_key", "sent")
-	ask.Steps = []mcpcore.InputStep{{Key: "ok", Kind: mcpcore.StepApproval, Message: `Send the key {{secret "api_key"}}?`}}
+	ask.Steps = []catalog.InputStep{{Key: "ok", Kind: catalog.StepApproval, Message: `Send the key {{secret "api_key"}}?`}}
 	task := testcatalog.SyncTool()
 	task.Name = "sync_key"
 	task.Action.Respond.Steps[0].Progress.Message = `synced with {{secret "api_key"}}`
-	for _, tool := range []mcpcore.Tool{ask, task} {
+	for _, tool := range []catalog.Tool{ask, task} {
 		if err := d.srv.st.PutTool(t.Context(), tool); err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,7 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // choice is an option of a select as a person reads it, and the value it
@@ -62,23 +61,23 @@ func newChoiceSelect(cs choices, value string) *widget.Select {
 var (
 	// answeredByChoices say who answers an input step.
 	answeredByChoices = choices{
-		{"the AI app (client)", mcpcore.AnsweredByClient},
-		{"me, on this computer (desktop)", mcpcore.AnsweredByDesktop},
-		{"the AI app if it can, else me (auto)", mcpcore.AnsweredByAuto},
+		{"the AI app (client)", catalog.AnsweredByClient},
+		{"me, on this computer (desktop)", catalog.AnsweredByDesktop},
+		{"the AI app if it can, else me (auto)", catalog.AnsweredByAuto},
 	}
 	// stepKindChoices are what an input step asks.
 	stepKindChoices = choices{
-		{"Questions to fill in (form)", mcpcore.StepForm},
-		{"A web page to open (url)", mcpcore.StepURL},
-		{"A question to the AI's model (sampling)", mcpcore.StepSampling},
-		{"The AI app's folders (roots)", mcpcore.StepRoots},
-		{"Allow or deny (approval)", mcpcore.StepApproval},
+		{"Questions to fill in (form)", catalog.StepForm},
+		{"A web page to open (url)", catalog.StepURL},
+		{"A question to the AI's model (sampling)", catalog.StepSampling},
+		{"The AI app's folders (roots)", catalog.StepRoots},
+		{"Allow or deny (approval)", catalog.StepApproval},
 	}
 	// taskModeChoices say whether a tool runs in the background.
 	taskModeChoices = choices{
-		{"never", mcpcore.TaskNever},
-		{"if the AI app supports it (optional)", mcpcore.TaskOptional},
-		{"always (required)", mcpcore.TaskRequired},
+		{"never", catalog.TaskNever},
+		{"if the AI app supports it (optional)", catalog.TaskOptional},
+		{"always (required)", catalog.TaskRequired},
 	}
 	// paramTypeChoices are the kinds of value a parameter takes.
 	paramTypeChoices = choices{

@@ -23,10 +23,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // ToolName is the name of the benchmarked tool on both servers.
@@ -58,13 +57,13 @@ var Eras = []Era{Modern, Legacy}
 
 // EchoTool is the catalog definition of the benchmarked tool: one required
 // string parameter "text", answered with a respond action rendering it.
-func EchoTool() mcpcore.Tool {
-	return mcpcore.Tool{
+func EchoTool() catalog.Tool {
+	return catalog.Tool{
 		Name:        ToolName,
 		Description: "Echoes its text argument.",
-		Params:      []mcpcore.Param{{Name: "text", Type: "string", Description: "what to echo", Required: true}},
-		Action: actions.Spec{Respond: &actions.Respond{
-			Content: []actions.Content{{Type: "text", Text: "{{.args.text}}"}},
+		Params:      []catalog.Param{{Name: "text", Type: "string", Description: "what to echo", Required: true}},
+		Action: catalog.Action{Respond: &catalog.Respond{
+			Content: []catalog.Content{{Type: "text", Text: "{{.args.text}}"}},
 		}},
 	}
 }
@@ -143,7 +142,7 @@ type Ours struct {
 // holding EchoTool on a free loopback port; with auth it also creates a
 // client token. logger nil means the product default, slog.Default().
 func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*Ours, error) {
-	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}}
+	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{EchoTool()}}
 	l := paths.Layout{Dir: dir}
 	d, err := daemon.Start(ctx, daemon.Config{DB: l.DB(), Addr: "127.0.0.1:0", EndpointFile: l.EndpointFile(),
 		Catalog: cat, NoAuth: !auth, Version: "bench", Logger: logger})

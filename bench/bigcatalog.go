@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -41,19 +41,19 @@ type BigCatalog struct {
 
 // BigToolCatalog returns n distinct tools, each with three parameters and
 // a respond action, like an OpenAPI import's.
-func BigToolCatalog(n int) *mcpcore.Catalog {
-	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion}
+func BigToolCatalog(n int) *catalog.Catalog {
+	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion}
 	for i := range n {
-		cat.Tools = append(cat.Tools, mcpcore.Tool{
+		cat.Tools = append(cat.Tools, catalog.Tool{
 			Name:        fmt.Sprintf("op_%05d", i),
 			Description: fmt.Sprintf("Operation %d of a big imported API.", i),
-			Params: []mcpcore.Param{
+			Params: []catalog.Param{
 				{Name: "id", Type: "string", Description: "the resource id", Required: true},
 				{Name: "limit", Type: "number", Description: "how many at most"},
 				{Name: "verbose", Type: "boolean", Description: "include details"},
 			},
-			Action: actions.Spec{Respond: &actions.Respond{
-				Content: []actions.Content{{Type: "text", Text: "{{.args.id}}"}},
+			Action: catalog.Action{Respond: &catalog.Respond{
+				Content: []catalog.Content{{Type: "text", Text: "{{.args.id}}"}},
 			}},
 		})
 	}
@@ -66,7 +66,7 @@ func BigToolCatalog(n int) *mcpcore.Catalog {
 func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog, error) {
 	m := BigCatalog{Tools: n}
 	cat := BigToolCatalog(n)
-	st, err := storage.Open(filepath.Join(dir, "import.db"))
+	st, err := storage.Open(filepath.Join(dir, "import.db"), mcpcore.Validator{})
 	if err != nil {
 		return m, err
 	}
@@ -110,8 +110,8 @@ func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog,
 }
 
 // writeCatalog writes cat to file, for `serve -catalog`, and returns file.
-func writeCatalog(cat *mcpcore.Catalog, file string) (string, error) {
-	data, err := mcpcore.MarshalCatalog(cat)
+func writeCatalog(cat *catalog.Catalog, file string) (string, error) {
+	data, err := catalog.Marshal(cat)
 	if err != nil {
 		return "", fmt.Errorf("encode the catalog: %w", err)
 	}

@@ -8,9 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // ShimP50Target bounds what the shim adds to the median call against direct
@@ -47,7 +46,7 @@ func (r ShimRun) ThroughputRatio() float64 {
 // (shimBin, which finds that server through its endpoint file and gets its
 // token with `bin shim-token`), for rounds × d each, in each era.
 func MeasureShim(ctx context.Context, bin, shimBin, dir string, d time.Duration, rounds int) ([]ShimRun, error) {
-	catFile, err := writeCatalog(&mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{EchoTool()}},
+	catFile, err := writeCatalog(&catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{EchoTool()}},
 		filepath.Join(dir, "shim-catalog.json"))
 	if err != nil {
 		return nil, err

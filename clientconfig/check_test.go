@@ -10,9 +10,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // TestMain makes the test binary a stdio MCP server when the entry under
@@ -81,7 +81,7 @@ func TestCheckStdio(t *testing.T) {
 // server is said to be not running.
 func TestCheckHTTP(t *testing.T) {
 	ctx := context.Background()
-	cat := &mcpcore.Catalog{Tools: []mcpcore.Tool{testcatalog.RespondTool("one", "1"), testcatalog.RespondTool("two", "2")}}
+	cat := &catalog.Catalog{Tools: []catalog.Tool{testcatalog.RespondTool("one", "1"), testcatalog.RespondTool("two", "2")}}
 	s := testserver.Start(t, testserver.Options{Auth: true, Catalog: cat})
 	token, err := s.Store.ReplaceToken(ctx, "cursor")
 	if err != nil {

@@ -13,9 +13,20 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/mcptray/mcptray/storage"
 )
+
+// Tokens keeps the client tokens an HTTP entry holds and the records of
+// the entries installed; storage.Store is the one mcptray uses. Writing a
+// client's file needs none of it, so this package never opens a database.
+type Tokens interface {
+	// ReplaceToken gives the named token a new secret, creating it.
+	ReplaceToken(ctx context.Context, name string) (string, error)
+	// ForgetToken revokes the named token; none is no error.
+	ForgetToken(ctx context.Context, name string) error
+	SetState(ctx context.Context, key string, v any) error
+	DeleteState(ctx context.Context, key string) error
+	StatesWithPrefix(ctx context.Context, prefix string) (map[string]json.RawMessage, error)
+}
 
 // TokenPlaceholder stands for the client's token in a preview of the HTTP
 // form: the real token is created only when the person confirms, and shown
@@ -65,7 +76,7 @@ type EntryRecord struct {
 }
 
 // Entries lists the installed HTTP entries recorded in st, by token name.
-func Entries(ctx context.Context, st *storage.Store) ([]EntryRecord, error) {
+func Entries(ctx context.Context, st Tokens) ([]EntryRecord, error) {
 	raw, err := st.StatesWithPrefix(ctx, entryState)
 	if err != nil {
 		return nil, err
@@ -84,7 +95,7 @@ func Entries(ctx context.Context, st *storage.Store) ([]EntryRecord, error) {
 // RotateToken gives the token name a new secret (creating the token when
 // there is none) and returns it: whoever still sends the old secret is
 // refused from now on.
-func RotateToken(ctx context.Context, st *storage.Store, name string) (string, error) {
+func RotateToken(ctx context.Context, st Tokens, name string) (string, error) {
 	if st == nil {
 		return "", errors.New("no database to keep the client token in")
 	}
@@ -112,7 +123,7 @@ type Installed struct {
 // gets a new secret, the entry is written with it and where it went is
 // recorded. The stdio form revokes the token an HTTP entry of the same
 // name in the same file held. Files already configured are left alone.
-func Install(ctx context.Context, st *storage.Store, c Client, f Form, p Params, previews []Plan, tokenName string) (Installed, error) {
+func Install(ctx context.Context, st Tokens, c Client, f Form, p Params, previews []Plan, tokenName string) (Installed, error) {
 	var out Installed
 	if err := unchanged(previews); err != nil {
 		return out, err
@@ -150,7 +161,7 @@ func Install(ctx context.Context, st *storage.Store, c Client, f Form, p Params,
 
 // Uninstall writes the plans of PlanRemove a person confirmed and revokes
 // the entry's token tokenName, if it has one.
-func Uninstall(ctx context.Context, st *storage.Store, plans []Plan, tokenName string) ([]Applied, error) {
+func Uninstall(ctx context.Context, st Tokens, plans []Plan, tokenName string) ([]Applied, error) {
 	if err := unchanged(plans); err != nil {
 		return nil, err
 	}
@@ -168,11 +179,11 @@ func Uninstall(ctx context.Context, st *storage.Store, plans []Plan, tokenName s
 }
 
 // forgetToken revokes an entry's token and its record; none is no error.
-func forgetToken(ctx context.Context, st *storage.Store, tokenName string) error {
+func forgetToken(ctx context.Context, st Tokens, tokenName string) error {
 	if st == nil {
 		return nil
 	}
-	if err := st.RevokeToken(ctx, tokenName); err != nil && !errors.Is(err, storage.ErrNotFound) {
+	if err := st.ForgetToken(ctx, tokenName); err != nil {
 		return fmt.Errorf("revoking the token %q: %w", tokenName, err)
 	}
 	return st.DeleteState(ctx, entryState+tokenName)

@@ -15,8 +15,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // This file turns a curl command, as pasted from an API's documentation or
@@ -525,8 +525,8 @@ func (r *curlRequest) finish() error {
 	if r.method == "" {
 		r.method = "GET"
 	}
-	if !slices.Contains(actions.HTTPMethods, r.method) {
-		return fmt.Errorf("the method %s is not one an http tool sends (%s)", r.method, strings.Join(actions.HTTPMethods, ", "))
+	if !slices.Contains(catalog.HTTPMethods, r.method) {
+		return fmt.Errorf("the method %s is not one an http tool sends (%s)", r.method, strings.Join(catalog.HTTPMethods, ", "))
 	}
 	return nil
 }
@@ -795,10 +795,10 @@ func (ct *CurlTool) ProposedParam(v *CurlValue) string {
 // {{secret "SecretName"}}, each value with a Param the parameter's
 // template, every other value stays literal. A problem with a choice (a
 // secret without a valid name, two parameters of one name) is an error.
-func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
+func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 	r := ct.req
 	var secrets []SecretValue
-	var params []mcpcore.Param
+	var params []catalog.Param
 	var problems []string
 	seen := map[string]bool{}
 	// expr is the template standing for v in a place: path, value (query,
@@ -809,7 +809,7 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 		case v == nil:
 			return ""
 		case v.Secret:
-			if err := mcpcore.CheckName(v.SecretName); err != nil {
+			if err := catalog.CheckName(v.SecretName); err != nil {
 				problems = append(problems, fmt.Sprintf("the secret for the %s: name %q: %v", v.Where, v.SecretName, err))
 			} else if !slices.ContainsFunc(secrets, func(s SecretValue) bool { return s.Name == v.SecretName }) {
 				secrets = append(secrets, SecretValue{Name: v.SecretName, Value: v.Value})
@@ -822,7 +822,7 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 			}
 			return secretRef(v.SecretName)
 		case v.Param != "":
-			if err := mcpcore.CheckName(v.Param); err != nil {
+			if err := catalog.CheckName(v.Param); err != nil {
 				problems = append(problems, fmt.Sprintf("the parameter for the %s: name %q: %v", v.Where, v.Param, err))
 				return ""
 			}
@@ -830,7 +830,7 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 				problems = append(problems, fmt.Sprintf("two values are the parameter %q: give each its own name", v.Param))
 			}
 			seen[v.Param] = true
-			params = append(params, mcpcore.Param{Name: v.Param, Type: v.Type, Required: true, Description: exampleOf(v.Value)})
+			params = append(params, catalog.Param{Name: v.Param, Type: v.Type, Required: true, Description: exampleOf(v.Value)})
 			ref := argRef(v.Param)
 			switch {
 			case place == "json" || v.Type != "string":
@@ -845,7 +845,7 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 		return ""
 	}
 
-	h := &actions.HTTP{Method: r.method, TimeoutMs: r.timeoutMs}
+	h := &catalog.HTTP{Method: r.method, TimeoutMs: r.timeoutMs}
 	u := *r.url
 	var path strings.Builder
 	for i, seg := range strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/") {
@@ -861,20 +861,20 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 	if r.rawQuery != "" {
 		full += "?" + literal(r.rawQuery)
 	}
-	h.URL = actions.Template(full)
+	h.URL = catalog.Template(full)
 	for _, q := range r.query {
 		if h.Query == nil {
-			h.Query = map[string]actions.Template{}
+			h.Query = map[string]catalog.Template{}
 		}
 		value := literal(q.value)
 		if e := expr(ct.Value("query."+q.name), "value"); e != "" {
 			value = e
 		}
-		h.Query[q.name] = actions.Template(value)
+		h.Query[q.name] = catalog.Template(value)
 	}
 	for _, hd := range r.headers {
 		if h.Headers == nil {
-			h.Headers = map[string]actions.Template{}
+			h.Headers = map[string]catalog.Template{}
 		}
 		value := literal(hd.value)
 		if v := ct.Value("header." + hd.name); v != nil {
@@ -885,18 +885,18 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 		if _, dup := h.Headers[hd.name]; dup {
 			ct.Notes = append(ct.Notes, fmt.Sprintf("the header %q is given twice: the last one is kept", hd.name))
 		}
-		h.Headers[hd.name] = actions.Template(value)
+		h.Headers[hd.name] = catalog.Template(value)
 	}
 	if v := ct.Value("auth"); v != nil {
 		if h.Headers == nil {
-			h.Headers = map[string]actions.Template{}
+			h.Headers = map[string]catalog.Template{}
 		}
 		if _, dup := h.Headers["Authorization"]; dup {
 			ct.Notes = append(ct.Notes, "the command has both -u and an Authorization header: -u is kept")
 		}
-		h.Headers["Authorization"] = actions.Template(v.prefix + expr(v, "value"))
+		h.Headers["Authorization"] = catalog.Template(v.prefix + expr(v, "value"))
 	}
-	h.Body = actions.Template(literal(r.body()))
+	h.Body = catalog.Template(literal(r.body()))
 	if body := r.body(); body != "" {
 		switch {
 		case slices.ContainsFunc(ct.Values, func(v *CurlValue) bool { return strings.HasPrefix(v.ID, "body.") }):
@@ -915,7 +915,7 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 				b.WriteString(literal(string(key)) + ": " + value)
 			}
 			b.WriteString("}")
-			h.Body = actions.Template(b.String())
+			h.Body = catalog.Template(b.String())
 		case slices.ContainsFunc(ct.Values, func(v *CurlValue) bool { return strings.HasPrefix(v.ID, "form.") }):
 			fields, _ := formPairs(body)
 			var parts []string
@@ -926,16 +926,16 @@ func (ct *CurlTool) Tool() (mcpcore.Tool, []SecretValue, error) {
 				}
 				parts = append(parts, literal(url.QueryEscape(f.name))+"="+value)
 			}
-			h.Body = actions.Template(strings.Join(parts, "&"))
+			h.Body = catalog.Template(strings.Join(parts, "&"))
 		}
 	}
 	if len(problems) > 0 {
-		return mcpcore.Tool{}, nil, errors.New(strings.Join(problems, "; "))
+		return catalog.Tool{}, nil, errors.New(strings.Join(problems, "; "))
 	}
-	t := mcpcore.Tool{Name: ct.Name, Description: ct.Description, Params: params, Hints: methodHints(r.method),
-		Action: actions.Spec{HTTP: h}}
+	t := catalog.Tool{Name: ct.Name, Description: ct.Description, Params: params, Hints: methodHints(r.method),
+		Action: catalog.Action{HTTP: h}}
 	if ps := mcpcore.ValidateTool(t); len(ps) > 0 {
-		return mcpcore.Tool{}, nil, &mcpcore.ValidationError{Problems: ps}
+		return catalog.Tool{}, nil, &catalog.ValidationError{Problems: ps}
 	}
 	return t, secrets, nil
 }

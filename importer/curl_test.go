@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 func TestParseCurlRefusesWhatAToolCannotDo(t *testing.T) {
@@ -130,7 +130,7 @@ func TestCurlToolCallsTheAPIWithSecrets(t *testing.T) {
 			t.Errorf("secret %s = %q, want %q", k, names[k], v)
 		}
 	}
-	s := serve(t, []mcpcore.Tool{tool}, names)
+	s := serve(t, []catalog.Tool{tool}, names)
 	call(t, s, "add_card", map[string]any{"board": 1234567, "title": "Q3 plan", "count": 5, "lang": "de"})
 	r := a.Last(t)
 	if r.Method != "POST" || r.Path != "/v1/boards/1234567/cards" {
@@ -157,7 +157,7 @@ func TestCurlToolCallsTheAPIWithSecrets(t *testing.T) {
 	if err != nil || len(secrets) != 1 || secrets[0] != (SecretValue{"search_access_token", "T&k"}) {
 		t.Fatalf("form: %v, %v", secrets, err)
 	}
-	s = serve(t, []mcpcore.Tool{tool}, map[string]string{"search_access_token": "T&k"})
+	s = serve(t, []catalog.Tool{tool}, map[string]string{"search_access_token": "T&k"})
 	call(t, s, "search", map[string]any{"q": "a+b c"})
 	if r := a.Last(t); r.Body != "q=a%2Bb+c&access_token=T%26k" || r.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
 		t.Errorf("form sent %q (%s)", r.Body, r.Header.Get("Content-Type"))

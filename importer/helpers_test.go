@@ -8,14 +8,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testserver"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // serve runs mcptray's real server with the tools and secrets.
-func serve(t *testing.T, tools []mcpcore.Tool, secrets map[string]string) *testserver.Server {
+func serve(t *testing.T, tools []catalog.Tool, secrets map[string]string) *testserver.Server {
 	t.Helper()
-	s := testserver.Start(t, testserver.Options{Catalog: &mcpcore.Catalog{Tools: tools}})
+	s := testserver.Start(t, testserver.Options{Catalog: &catalog.Catalog{Tools: tools}})
 	for name, value := range secrets {
 		if err := s.Daemon.Secrets().SetSecret(context.Background(), name, value); err != nil {
 			t.Fatal(err)

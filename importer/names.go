@@ -8,10 +8,10 @@ import (
 )
 
 // MaxNameLen is the longest tool, parameter and secret name mcptray
-// accepts (mcpcore.CheckName).
+// accepts (catalog.CheckName).
 const MaxNameLen = 64
 
-// safeName makes a name mcpcore.CheckName accepts from s: each run of
+// safeName makes a name catalog.CheckName accepts from s: each run of
 // other characters becomes one "_", leading and trailing ones go, and the
 // result is cut to at most max characters. It is "" when s has no letter
 // or digit.

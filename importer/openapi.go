@@ -18,8 +18,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // This file turns an OpenAPI 3.0/3.1 document, or a Swagger 2.0 one
@@ -81,7 +81,7 @@ type Operation struct {
 	Method, Path, Summary string
 	// Tool is the tool proposed; its Name and Description may be changed
 	// before Build. It is the zero Tool when Problem is set.
-	Tool mcpcore.Tool
+	Tool catalog.Tool
 	// Secrets are the secrets the tool reads (from the security scheme
 	// the operation needs), which the person fills in.
 	Secrets []SecretRef
@@ -297,9 +297,9 @@ type apiParam struct {
 	typ      string
 	schema   map[string]any
 	required bool
-	// simple is the parameter as a mcpcore.Param; nil when only a JSON
+	// simple is the parameter as a catalog.Param; nil when only a JSON
 	// Schema can hold it (an object, an array of objects).
-	simple *mcpcore.Param
+	simple *catalog.Param
 }
 
 // opConv makes the tool of one operation.
@@ -311,7 +311,7 @@ type opConv struct {
 	schema schemaConv
 	notes  []string
 	params []*apiParam
-	http   actions.HTTP
+	http   catalog.HTTP
 	// urlQuery are the parts of the URL's query written in the URL
 	// template (exploded arrays: one name=value per item).
 	urlQuery []string
@@ -344,11 +344,11 @@ func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *opena
 	if name == "" {
 		name = safeName(strings.ToLower(method)+"_"+strings.NewReplacer("{", "", "}", "").Replace(path), MaxNameLen)
 	}
-	o.Tool = mcpcore.Tool{
+	o.Tool = catalog.Tool{
 		Name:        safeName(opts.Prefix+name, MaxNameLen),
 		Description: strings.TrimSpace(op.Description),
 		Hints:       methodHints(method),
-		Action:      actions.Spec{HTTP: &c.http},
+		Action:      catalog.Action{HTTP: &c.http},
 	}
 	switch {
 	case o.Tool.Description == "" && o.Summary != "":
@@ -362,7 +362,7 @@ func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *opena
 		o.Tool.Description += "\n\nDeprecated by the API."
 	}
 	if problem := c.finishParams(&o.Tool); problem != "" {
-		o.Problem, o.Tool = problem, mcpcore.Tool{}
+		o.Problem, o.Tool = problem, catalog.Tool{}
 		return o
 	}
 	o.Secrets = c.secrets
@@ -388,17 +388,17 @@ func oneLine(s string) string {
 // methodHints are the hints an HTTP method implies: GET, HEAD and
 // OPTIONS only read; DELETE destroys (so mcptray asks an approval) and,
 // like PUT, may be repeated; POST adds.
-func methodHints(method string) *mcpcore.Hints {
+func methodHints(method string) *catalog.Hints {
 	yes, no := true, false
 	switch method {
 	case "GET", "HEAD", "OPTIONS":
-		return &mcpcore.Hints{ReadOnly: &yes}
+		return &catalog.Hints{ReadOnly: &yes}
 	case "DELETE":
-		return &mcpcore.Hints{Destructive: &yes, Idempotent: &yes}
+		return &catalog.Hints{Destructive: &yes, Idempotent: &yes}
 	case "PUT":
-		return &mcpcore.Hints{Idempotent: &yes}
+		return &catalog.Hints{Idempotent: &yes}
 	case "POST":
-		return &mcpcore.Hints{Destructive: &no}
+		return &catalog.Hints{Destructive: &no}
 	}
 	return nil
 }
@@ -409,8 +409,8 @@ var pathVar = regexp.MustCompile(`\{([^{}]+)\}`)
 // convert fills c.http, c.params and c.secrets; it returns why the
 // operation cannot become a tool, or "".
 func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
-	if !slices.Contains(actions.HTTPMethods, c.method) {
-		return fmt.Sprintf("%s is not a method mcptray's http action sends (%s)", c.method, strings.Join(actions.HTTPMethods, ", "))
+	if !slices.Contains(catalog.HTTPMethods, c.method) {
+		return fmt.Sprintf("%s is not a method mcptray's http action sends (%s)", c.method, strings.Join(catalog.HTTPMethods, ", "))
 	}
 	c.http.Method = c.method
 	servers := c.spec.doc.Servers
@@ -505,7 +505,7 @@ func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
 	if len(c.cookies) > 0 {
 		c.header("Cookie", strings.Join(c.cookies, ""))
 	}
-	c.http.URL = actions.Template(u)
+	c.http.URL = catalog.Template(u)
 	if c.acceptsJSON() {
 		c.header("Accept", "application/json")
 	}
@@ -540,9 +540,9 @@ func isJSONType(mt string) bool {
 
 func (c *opConv) header(name, value string) {
 	if c.http.Headers == nil {
-		c.http.Headers = map[string]actions.Template{}
+		c.http.Headers = map[string]catalog.Template{}
 	}
-	c.http.Headers[name] = actions.Template(value)
+	c.http.Headers[name] = catalog.Template(value)
 }
 
 // param makes the tool parameter of a spec parameter. ok is false when it
@@ -659,13 +659,13 @@ func (c *opConv) newParam(key, in, description string, example any, s *openapi3.
 	return ap, nil
 }
 
-// simpleParam is the mcpcore.Param holding a value of schema, when one
+// simpleParam is the catalog.Param holding a value of schema, when one
 // can: a primitive, or a list of primitives, with no other constraint
 // than an enum and a default (bounds and patterns are then said in the
-// description, which mcpcore.Param serves).
-func simpleParam(name, description string, schema map[string]any, required bool) *mcpcore.Param {
+// description, which catalog.Param serves).
+func simpleParam(name, description string, schema map[string]any, required bool) *catalog.Param {
 	typ, _ := schema["type"].(string)
-	p := &mcpcore.Param{Name: name, Type: typ, Description: description, Required: required}
+	p := &catalog.Param{Name: name, Type: typ, Description: description, Required: required}
 	switch {
 	case isPrimitive(typ):
 	case typ == "array":
@@ -698,7 +698,7 @@ func simpleParam(name, description string, schema map[string]any, required bool)
 	return p
 }
 
-// describeLimits says in words the constraints a mcpcore.Param cannot
+// describeLimits says in words the constraints a catalog.Param cannot
 // carry.
 func describeLimits(schema map[string]any) string {
 	var parts []string
@@ -772,9 +772,9 @@ func (c *opConv) place(p *openapi3.Parameter, ap *apiParam) {
 			sep = "|"
 		}
 		if c.http.Query == nil {
-			c.http.Query = map[string]actions.Template{}
+			c.http.Query = map[string]catalog.Template{}
 		}
-		c.http.Query[p.Name] = actions.Template(valueExpr(ap, sep))
+		c.http.Query[p.Name] = catalog.Template(valueExpr(ap, sep))
 	case "header":
 		c.header(p.Name, valueExpr(ap, ","))
 	case "cookie":
@@ -836,7 +836,7 @@ func (c *opConv) body() string {
 		if err != nil {
 			return err.Error()
 		}
-		c.http.Body = actions.Template("{{" + argRef(ap.name) + "}}")
+		c.http.Body = catalog.Template("{{" + argRef(ap.name) + "}}")
 		return ""
 	}
 	fields, problem := c.flatten(merged(s), nil, rb.Required, 0, form)
@@ -855,13 +855,13 @@ func (c *opConv) body() string {
 			return "the request body is a form that is not a set of fields, which mcptray cannot send"
 		}
 		ref := argRef(ap.name)
-		c.http.Body = actions.Template("{{if ne " + ref + " nil}}{{json " + ref + "}}{{end}}")
+		c.http.Body = catalog.Template("{{if ne " + ref + " nil}}{{json " + ref + "}}{{end}}")
 		return ""
 	}
 	if form {
-		c.http.Body = actions.Template(formTemplate(fields))
+		c.http.Body = catalog.Template(formTemplate(fields))
 	} else {
-		c.http.Body = actions.Template(jsonTemplate(fields, 0))
+		c.http.Body = catalog.Template(jsonTemplate(fields, 0))
 	}
 	return ""
 }
@@ -1081,9 +1081,9 @@ func (c *opConv) useScheme(scheme string, s *openapi3.SecurityScheme) {
 		case "query":
 			c.dropParam("query", s.Name)
 			if c.http.Query == nil {
-				c.http.Query = map[string]actions.Template{}
+				c.http.Query = map[string]catalog.Template{}
 			}
-			c.http.Query[s.Name] = actions.Template(secret)
+			c.http.Query[s.Name] = catalog.Template(secret)
 		case "cookie":
 			c.cookies = append(c.cookies, s.Name+"="+secret+"; ")
 		}
@@ -1122,10 +1122,10 @@ func (c *opConv) dropParam(in, key string) {
 	c.params = slices.DeleteFunc(c.params, func(p *apiParam) bool { return p.name == name })
 }
 
-// finishParams gives the tool its parameters: as mcpcore.Params when each
+// finishParams gives the tool its parameters: as catalog.Params when each
 // is one, else as a hand-written input schema holding them all. It
 // returns why that cannot be, or "".
-func (c *opConv) finishParams(t *mcpcore.Tool) string {
+func (c *opConv) finishParams(t *catalog.Tool) string {
 	all := true
 	for _, p := range c.params {
 		all = all && p.simple != nil
@@ -1201,14 +1201,14 @@ func quoteAll(ss []string) []string {
 // Build gathers the tools of ops and the secrets they read, all or
 // nothing: an operation that cannot become a tool, two tools of one name
 // or a tool mcpcore refuses are listed together in a
-// *mcpcore.ValidationError.
-func Build(ops []*Operation) ([]mcpcore.Tool, []SecretRef, error) {
-	var ps []mcpcore.Problem
-	var tools []mcpcore.Tool
+// *catalog.ValidationError.
+func Build(ops []*Operation) ([]catalog.Tool, []SecretRef, error) {
+	var ps []catalog.Problem
+	var tools []catalog.Tool
 	var secrets []SecretRef
 	for _, o := range ops {
 		if o.Problem != "" {
-			ps = append(ps, mcpcore.Problem{Entry: "operation " + o.ID, Message: o.Problem})
+			ps = append(ps, catalog.Problem{Entry: "operation " + o.ID, Message: o.Problem})
 			continue
 		}
 		tools = append(tools, o.Tool)
@@ -1219,17 +1219,17 @@ func Build(ops []*Operation) ([]mcpcore.Tool, []SecretRef, error) {
 		}
 	}
 	if len(ops) == 0 {
-		ps = append(ps, mcpcore.Problem{Entry: "import", Message: "no operation is chosen"})
+		ps = append(ps, catalog.Problem{Entry: "import", Message: "no operation is chosen"})
 	}
-	if err := mcpcore.ValidateCatalog(&mcpcore.Catalog{Tools: tools}); err != nil {
-		var ve *mcpcore.ValidationError
+	if err := mcpcore.ValidateCatalog(&catalog.Catalog{Tools: tools}); err != nil {
+		var ve *catalog.ValidationError
 		if !errors.As(err, &ve) {
 			return nil, nil, err
 		}
 		ps = append(ps, ve.Problems...)
 	}
 	if len(ps) > 0 {
-		return nil, nil, &mcpcore.ValidationError{Problems: ps}
+		return nil, nil, &catalog.ValidationError{Problems: ps}
 	}
 	return tools, secrets, nil
 }

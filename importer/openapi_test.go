@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // convert reads a spec of testdata and converts it with opts.
@@ -28,7 +28,7 @@ func convert(t *testing.T, file string, opts OpenAPIOptions) (*Spec, *Conversion
 }
 
 // pick builds the tools of the named operations and fails on a problem.
-func pick(t *testing.T, conv *Conversion, ids ...string) ([]mcpcore.Tool, []SecretRef) {
+func pick(t *testing.T, conv *Conversion, ids ...string) ([]catalog.Tool, []SecretRef) {
 	t.Helper()
 	ops, err := conv.Select(ids)
 	if err != nil {
@@ -76,7 +76,7 @@ func TestOpenAPI30Petstore(t *testing.T) {
 	if len(secrets) != 1 || secrets[0].Name != "swagger_petstore_openapi_api_key" || !strings.Contains(secrets[0].Holds, `header "api_key"`) {
 		t.Fatalf("secrets %+v", secrets)
 	}
-	byName := map[string]mcpcore.Tool{}
+	byName := map[string]catalog.Tool{}
 	for _, tl := range tools {
 		byName[tl.Name] = tl
 	}
@@ -237,7 +237,7 @@ func TestOpenAPIMistakes(t *testing.T) {
 	// it, and nothing is built; without it the rest builds.
 	all, _ := conv.Select([]string{"get item!", "addThing", "upload"})
 	_, _, err := Build(all)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Entry != "operation upload" {
 		t.Fatalf("Build with upload: %v", err)
 	}

@@ -5,21 +5,22 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // Store is what adding tools needs of the catalog (storage.Store).
 type Store interface {
-	Catalog(ctx context.Context) (*mcpcore.Catalog, error)
-	Import(ctx context.Context, c *mcpcore.Catalog, replace bool) error
+	Catalog(ctx context.Context) (*catalog.Catalog, error)
+	Import(ctx context.Context, c *catalog.Catalog, replace bool) error
 }
 
-// CheckTools lists, as one *mcpcore.ValidationError, every problem of
+// CheckTools lists, as one *catalog.ValidationError, every problem of
 // adding tools to the stored catalog: what mcpcore.ValidateTool finds in
 // each, two of them with the same name, and — unless replace — a name
 // the catalog already has. nil means AddTools would store them.
-func CheckTools(ctx context.Context, st Store, tools []mcpcore.Tool, replace bool) error {
-	var ps []mcpcore.Problem
+func CheckTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
+	var ps []catalog.Problem
 	if !replace {
 		c, err := st.Catalog(ctx)
 		if err != nil {
@@ -31,37 +32,37 @@ func CheckTools(ctx context.Context, st Store, tools []mcpcore.Tool, replace boo
 		}
 		for _, t := range tools {
 			if have[t.Name] {
-				ps = append(ps, mcpcore.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
+				ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
 					Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"})
 			}
 		}
 	}
-	if err := mcpcore.ValidateCatalog(&mcpcore.Catalog{Tools: tools}); err != nil {
-		var ve *mcpcore.ValidationError
+	if err := mcpcore.ValidateCatalog(&catalog.Catalog{Tools: tools}); err != nil {
+		var ve *catalog.ValidationError
 		if !errors.As(err, &ve) {
 			return err
 		}
 		ps = append(ps, ve.Problems...)
 	}
 	if len(ps) > 0 {
-		return &mcpcore.ValidationError{Problems: ps}
+		return &catalog.ValidationError{Problems: ps}
 	}
 	return nil
 }
 
 // AddTools adds tools to the stored catalog, all or nothing: on any
-// problem (see CheckTools) it returns a *mcpcore.ValidationError listing
+// problem (see CheckTools) it returns a *catalog.ValidationError listing
 // them all and changes nothing. With replace, a tool of the same name is
 // replaced; otherwise a name the catalog has is a problem. Every other
 // entry of the catalog stays as it is.
-func AddTools(ctx context.Context, st Store, tools []mcpcore.Tool, replace bool) error {
+func AddTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
 	if err := CheckTools(ctx, st, tools, replace); err != nil {
 		return err
 	}
 	// The merge replaces a tool of the same name; one created by another
 	// process since the check above would be replaced too — a race of a
 	// moment, against a person adding the same name at once.
-	if err := st.Import(ctx, &mcpcore.Catalog{Tools: tools}, false); err != nil {
+	if err := st.Import(ctx, &catalog.Catalog{Tools: tools}, false); err != nil {
 		return fmt.Errorf("adding the tools: %w", err)
 	}
 	return nil
@@ -78,8 +79,8 @@ type SecretStore interface {
 // secret name is checked before anything is written. A secret of the same
 // name that holds another value is never overwritten — another tool may
 // read it — but refused, naming it.
-func CreateTool(ctx context.Context, st Store, sec SecretStore, tool mcpcore.Tool, secrets []SecretValue) error {
-	if err := CheckTools(ctx, st, []mcpcore.Tool{tool}, false); err != nil {
+func CreateTool(ctx context.Context, st Store, sec SecretStore, tool catalog.Tool, secrets []SecretValue) error {
+	if err := CheckTools(ctx, st, []catalog.Tool{tool}, false); err != nil {
 		return err
 	}
 	if len(secrets) > 0 && sec == nil {
@@ -97,5 +98,5 @@ func CreateTool(ctx context.Context, st Store, sec SecretStore, tool mcpcore.Too
 			return err
 		}
 	}
-	return AddTools(ctx, st, []mcpcore.Tool{tool}, false)
+	return AddTools(ctx, st, []catalog.Tool{tool}, false)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,69 +20,8 @@ import (
 // ActivitySink receives one record after every request. Record must not
 // block: the call it describes has already been answered.
 type ActivitySink interface {
-	Record(Activity)
+	Record(record.Activity)
 }
-
-// Activity is one request as the activity log keeps it. Secret values
-// never appear in it.
-type Activity struct {
-	Time time.Time `json:"time"`
-	// Era is the protocol revision the request used.
-	Era           string `json:"era"`
-	Client        string `json:"client,omitempty"`
-	ClientVersion string `json:"clientVersion,omitempty"`
-	// Token is the client token's name; empty when auth is off.
-	Token  string `json:"token,omitempty"`
-	Method string `json:"method"`
-	// Target is the tool or prompt name, or the resource URI.
-	Target   string        `json:"target,omitempty"`
-	Duration time.Duration `json:"duration"`
-	// Outcome is "ok", "isError" (a tool error), "input_required",
-	// "task", "cancelled" (by the client or on the desktop: neither a
-	// success nor a failure) or "error" (a JSON-RPC error, with ErrorCode).
-	Outcome   string `json:"outcome"`
-	ErrorCode int64  `json:"errorCode,omitempty"`
-	// Detail is a short excerpt of the result or the error message.
-	Detail string `json:"detail,omitempty"`
-	// Approvals are the approvals given or refused during the request,
-	// e.g. `approval: allowed once` or `approval: denied: not now`
-	// (asker.go words them).
-	Approvals []string `json:"approvals,omitempty"`
-	// Capabilities are what the client declared it can answer, in words
-	// (see declaredCapabilities); nil when the request carried none to
-	// read, empty when the client declared none.
-	Capabilities []string `json:"capabilities,omitempty"`
-}
-
-// Activity outcomes.
-const (
-	OutcomeOK            = "ok"
-	OutcomeToolError     = "isError"
-	OutcomeInputRequired = "input_required"
-	OutcomeError         = "error"
-	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
-	OutcomeTask = "task"
-	// OutcomeCancelled is a request the client cancelled, or a task
-	// cancelled by its client or on the desktop.
-	OutcomeCancelled = "cancelled"
-	// OutcomeRunning is a call still running a second after it started,
-	// recorded then so that the log keeps it even if mcptray dies before
-	// it ends; a second record says how it ended.
-	OutcomeRunning = "running"
-)
-
-// RefusedMethodPrefix starts the Method of a request turned away before it
-// was read (a foreign Host or Origin, no or a bad token, a body too large):
-// "HTTP " and the HTTP method, e.g. "HTTP POST".
-const RefusedMethodPrefix = "HTTP "
-
-// Refused reports whether a records a request turned away before it was
-// read. The activity log counts those apart (storage aggregates them), so
-// that a flood of them never pushes accepted requests out of the log.
-func (a Activity) Refused() bool { return strings.HasPrefix(a.Method, RefusedMethodPrefix) }
-
-// Outcomes lists every outcome, in the order people read them in a filter.
-var Outcomes = []string{OutcomeOK, OutcomeToolError, OutcomeError, OutcomeCancelled, OutcomeInputRequired, OutcomeTask, OutcomeRunning}
 
 // maxDetail bounds an activity record's Detail, in characters.
 const maxDetail = 200
@@ -88,7 +29,7 @@ const maxDetail = 200
 // record hands one record to the activity sink. Sinks must not block
 // (storage batches its writes); a sink that panics loses its record, never
 // the request.
-func (e *Engine) record(a Activity) {
+func (e *Engine) record(a record.Activity) {
 	defer func() {
 		if r := recover(); r != nil {
 			e.log.Error("the activity log failed to record a request", "method", a.Method, "panic", r)
@@ -168,7 +109,7 @@ func declaredCapabilities(caps *mcp.ClientCapabilities) []string {
 	}
 	out := []string{}
 	for _, k := range []struct{ kind, word string }{
-		{StepForm, "forms"}, {StepURL, "links"}, {StepSampling, "sampling"}, {StepRoots, "roots"},
+		{catalog.StepForm, "forms"}, {catalog.StepURL, "links"}, {catalog.StepSampling, "sampling"}, {catalog.StepRoots, "roots"},
 	} {
 		if capable(k.kind, caps) {
 			out = append(out, k.word)
@@ -184,8 +125,8 @@ func declaredCapabilities(caps *mcp.ClientCapabilities) []string {
 // (the handler may change it): who sent it, in which era, about what. The
 // record of its answer (ended) and of it still running both start from it,
 // so a request is described once.
-func requestActivity(start time.Time, method string, req mcp.Request) Activity {
-	a := Activity{Time: start, Method: method}
+func requestActivity(start time.Time, method string, req mcp.Request) record.Activity {
+	a := record.Activity{Time: start, Method: method}
 	var client *mcp.Implementation
 	if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
 		// The session has no initialize params yet.
@@ -217,7 +158,7 @@ func requestActivity(start time.Time, method string, req mcp.Request) Activity {
 
 // ended is the record of the request a describes (requestActivity),
 // answered with res or err as sent, secrets already redacted.
-func (a Activity) ended(res mcp.Result, err error) Activity {
+func ended(a record.Activity, res mcp.Result, err error) record.Activity {
 	a.Duration = time.Since(a.Time)
 	if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
 		a.Era = r.ProtocolVersion // what the session speaks, not what was asked
@@ -225,10 +166,10 @@ func (a Activity) ended(res mcp.Result, err error) Activity {
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			// A cancelled request gets no response, so it has no code.
-			a.Outcome, a.Detail = OutcomeCancelled, "cancelled by the client"
+			a.Outcome, a.Detail = record.OutcomeCancelled, "cancelled by the client"
 			return a
 		}
-		a.Outcome = OutcomeError
+		a.Outcome = record.OutcomeError
 		a.ErrorCode, a.Detail = jsonrpc.CodeInternalError, excerpt(err.Error())
 		var je *jsonrpc.Error
 		if errors.As(err, &je) {
@@ -284,14 +225,14 @@ func outcomeOf(res mcp.Result) (string, string) {
 	switch r := res.(type) {
 	case *createTaskResult:
 		if r != nil {
-			return OutcomeTask, "task " + r.TaskID
+			return record.OutcomeTask, "task " + r.TaskID
 		}
 	case *mcp.CallToolResult:
 		if r == nil {
 			break
 		}
 		if r.InputRequests != nil {
-			return OutcomeInputRequired, asks(r.InputRequests)
+			return record.OutcomeInputRequired, asks(r.InputRequests)
 		}
 		detail := ""
 		for _, c := range r.Content {
@@ -301,19 +242,19 @@ func outcomeOf(res mcp.Result) (string, string) {
 			}
 		}
 		if r.IsError {
-			return OutcomeToolError, detail
+			return record.OutcomeToolError, detail
 		}
-		return OutcomeOK, detail
+		return record.OutcomeOK, detail
 	case *mcp.GetPromptResult:
 		if r == nil {
 			break
 		}
 		if r.InputRequests != nil {
-			return OutcomeInputRequired, asks(r.InputRequests)
+			return record.OutcomeInputRequired, asks(r.InputRequests)
 		}
 		for _, m := range r.Messages {
 			if tc, ok := m.Content.(*mcp.TextContent); ok {
-				return OutcomeOK, excerpt(tc.Text)
+				return record.OutcomeOK, excerpt(tc.Text)
 			}
 		}
 	case *mcp.ReadResourceResult:
@@ -321,15 +262,15 @@ func outcomeOf(res mcp.Result) (string, string) {
 			break
 		}
 		if r.InputRequests != nil {
-			return OutcomeInputRequired, asks(r.InputRequests)
+			return record.OutcomeInputRequired, asks(r.InputRequests)
 		}
 		for _, c := range r.Contents {
 			if c != nil && c.Text != "" {
-				return OutcomeOK, excerpt(c.Text)
+				return record.OutcomeOK, excerpt(c.Text)
 			}
 		}
 	}
-	return OutcomeOK, ""
+	return record.OutcomeOK, ""
 }
 
 // asks names the inputs an input_required result asks for.

@@ -15,10 +15,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,25 +37,25 @@ func (m memSecrets) Secret(_ context.Context, name string) (string, error) {
 // memActivity is an in-memory ActivitySink.
 type memActivity struct {
 	mu   sync.Mutex
-	recs []mcpcore.Activity
+	recs []record.Activity
 }
 
-func (m *memActivity) Record(a mcpcore.Activity) {
+func (m *memActivity) Record(a record.Activity) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.recs = append(m.recs, a)
 }
 
-func (m *memActivity) all() []mcpcore.Activity {
+func (m *memActivity) all() []record.Activity {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.recs)
 }
 
 // find waits for the first record that ok accepts.
-func (m *memActivity) find(t *testing.T, what string, ok func(mcpcore.Activity) bool) mcpcore.Activity {
+func (m *memActivity) find(t *testing.T, what string, ok func(record.Activity) bool) record.Activity {
 	t.Helper()
-	var found mcpcore.Activity
+	var found record.Activity
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, a := range m.all() {
@@ -103,13 +104,13 @@ func TestSecretRedacted(t *testing.T) {
 	e := newEnv(t, envOptions{
 		secrets:  memSecrets{"api": apiSecret},
 		activity: sink,
-		extra: &mcpcore.Catalog{
-			Tools: []mcpcore.Tool{echo, fails, structured, missing, {
+		extra: &catalog.Catalog{
+			Tools: []catalog.Tool{echo, fails, structured, missing, {
 				Name: "http_secret", Description: "Calls an API that is down.",
-				Action: actions.Spec{HTTP: &actions.HTTP{URL: actions.Template(unreachable), TimeoutMs: 5000}},
+				Action: catalog.Action{HTTP: &catalog.HTTP{URL: catalog.Template(unreachable), TimeoutMs: 5000}},
 			}},
-			Resources:         []mcpcore.Resource{{URI: "test://secret-http", Name: "down", HTTP: &actions.HTTP{URL: actions.Template(unreachable), TimeoutMs: 5000}}},
-			ResourceTemplates: []mcpcore.ResourceTemplate{{URITemplate: "test://secret-text/{x}", Name: "t", Text: `{{.args.x}} {{secret "api"}}`}},
+			Resources:         []catalog.Resource{{URI: "test://secret-http", Name: "down", HTTP: &catalog.HTTP{URL: catalog.Template(unreachable), TimeoutMs: 5000}}},
+			ResourceTemplates: []catalog.ResourceTemplate{{URITemplate: "test://secret-text/{x}", Name: "t", Text: `{{.args.x}} {{secret "api"}}`}},
 		},
 	})
 
@@ -158,11 +159,11 @@ func TestSecretRedacted(t *testing.T) {
 		})
 	}
 
-	a := sink.find(t, "echo_secret", func(a mcpcore.Activity) bool { return a.Target == "echo_secret" })
-	if a.Outcome != mcpcore.OutcomeOK || a.Detail != "token="+apiRedacted {
+	a := sink.find(t, "echo_secret", func(a record.Activity) bool { return a.Target == "echo_secret" })
+	if a.Outcome != record.OutcomeOK || a.Detail != "token="+apiRedacted {
 		t.Errorf("echo_secret record: %+v", a)
 	}
-	sink.find(t, "fail_secret", func(a mcpcore.Activity) bool { return a.Target == "fail_secret" })
+	sink.find(t, "fail_secret", func(a record.Activity) bool { return a.Target == "fail_secret" })
 	b, _ := json.Marshal(sink.all())
 	if strings.Contains(string(b), apiSecret) {
 		t.Errorf("the secret is in the activity log: %s", b)
@@ -173,7 +174,7 @@ func TestSecretRedacted(t *testing.T) {
 }
 
 func TestSecretWithoutStore(t *testing.T) {
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{testcatalog.CommandTool("echo_secret", "printf", `{{secret "api"}}`)}}})
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{testcatalog.CommandTool("echo_secret", "printf", `{{secret "api"}}`)}}})
 	res, err := e.connect(t, modern, nil, "").CallTool(testCtx(t), &mcp.CallToolParams{Name: "echo_secret"})
 	if err != nil {
 		t.Fatal(err)
@@ -199,11 +200,11 @@ func TestActivityRecords(t *testing.T) {
 			"_meta": map[string]any{metaCapabilities: caps, "io.modelcontextprotocol/clientInfo": clientInfo},
 		}).as(token).Request)
 	}
-	byTarget := func(target, outcome string) mcpcore.Activity {
+	byTarget := func(target, outcome string) record.Activity {
 		t.Helper()
-		return sink.find(t, target+" "+outcome, func(a mcpcore.Activity) bool { return a.Target == target && a.Outcome == outcome })
+		return sink.find(t, target+" "+outcome, func(a record.Activity) bool { return a.Target == target && a.Outcome == outcome })
 	}
-	check := func(a mcpcore.Activity, era, client, version string) {
+	check := func(a record.Activity, era, client, version string) {
 		t.Helper()
 		if a.Era != era || a.Client != client || a.ClientVersion != version || a.Token != "laptop" || a.Time.IsZero() || a.Duration <= 0 {
 			t.Errorf("record %+v: want era %s, client %s %s, token laptop, a time and a duration", a, era, client, version)
@@ -212,7 +213,7 @@ func TestActivityRecords(t *testing.T) {
 
 	t.Run(modern, func(t *testing.T) {
 		completed(t, call("test_simple_text", map[string]any{}))
-		a := byTarget("test_simple_text", mcpcore.OutcomeOK)
+		a := byTarget("test_simple_text", record.OutcomeOK)
 		check(a, modern, "raw-2026-client", "7.1")
 		if a.Method != "tools/call" || !strings.Contains(a.Detail, "simple text") {
 			t.Errorf("ok record: %+v", a)
@@ -222,21 +223,21 @@ func TestActivityRecords(t *testing.T) {
 		}
 
 		call("test_error_handling", map[string]any{}).result(t, nil)
-		a = byTarget("test_error_handling", mcpcore.OutcomeToolError)
+		a = byTarget("test_error_handling", record.OutcomeToolError)
 		check(a, modern, "raw-2026-client", "7.1")
 		if a.Detail == "" {
 			t.Errorf("isError record without detail: %+v", a)
 		}
 
 		call("no_such_tool", map[string]any{}).wantError(t, http.StatusBadRequest, codeInvalidParams)
-		a = byTarget("no_such_tool", mcpcore.OutcomeError)
+		a = byTarget("no_such_tool", record.OutcomeError)
 		check(a, modern, "raw-2026-client", "7.1")
 		if a.ErrorCode != codeInvalidParams || !strings.Contains(a.Detail, "unknown tool") {
 			t.Errorf("error record: %+v", a)
 		}
 
 		call("test_input_required_result_elicitation", everyCapability).result(t, nil)
-		a = byTarget("test_input_required_result_elicitation", mcpcore.OutcomeInputRequired)
+		a = byTarget("test_input_required_result_elicitation", record.OutcomeInputRequired)
 		check(a, modern, "raw-2026-client", "7.1")
 		if !strings.HasPrefix(a.Detail, "asks for ") {
 			t.Errorf("input_required record: %+v", a)
@@ -247,7 +248,7 @@ func TestActivityRecords(t *testing.T) {
 
 		var read struct{}
 		e.send(t, e.modern("resources/read", map[string]any{"uri": "test://static-text"}).as(token).Request).result(t, &read)
-		if a := byTarget("test://static-text", mcpcore.OutcomeOK); a.Method != "resources/read" || a.Era != modern || a.Token != "laptop" {
+		if a := byTarget("test://static-text", record.OutcomeOK); a.Method != "resources/read" || a.Era != modern || a.Token != "laptop" {
 			t.Errorf("resources/read record: %+v", a)
 		}
 	})
@@ -257,20 +258,20 @@ func TestActivityRecords(t *testing.T) {
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_error_handling"}); err != nil {
 			t.Fatal(err)
 		}
-		a := sink.find(t, "the legacy call", func(a mcpcore.Activity) bool { return a.Target == "test_error_handling" && a.Era == legacy })
+		a := sink.find(t, "the legacy call", func(a record.Activity) bool { return a.Target == "test_error_handling" && a.Era == legacy })
 		check(a, legacy, "mcpcore-integration-test", "1")
-		if a.Outcome != mcpcore.OutcomeToolError {
+		if a.Outcome != record.OutcomeToolError {
 			t.Errorf("legacy isError record: %+v", a)
 		}
 		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "no_such_prompt"}); err == nil {
 			t.Fatal("getting an unknown prompt succeeded")
 		}
-		a = sink.find(t, "the legacy error", func(a mcpcore.Activity) bool { return a.Target == "no_such_prompt" })
+		a = sink.find(t, "the legacy error", func(a record.Activity) bool { return a.Target == "no_such_prompt" })
 		check(a, legacy, "mcpcore-integration-test", "1")
-		if a.Outcome != mcpcore.OutcomeError || a.ErrorCode == 0 {
+		if a.Outcome != record.OutcomeError || a.ErrorCode == 0 {
 			t.Errorf("legacy error record: %+v", a)
 		}
-		init := sink.find(t, "initialize", func(a mcpcore.Activity) bool { return a.Method == "initialize" })
+		init := sink.find(t, "initialize", func(a record.Activity) bool { return a.Method == "initialize" })
 		check(init, legacy, "mcpcore-integration-test", "1")
 		if init.Capabilities == nil || !slices.Equal(init.Capabilities, a.Capabilities) {
 			t.Errorf("the session's requests carry capabilities %#v, its initialize %#v: want the same, declared", a.Capabilities, init.Capabilities)
@@ -288,8 +289,8 @@ func TestActivityRecords(t *testing.T) {
 		}
 		e.eng.Shutdown()
 		wantFinalResult(t, s, r.id)
-		a := sink.find(t, "listen", func(a mcpcore.Activity) bool { return a.Method == "subscriptions/listen" })
-		if a.Era != modern || a.Token != "laptop" || a.Outcome != mcpcore.OutcomeOK {
+		a := sink.find(t, "listen", func(a record.Activity) bool { return a.Method == "subscriptions/listen" })
+		if a.Era != modern || a.Token != "laptop" || a.Outcome != record.OutcomeOK {
 			t.Errorf("listen record: %+v", a)
 		}
 	})
@@ -303,12 +304,12 @@ func TestActivityRecords(t *testing.T) {
 
 func TestCommandStructuredOutput(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"name":{"type":"string"}},"required":["n","name"]}`)
-	tool := func(name, out string) mcpcore.Tool {
-		tl := testcatalog.CommandTool(name, "printf", "%s", actions.Template(out))
+	tool := func(name, out string) catalog.Tool {
+		tl := testcatalog.CommandTool(name, "printf", "%s", catalog.Template(out))
 		tl.OutputSchema = schema
 		return tl
 	}
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{
 		tool("json_ok", "  {\"n\": 3, \"name\": \"three\"}\n"),
 		tool("json_wrong_type", `{"n": "three", "name": "three"}`),
 		tool("json_missing", `{"n": 3}`),
@@ -368,7 +369,7 @@ func TestActivityBurst(t *testing.T) {
 	wg.Wait()
 	n := 0
 	for _, a := range sink.all() {
-		if a.Method == "tools/call" && a.Target == "test_simple_text" && a.Outcome == mcpcore.OutcomeOK {
+		if a.Method == "tools/call" && a.Target == "test_simple_text" && a.Outcome == record.OutcomeOK {
 			n++
 		}
 	}
@@ -396,8 +397,8 @@ func TestActivityRecordsRejections(t *testing.T) {
 	big.Header.Set("Authorization", "Bearer "+token)
 	e.send(t, big)
 	for _, want := range []string{"401 Unauthorized: missing bearer token", "401 Unauthorized: invalid bearer token", "403 Forbidden: Origin", "413 Request Entity Too Large"} {
-		a := sink.find(t, want, func(a mcpcore.Activity) bool { return strings.HasPrefix(a.Detail, want) })
-		if a.Outcome != mcpcore.OutcomeError || a.Method != "HTTP POST" || a.Target != mcpcore.EndpointPath {
+		a := sink.find(t, want, func(a record.Activity) bool { return strings.HasPrefix(a.Detail, want) })
+		if a.Outcome != record.OutcomeError || a.Method != "HTTP POST" || a.Target != catalog.EndpointPath {
 			t.Errorf("%s: record %+v", want, a)
 		}
 		if strings.Contains(a.Detail, "mcpt_wrong") {
@@ -418,7 +419,7 @@ func TestActivityWithoutParams(t *testing.T) {
 	r.Header.Set("Mcp-Session-Id", e.initialize(t))
 	r.Header.Set("MCP-Protocol-Version", legacy)
 	e.send(t, r).result(t, nil)
-	sink.find(t, "two pings", func(mcpcore.Activity) bool {
+	sink.find(t, "two pings", func(record.Activity) bool {
 		n := 0
 		for _, a := range sink.all() {
 			if a.Method == "ping" {
@@ -438,9 +439,9 @@ func (panickyAsker) Ask(context.Context, mcpcore.Question) (mcpcore.Answer, erro
 // TestPanicInAHandlerIsContained: a panic while handling one call answers
 // that call with -32603 and the server keeps serving.
 func TestPanicInAHandlerIsContained(t *testing.T) {
-	e := newEnv(t, envOptions{asker: panickyAsker{}, extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{{
-		Name: "guarded", Description: "asks for an approval", Approval: mcpcore.ApprovalAlways,
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "done"}}}},
+	e := newEnv(t, envOptions{asker: panickyAsker{}, extra: &catalog.Catalog{Tools: []catalog.Tool{{
+		Name: "guarded", Description: "asks for an approval", Approval: catalog.ApprovalAlways,
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "done"}}}},
 	}}}})
 	rep := toolCall{name: "guarded"}.send(t, e)
 	if m := rep.response(t); m.Error == nil || m.Error.Code != -32603 {

@@ -13,102 +13,63 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
+	"github.com/mcptray/mcptray/record"
 )
-
-// How long an approval a person allowed for one client app is remembered
-// (Answer.Remember).
-const (
-	// RememberUntilRestart keeps it in the engine's memory: it ends when
-	// mcptray stops.
-	RememberUntilRestart = "restart"
-	// RememberUntilRevoked keeps it in the ApprovalStore until the person
-	// revokes it in Settings.
-	RememberUntilRevoked = "revoked"
-)
-
-// ApprovalKey is what a remembered approval is bound to: the client token
-// (its name; "" when auth is off), the client app's declared name (its
-// clientInfo.name — every stdio client shares the shim's token, so the
-// token alone would let one app answer for another), the tool's name and
-// the hash of the tool's definition when it was allowed, so a tool that is
-// edited since asks again.
-type ApprovalKey struct {
-	Token    string `json:"token"`
-	Client   string `json:"client"`
-	Tool     string `json:"tool"`
-	ToolHash string `json:"toolHash"`
-}
-
-// RememberedApproval is an approval a person allowed for a client app, so
-// that app runs the tool, as it was defined then, without asking again.
-type RememberedApproval struct {
-	ApprovalKey
-	// Since is when the person allowed it.
-	Since time.Time `json:"since"`
-	// UntilRevoked: kept in the ApprovalStore until revoked; otherwise
-	// until mcptray restarts.
-	UntilRevoked bool `json:"untilRevoked"`
-	// ToolTitle and Matches are filled by Engine.RememberedApprovals: the
-	// tool's title now ("" when it has none or is gone), and whether the
-	// approval still applies — false once the tool was edited, renamed or
-	// deleted, when the next call asks again.
-	ToolTitle string `json:"toolTitle,omitempty"`
-	Matches   bool   `json:"matches"`
-}
 
 // ApprovalStore keeps the approvals remembered until the person revokes
 // them, across restarts. storage.Store implements it.
 type ApprovalStore interface {
 	// IsApprovalRemembered reports whether k is kept.
-	IsApprovalRemembered(ctx context.Context, k ApprovalKey) (bool, error)
+	IsApprovalRemembered(ctx context.Context, k record.ApprovalKey) (bool, error)
 	// RememberApproval keeps k (keeping the first Since when it is kept
 	// already).
-	RememberApproval(ctx context.Context, k ApprovalKey) error
+	RememberApproval(ctx context.Context, k record.ApprovalKey) error
 	// ForgetApproval drops k; forgetting one that is not kept is no error.
-	ForgetApproval(ctx context.Context, k ApprovalKey) error
+	ForgetApproval(ctx context.Context, k record.ApprovalKey) error
 	// RememberedApprovals lists every kept approval, UntilRevoked set.
-	RememberedApprovals(ctx context.Context) ([]RememberedApproval, error)
+	RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error)
 }
 
 // remembered holds the approvals remembered until mcptray restarts, and
 // who wants to hear when any remembered approval changes.
 type remembered struct {
 	mu    sync.Mutex
-	since map[ApprovalKey]time.Time
+	since map[record.ApprovalKey]time.Time
 	subs  signals.Set
 }
 
-func (r *remembered) has(k ApprovalKey) bool {
+func (r *remembered) has(k record.ApprovalKey) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	_, ok := r.since[k]
 	return ok
 }
 
-func (r *remembered) add(k ApprovalKey) {
+func (r *remembered) add(k record.ApprovalKey) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.since == nil {
-		r.since = map[ApprovalKey]time.Time{}
+		r.since = map[record.ApprovalKey]time.Time{}
 	}
 	if _, ok := r.since[k]; !ok {
 		r.since[k] = time.Now()
 	}
 }
 
-func (r *remembered) forget(k ApprovalKey) {
+func (r *remembered) forget(k record.ApprovalKey) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.since, k)
 }
 
-func (r *remembered) list() []RememberedApproval {
+func (r *remembered) list() []record.RememberedApproval {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]RememberedApproval, 0, len(r.since))
+	out := make([]record.RememberedApproval, 0, len(r.since))
 	for k, t := range r.since {
-		out = append(out, RememberedApproval{ApprovalKey: k, Since: t})
+		out = append(out, record.RememberedApproval{ApprovalKey: k, Since: t})
 	}
 	return out
 }
@@ -123,7 +84,7 @@ func (r *remembered) changed() { r.subs.Notify() }
 // keeps its approvals while any other edit asks again. Canonical, not just
 // marshalled: the tool's hand-written schemas are kept verbatim, and a
 // re-import that only reformats them must not count as an edit.
-func toolHash(t Tool) (string, error) {
+func toolHash(t catalog.Tool) (string, error) {
 	t.Disabled = false
 	raw, err := json.Marshal(t)
 	if err != nil {
@@ -144,28 +105,28 @@ func toolHash(t Tool) (string, error) {
 }
 
 // approvalKey is the key the approvals of call c are remembered under.
-func approvalKey(c deskCall) (ApprovalKey, error) {
+func approvalKey(c deskCall) (record.ApprovalKey, error) {
 	h, err := toolHash(c.def)
 	if err != nil {
-		return ApprovalKey{}, err
+		return record.ApprovalKey{}, err
 	}
-	return ApprovalKey{Token: c.token, Client: c.client, Tool: c.def.Name, ToolHash: h}, nil
+	return record.ApprovalKey{Token: c.token, Client: c.client, Tool: c.def.Name, ToolHash: h}, nil
 }
 
 // rememberedFor says for how long k is remembered: RememberUntilRevoked,
 // RememberUntilRestart, or "" when it is not. A store that cannot be read
 // is logged and counts as not remembered: the person is asked.
-func (e *Engine) rememberedFor(ctx context.Context, k ApprovalKey) string {
+func (e *Engine) rememberedFor(ctx context.Context, k record.ApprovalKey) string {
 	if st := e.opts.Approvals; st != nil {
 		ok, err := st.IsApprovalRemembered(ctx, k)
 		if err != nil {
 			e.log.Error("reading the remembered approvals", "tool", k.Tool, "err", err)
 		} else if ok {
-			return RememberUntilRevoked
+			return record.RememberUntilRevoked
 		}
 	}
 	if e.remember.has(k) {
-		return RememberUntilRestart
+		return record.RememberUntilRestart
 	}
 	return ""
 }
@@ -173,9 +134,9 @@ func (e *Engine) rememberedFor(ctx context.Context, k ApprovalKey) string {
 // rememberApproval remembers k for as long as how says. Without an
 // ApprovalStore, an approval meant to last until revoked lasts until
 // mcptray restarts, and the log says so.
-func (e *Engine) rememberApproval(ctx context.Context, k ApprovalKey, how string) error {
+func (e *Engine) rememberApproval(ctx context.Context, k record.ApprovalKey, how string) error {
 	switch how {
-	case RememberUntilRevoked:
+	case record.RememberUntilRevoked:
 		if st := e.opts.Approvals; st != nil {
 			if err := st.RememberApproval(ctx, k); err != nil {
 				return fmt.Errorf("remembering the approval of %q: %w", k.Tool, err)
@@ -184,10 +145,10 @@ func (e *Engine) rememberApproval(ctx context.Context, k ApprovalKey, how string
 		}
 		e.log.Warn("no approval store: remembering an approval until mcptray restarts instead of until revoked", "tool", k.Tool)
 		e.remember.add(k)
-	case RememberUntilRestart:
+	case record.RememberUntilRestart:
 		e.remember.add(k)
 	default:
-		return fmt.Errorf("remembering the approval of %q: unknown duration %q (want %q or %q)", k.Tool, how, RememberUntilRestart, RememberUntilRevoked)
+		return fmt.Errorf("remembering the approval of %q: unknown duration %q (want %q or %q)", k.Tool, how, record.RememberUntilRestart, record.RememberUntilRevoked)
 	}
 	e.remember.changed()
 	return nil
@@ -197,7 +158,7 @@ func (e *Engine) rememberApproval(ctx context.Context, k ApprovalKey, how string
 // those kept until mcptray restarts and those kept until revoked, each
 // with the tool's title now and whether it still matches the tool's
 // definition.
-func (e *Engine) RememberedApprovals(ctx context.Context) ([]RememberedApproval, error) {
+func (e *Engine) RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error) {
 	out := e.remember.list()
 	if st := e.opts.Approvals; st != nil {
 		kept, err := st.RememberedApprovals(ctx)
@@ -212,7 +173,7 @@ func (e *Engine) RememberedApprovals(ctx context.Context) ([]RememberedApproval,
 	if err != nil {
 		return nil, fmt.Errorf("listing the remembered approvals: %w", err)
 	}
-	tools := map[string]Tool{}
+	tools := map[string]catalog.Tool{}
 	for _, t := range cat.Tools {
 		tools[t.Name] = t
 	}
@@ -226,7 +187,7 @@ func (e *Engine) RememberedApprovals(ctx context.Context) ([]RememberedApproval,
 		h, err := toolHash(t)
 		a.Matches = err == nil && h == a.ToolHash
 	}
-	slices.SortStableFunc(out, func(a, b RememberedApproval) int {
+	slices.SortStableFunc(out, func(a, b record.RememberedApproval) int {
 		return cmp.Or(b.Since.Compare(a.Since), cmp.Compare(a.Client, b.Client), cmp.Compare(a.Tool, b.Tool))
 	})
 	return out, nil
@@ -234,7 +195,7 @@ func (e *Engine) RememberedApprovals(ctx context.Context) ([]RememberedApproval,
 
 // ForgetApproval revokes the approval k, however long it was remembered
 // for: the next such call asks again.
-func (e *Engine) ForgetApproval(ctx context.Context, k ApprovalKey) error {
+func (e *Engine) ForgetApproval(ctx context.Context, k record.ApprovalKey) error {
 	e.remember.forget(k)
 	defer e.remember.changed()
 	if st := e.opts.Approvals; st != nil {

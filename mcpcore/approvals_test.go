@@ -9,8 +9,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // pendingCall is a tools/call waiting in the background, maybe for a
@@ -58,7 +60,7 @@ func callNotAsking(t *testing.T, asker *fakeAsker, cs *mcp.ClientSession, tool s
 }
 
 // approvalsOf lists the engine's remembered approvals.
-func approvalsOf(t *testing.T, e *env) []mcpcore.RememberedApproval {
+func approvalsOf(t *testing.T, e *env) []record.RememberedApproval {
 	t.Helper()
 	list, err := e.eng.RememberedApprovals(testCtx(t))
 	if err != nil {
@@ -71,8 +73,8 @@ func TestRememberedApprovals(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "mcptray.db")
 	asker := newFakeAsker()
 	allowOnce := mcpcore.Answer{Action: "accept"}
-	untilRevoked := mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRevoked}
-	untilRestart := mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRestart}
+	untilRevoked := mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRevoked}
+	untilRestart := mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRestart}
 	deny := mcpcore.Answer{Action: "decline"}
 	var laptop, desk string
 	otherApp := newClientNamed("other-app")
@@ -101,7 +103,7 @@ func TestRememberedApprovals(t *testing.T) {
 		if got := callNotAsking(t, asker, cs, "t_wipe"); got != "wiped true" {
 			t.Errorf("remembered: %q", got)
 		}
-		sink.find(t, "the remembered approval's line", func(a mcpcore.Activity) bool {
+		sink.find(t, "the remembered approval's line", func(a record.Activity) bool {
 			return slices.Equal(a.Approvals, []string{"approval: allowed without asking (remembered until revoked)"})
 		})
 		// Another app on the same token, or the same app on another
@@ -126,7 +128,7 @@ func TestRememberedApprovals(t *testing.T) {
 	t.Run("after a restart", func(t *testing.T) {
 		// Lists are not cached: the client sees an edit once the engine
 		// serves it.
-		e := newEnv(t, envOptions{db: db, auth: true, extra: taskTools, asker: asker, settings: func(s *mcpcore.Settings) { s.CacheTTLMs = 0 }})
+		e := newEnv(t, envOptions{db: db, auth: true, extra: taskTools, asker: asker, settings: func(s *catalog.Settings) { s.CacheTTLMs = 0 }})
 		cs := e.connect(t, modern, nil, laptop)
 		if got := callNotAsking(t, asker, cs, "t_wipe"); got != "wiped true" {
 			t.Errorf("kept until revoked: %q", got)
@@ -214,7 +216,7 @@ func TestNobodyAnswersMessages(t *testing.T) {
 		if _, got := callAsking(t, asker, cs, "t_wipe", tc.ans); got != tc.text {
 			t.Errorf("%+v: the model reads %q, want %q", tc.ans, got, tc.text)
 		}
-		sink.find(t, tc.line, func(a mcpcore.Activity) bool { return slices.Equal(a.Approvals, []string{tc.line}) })
+		sink.find(t, tc.line, func(a record.Activity) bool { return slices.Equal(a.Approvals, []string{tc.line}) })
 	}
 	// A desktop form the person cancels.
 	call := callInBackground(t, cs, "t_desk_form")

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Asker answers the input steps routed to the desktop: approvals, and forms
@@ -29,10 +31,10 @@ type Question struct {
 	// Tool is the tool being called and ToolTitle its title for people
 	// (empty when it has none); Arguments its arguments as indented JSON,
 	// Hints its annotations.
-	Tool      string `json:"tool"`
-	ToolTitle string `json:"toolTitle,omitempty"`
-	Arguments string `json:"arguments"`
-	Hints     *Hints `json:"hints,omitempty"`
+	Tool      string         `json:"tool"`
+	ToolTitle string         `json:"toolTitle,omitempty"`
+	Arguments string         `json:"arguments"`
+	Hints     *catalog.Hints `json:"hints,omitempty"`
 	// TaskID is set when the call runs as a task.
 	TaskID string `json:"taskId,omitempty"`
 	// Key and Kind (approval, form or url) identify the step; Message is its
@@ -66,18 +68,6 @@ type Answer struct {
 	Unanswered bool `json:"unanswered,omitempty"`
 }
 
-// Ask policies of PolicyAsker.
-const (
-	// AskDeny declines every desktop question.
-	AskDeny = "deny"
-	// AskClientOnly sends desktop-routed forms and URLs to the client when
-	// it can answer them, and declines approvals.
-	AskClientOnly = "client-only"
-)
-
-// AskPolicies are the policies `mcptray serve --ask` accepts.
-var AskPolicies = []string{AskDeny, AskClientOnly}
-
 // PolicyAsker answers desktop questions when no desktop app runs (headless
 // `mcptray serve`): it declines them, saying so in the result text.
 type PolicyAsker struct {
@@ -93,14 +83,14 @@ func (p PolicyAsker) Ask(_ context.Context, q Question) (Answer, error) {
 
 func (p PolicyAsker) policy() string {
 	if p.Policy == "" {
-		return AskDeny
+		return catalog.AskDeny
 	}
 	return p.Policy
 }
 
 // ClientFallback says whether desktop-routed forms and URLs go to a client
 // that can answer them: with the policy AskClientOnly.
-func (p PolicyAsker) ClientFallback() bool { return p.policy() == AskClientOnly }
+func (p PolicyAsker) ClientFallback() bool { return p.policy() == catalog.AskClientOnly }
 
 // ClientFallbacker is an Asker that may send the forms and URLs routed to
 // the desktop to a client that can answer them instead: a headless server
@@ -122,11 +112,11 @@ type deskCall struct {
 	client, token, tool, taskID string
 	// title is the tool's title for people ("" when it has none).
 	title string
-	hints *Hints
+	hints *catalog.Hints
 	args  map[string]any
 	// def is the tool's definition, which a remembered approval is bound
 	// to.
-	def Tool
+	def catalog.Tool
 	// approved records each approval given or refused, for the activity log.
 	approved func(string)
 }
@@ -161,7 +151,7 @@ func spellDuration(d time.Duration) string {
 // adds their answers to data.Inputs. A later question may use the earlier
 // answers. Once a step is not accepted the call will not run, so nothing
 // more is asked: the verdict (deniedOnDesktop) says why.
-func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) error {
+func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []catalog.InputStep, data *actions.Data) error {
 	if len(steps) == 0 || refusedOnDesktop(data.Inputs) {
 		return nil
 	}
@@ -169,14 +159,14 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 	defer func() { data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers)) }()
 	asker := e.opts.Asker
 	if asker == nil {
-		asker = PolicyAsker{Policy: AskDeny}
+		asker = PolicyAsker{Policy: catalog.AskDeny}
 	}
 	args, _ := json.MarshalIndent(c.args, "", "  ")
 	for _, round := range roundsOf(steps) {
 		for _, s := range inRound(steps, round) {
 			data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
-			var key ApprovalKey
-			if s.Kind == StepApproval {
+			var key record.ApprovalKey
+			if s.Kind == catalog.StepApproval {
 				var err error
 				if key, err = approvalKey(c); err != nil {
 					return err
@@ -191,7 +181,7 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 			if err != nil {
 				return err
 			}
-			v := map[string]any{"action": ans.Action, "content": ans.Content, "by": AnsweredByDesktop}
+			v := map[string]any{"action": ans.Action, "content": ans.Content, "by": catalog.AnsweredByDesktop}
 			if ans.Content == nil {
 				v["content"] = map[string]any{}
 			}
@@ -202,7 +192,7 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 				v["unanswered"] = true
 			}
 			accepted := ans.Action == "accept"
-			if s.Kind == StepApproval {
+			if s.Kind == catalog.StepApproval {
 				v["approved"] = accepted
 				if accepted && ans.Remember != "" {
 					if err := e.rememberApproval(ctx, key, ans.Remember); err != nil {
@@ -221,14 +211,14 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []InputStep, 
 }
 
 // askStep asks one step on the desktop and checks the answer.
-func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s InputStep, args string, data *actions.Data) (Answer, error) {
+func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s catalog.InputStep, args string, data *actions.Data) (Answer, error) {
 	msg, err := actions.Render(s.Message, data)
 	if err != nil {
 		return Answer{}, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
 	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
 		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
-	if s.Kind == StepURL {
+	if s.Kind == catalog.StepURL {
 		u, err := actions.Render(s.URL, data)
 		if err != nil {
 			return Answer{}, fmt.Errorf("input step %q url: %w", s.Key, err)
@@ -251,7 +241,7 @@ func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s InputSt
 	default:
 		return Answer{}, fmt.Errorf("asking %q on the desktop: unknown answer %q", s.Key, ans.Action)
 	}
-	if s.Kind == StepForm && ans.Action == "accept" {
+	if s.Kind == catalog.StepForm && ans.Action == "accept" {
 		if err := checkFormAnswer(s.Schema, ans.Content); err != nil {
 			return Answer{}, fmt.Errorf("the desktop's answer to %q: %w", s.Key, err)
 		}
@@ -268,7 +258,7 @@ func (c deskCall) record(line string) {
 
 // untilWords says how long an approval is remembered, for the activity log.
 func untilWords(how string) string {
-	if how == RememberUntilRevoked {
+	if how == record.RememberUntilRevoked {
 		return "until revoked"
 	}
 	return "until mcptray restarts"
@@ -303,7 +293,7 @@ func lowerFirst(s string) string {
 // was not accepted.
 func refusedOnDesktop(inputs map[string]any) bool {
 	for _, v := range inputs {
-		if ans, ok := v.(map[string]any); ok && ans["by"] == AnsweredByDesktop && ans["action"] != "accept" {
+		if ans, ok := v.(map[string]any); ok && ans["by"] == catalog.AnsweredByDesktop && ans["action"] != "accept" {
 			return true
 		}
 	}
@@ -326,7 +316,7 @@ func (e *errDenied) Error() string {
 		return fmt.Sprintf("%s, so %q did not run.", reason, e.tool)
 	}
 	msg := "The person at the computer "
-	if e.kind == StepApproval {
+	if e.kind == catalog.StepApproval {
 		msg += fmt.Sprintf("denied running %q", e.tool)
 		if reason != "" {
 			msg += ": " + reason
@@ -334,7 +324,7 @@ func (e *errDenied) Error() string {
 		return msg + "."
 	}
 	switch {
-	case e.kind == StepURL:
+	case e.kind == catalog.StepURL:
 		msg += fmt.Sprintf("did not open the page %q", e.key)
 	case e.action == "cancel":
 		msg += fmt.Sprintf("cancelled the form %q", e.key)
@@ -349,10 +339,10 @@ func (e *errDenied) Error() string {
 
 // deniedOnDesktop returns the first of tool's desktop steps that was not
 // accepted.
-func deniedOnDesktop(tool string, steps []InputStep, inputs map[string]any) error {
+func deniedOnDesktop(tool string, steps []catalog.InputStep, inputs map[string]any) error {
 	for _, s := range steps {
 		ans, ok := inputs[s.Key].(map[string]any)
-		if !ok || ans["by"] != AnsweredByDesktop {
+		if !ok || ans["by"] != catalog.AnsweredByDesktop {
 			continue
 		}
 		if ans["action"] != "accept" {

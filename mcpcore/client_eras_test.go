@@ -14,24 +14,23 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // loggingTool logs three messages tagged with its argument, so a test can
 // tell the messages of one call from another's.
-var loggingTool = mcpcore.Tool{
+var loggingTool = catalog.Tool{
 	Name:        "tagged_logging",
 	Description: "Logs three info messages carrying its tag.",
-	Params:      []mcpcore.Param{{Name: "tag", Type: "string", Required: true}},
-	Action: actions.Spec{Respond: &actions.Respond{
-		Content: []actions.Content{{Type: "text", Text: "logged {{.args.tag}}"}},
-		Steps: []actions.Step{
-			{Log: &actions.LogStep{Level: "info", Data: "{{.args.tag}} 1"}},
-			{Log: &actions.LogStep{Level: "info", Data: "{{.args.tag}} 2"}},
-			{Log: &actions.LogStep{Level: "info", Data: "{{.args.tag}} 3"}},
+	Params:      []catalog.Param{{Name: "tag", Type: "string", Required: true}},
+	Action: catalog.Action{Respond: &catalog.Respond{
+		Content: []catalog.Content{{Type: "text", Text: "logged {{.args.tag}}"}},
+		Steps: []catalog.Step{
+			{Log: &catalog.LogStep{Level: "info", Data: "{{.args.tag}} 1"}},
+			{Log: &catalog.LogStep{Level: "info", Data: "{{.args.tag}} 2"}},
+			{Log: &catalog.LogStep{Level: "info", Data: "{{.args.tag}} 3"}},
 		},
 	}},
 }
@@ -65,7 +64,7 @@ func (n *notes) snapshot() ([]*mcp.ProgressNotificationParams, []string) {
 }
 
 func TestClientBothEras(t *testing.T) {
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{loggingTool}}})
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{loggingTool}}})
 	want := conformanceCatalog(t)
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +19,7 @@ import (
 type roundsRequest struct {
 	// steps are the steps the client answers, routed and checked against
 	// its capabilities already (stepPlan.client).
-	steps []InputStep
+	steps []catalog.InputStep
 	// bind ties a sealed requestState to this request.
 	bind binding
 	data *actions.Data
@@ -72,9 +73,9 @@ func (e *Engine) askMRTR(r roundsRequest, rounds []int) (*roundsOutcome, error) 
 			return nil, err
 		}
 	}
-	next := func() []InputStep {
+	next := func() []catalog.InputStep {
 		for _, round := range rounds {
-			var open []InputStep
+			var open []catalog.InputStep
 			for _, s := range inRound(r.steps, round) {
 				if _, done := st.Answers[s.Key]; !done {
 					open = append(open, s)
@@ -86,7 +87,7 @@ func (e *Engine) askMRTR(r roundsRequest, rounds []int) (*roundsOutcome, error) 
 		}
 		return nil
 	}
-	var pending []InputStep
+	var pending []catalog.InputStep
 	for _, s := range next() {
 		if resp, ok := r.responses[s.Key]; ok {
 			if ans, err := answerOf(s, resp); err == nil {
@@ -155,7 +156,7 @@ const maxAsks = 3
 
 // askOne asks a session's client one step, again after an invalid answer,
 // up to maxAsks times.
-func askOne(ctx context.Context, ss *mcp.ServerSession, s InputStep, data *actions.Data) (json.RawMessage, error) {
+func askOne(ctx context.Context, ss *mcp.ServerSession, s catalog.InputStep, data *actions.Data) (json.RawMessage, error) {
 	ir, err := inputRequest(s, data)
 	if err != nil {
 		return nil, err

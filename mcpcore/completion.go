@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -68,7 +69,7 @@ func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 }
 
 // folderVariable is the name of a folder template's single variable.
-func folderVariable(t ResourceTemplate) string {
+func folderVariable(t catalog.ResourceTemplate) string {
 	tmpl, err := uritemplate.New(t.URITemplate)
 	if err != nil || len(tmpl.Varnames()) != 1 {
 		return ""

@@ -1,6 +1,6 @@
-// Package mcpcore is mcptray's MCP engine: the catalog model and its
-// validation, the go-sdk servers kept in sync with the catalog, the HTTP
-// handler that routes each request to the 2026-07-28 (stateless) or the
+// Package mcpcore is mcptray's MCP engine: the validation of the catalog
+// (package catalog holds its model), the go-sdk servers kept in sync with
+// the catalog, the HTTP handler that routes each request to the 2026-07-28 (stateless) or the
 // 2025-11-25 (session) era behind an Origin/Host guard, token auth and
 // limits, the input steps answered by the client, and sealed request state.
 //

@@ -15,16 +15,18 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Source is where the engine reads what it serves; storage implements it.
 type Source interface {
 	// Catalog returns the current catalog.
-	Catalog(ctx context.Context) (*Catalog, error)
+	Catalog(ctx context.Context) (*catalog.Catalog, error)
 	// Settings returns the current settings, defaults filled in.
-	Settings(ctx context.Context) (Settings, error)
+	Settings(ctx context.Context) (catalog.Settings, error)
 	// Changes signals (coalesced) after any change to the catalog or
 	// settings, until ctx ends, when it is closed.
 	Changes(ctx context.Context) <-chan struct{}
@@ -85,8 +87,8 @@ type Engine struct {
 	log      *slog.Logger
 	sdkLog   *slog.Logger // go-sdk's, warnings and errors only
 	seal     atomic.Pointer[sealer]
-	settings atomic.Pointer[Settings]
-	catalog  atomic.Pointer[Catalog]
+	settings atomic.Pointer[catalog.Settings]
+	catalog  atomic.Pointer[catalog.Catalog]
 	// templates caches the parsed templates of the current catalog.
 	templates atomic.Pointer[actions.TemplateCache]
 
@@ -153,7 +155,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		opts.Tasks = newMemTasks()
 	}
 	// No task of an earlier process can still be running.
-	if n, err := opts.Tasks.InterruptTasks(ctx, InterruptedMessage, interruptedError(), time.Now()); err != nil {
+	if n, err := opts.Tasks.InterruptTasks(ctx, record.InterruptedMessage, interruptedError(), time.Now()); err != nil {
 		return nil, fmt.Errorf("recovering the tasks of the last run: %w", err)
 	} else if n > 0 {
 		opts.Logger.Warn("tasks interrupted by the last stop are now failed", "count", n)
@@ -174,7 +176,7 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 		scopes:     map[string]*scope{},
 		schemas:    newSchemaPool(),
 		serverVars: serverVars(opts),
-		tasks:      taskRegistry{runs: map[string]*taskRun{}, subs: map[chan Task]struct{}{}},
+		tasks:      taskRegistry{runs: map[string]*taskRun{}, subs: map[chan record.Task]struct{}{}},
 	}
 	e.seal.Store(s)
 	e.shutdown, e.stopListens = context.WithCancel(context.Background())
@@ -190,10 +192,10 @@ func New(ctx context.Context, src Source, keys KeyStore, opts Options) (*Engine,
 
 func (e *Engine) sealer() *sealer { return e.seal.Load() }
 
-func (e *Engine) currentSettings() Settings { return *e.settings.Load() }
+func (e *Engine) currentSettings() catalog.Settings { return *e.settings.Load() }
 
 // Settings returns the settings in force.
-func (e *Engine) Settings() Settings { return e.currentSettings() }
+func (e *Engine) Settings() catalog.Settings { return e.currentSettings() }
 
 // Watch keeps the engine in sync with its source until ctx ends: it
 // subscribes to changes, catches up with any made since New loaded the
@@ -278,7 +280,7 @@ func (e *Engine) Sync(ctx context.Context) error {
 }
 
 // fileResources maps the URI of each served file resource to its file.
-func fileResources(cat *Catalog) map[string]string {
+func fileResources(cat *catalog.Catalog) map[string]string {
 	out := map[string]string{}
 	for _, r := range cat.Resources {
 		if !r.Disabled && r.File != "" {
@@ -306,12 +308,12 @@ func (e *Engine) resourceUpdated(ctx context.Context, uri string) {
 	}
 }
 
-func serverIdentityChanged(a, b Settings) bool {
+func serverIdentityChanged(a, b catalog.Settings) bool {
 	return a.ServerName != b.ServerName || a.ServerTitle != b.ServerTitle || a.Instructions != b.Instructions || a.PageSize != b.PageSize
 }
 
 // serverFor returns the server for a principal, making it on first use.
-func (e *Engine) serverFor(p Principal) *mcp.Server {
+func (e *Engine) serverFor(p record.Principal) *mcp.Server {
 	key := "*"
 	var allow []string
 	if p.Tools != nil {
@@ -369,7 +371,7 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 // apply registers what changed since the last apply on this scope. Entries
 // are fingerprinted by their JSON, so an edit re-registers exactly the
 // entries it touched.
-func (e *Engine) apply(sc *scope, cat *Catalog) {
+func (e *Engine) apply(sc *scope, cat *catalog.Catalog) {
 	want := map[string]string{}
 	adders := map[string]func() error{}
 	add := func(key string, def any, register func() error) {

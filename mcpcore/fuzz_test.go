@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 func FuzzParseCatalog(f *testing.F) {
@@ -30,7 +32,7 @@ func FuzzParseCatalog(f *testing.F) {
 			return
 		}
 		// What parses is written back in a form that parses to the same.
-		out, err := MarshalCatalog(c)
+		out, err := catalog.Marshal(c)
 		if err != nil {
 			t.Fatalf("a parsed catalog does not encode: %v", err)
 		}
@@ -38,7 +40,7 @@ func FuzzParseCatalog(f *testing.F) {
 		if err != nil {
 			t.Fatalf("an exported catalog does not parse: %v\n%s", err, out)
 		}
-		if back, _ := MarshalCatalog(again); !bytes.Equal(back, out) {
+		if back, _ := catalog.Marshal(again); !bytes.Equal(back, out) {
 			t.Fatalf("export, import, export changed the catalog:\n%s\n%s", out, back)
 		}
 	})

@@ -14,29 +14,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// EndpointPath is where the MCP endpoint is served.
-const EndpointPath = "/mcp"
-
-// Principal is who a request is from: a client token (by name), or nobody
-// when auth is off.
-type Principal struct {
-	// Token is the client token's name; empty when auth is off.
-	Token string
-	// Tools, when non-nil, is the only tools this principal may list and call.
-	Tools []string
-}
-
-// ErrUnknownToken is what a TokenVerifier returns for a token it does not know.
-var ErrUnknownToken = errors.New("unknown or revoked token")
-
 // TokenVerifier resolves a bearer token to its principal.
 type TokenVerifier interface {
-	VerifyToken(ctx context.Context, token string) (Principal, error)
+	VerifyToken(ctx context.Context, token string) (record.Principal, error)
 }
 
 // principalOf names who made a request: the client token's name, which
@@ -58,7 +45,7 @@ type principalKey struct{}
 // body.
 func (e *Engine) Handler() http.Handler {
 	serverFor := func(r *http.Request) *mcp.Server {
-		p, _ := r.Context().Value(principalKey{}).(Principal)
+		p, _ := r.Context().Value(principalKey{}).(record.Principal)
 		return e.serverFor(p)
 	}
 	// The guard checks the Host first, case-insensitively as RFC 9110 has
@@ -78,14 +65,14 @@ func (e *Engine) Handler() http.Handler {
 	// only its middleware sets; the token was verified already, so this
 	// verifier just hands the principal over.
 	withTokenInfo := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
-		p, _ := ctx.Value(principalKey{}).(Principal)
+		p, _ := ctx.Value(principalKey{}).(record.Principal)
 		return &auth.TokenInfo{UserID: p.Token}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	route := &router{e: e, modern: modern, legacy: legacy}
 	authed := withTokenInfo(route)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != EndpointPath {
-			e.reject(w, r, http.StatusNotFound, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no MCP endpoint at %s; use %s", r.URL.Path, EndpointPath))
+		if r.URL.Path != catalog.EndpointPath {
+			e.reject(w, r, http.StatusNotFound, jsonrpc.CodeInvalidRequest, fmt.Sprintf("no MCP endpoint at %s; use %s", r.URL.Path, catalog.EndpointPath))
 			return
 		}
 		if !e.guard(w, r) {
@@ -184,7 +171,7 @@ func IsLoopbackHost(host string) bool {
 // originAllowed accepts the server's own loopback origin (same port) and the
 // configured allowlist, compared exactly after normalization.
 func (e *Engine) originAllowed(origin, port string) bool {
-	norm, err := normalizeOrigin(origin)
+	norm, err := catalog.NormalizeOrigin(origin)
 	if err != nil {
 		return false
 	}
@@ -192,7 +179,7 @@ func (e *Engine) originAllowed(origin, port string) bool {
 		return true
 	}
 	for _, a := range e.currentSettings().AllowedOrigins {
-		if n, err := normalizeOrigin(a); err == nil && n == norm {
+		if n, err := catalog.NormalizeOrigin(a); err == nil && n == norm {
 			return true
 		}
 	}
@@ -203,22 +190,22 @@ func (e *Engine) originAllowed(origin, port string) bool {
 // token itself (what a stream it opens is checked with again later); on
 // failure it answers 401 with a WWW-Authenticate challenge. The token
 // itself is never logged.
-func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal, string, bool) {
+func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (record.Principal, string, bool) {
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	token = strings.TrimSpace(token)
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray"`)
 		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "missing bearer token: send Authorization: Bearer <token> (create one with `mcptray token create NAME`)")
-		return Principal{}, "", false
+		return record.Principal{}, "", false
 	}
 	p, err := e.opts.Tokens.VerifyToken(r.Context(), token)
 	if err != nil {
-		if !errors.Is(err, ErrUnknownToken) {
+		if !errors.Is(err, record.ErrUnknownToken) {
 			e.log.Error("verifying a client token", "err", err)
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcptray", error="invalid_token"`)
 		e.reject(w, r, http.StatusUnauthorized, jsonrpc.CodeInvalidRequest, "invalid bearer token: it is unknown or was revoked")
-		return Principal{}, "", false
+		return record.Principal{}, "", false
 	}
 	return p, token, true
 }
@@ -228,7 +215,7 @@ func (e *Engine) authenticate(w http.ResponseWriter, r *http.Request) (Principal
 // on the server it was opened on, so after the allowlist changes the old
 // session must end (404 makes the client initialize again); it is not
 // closed here, so a token holder cannot close someone else's session.
-func (e *Engine) sessionInScope(r *http.Request, p Principal) bool {
+func (e *Engine) sessionInScope(r *http.Request, p record.Principal) bool {
 	id := r.Header.Get("Mcp-Session-Id")
 	if v := r.Header.Get("MCP-Protocol-Version"); id == "" || (v != "" && !slices.Contains(legacyVersions, v)) {
 		return true
@@ -259,7 +246,7 @@ type router struct {
 func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = newWriteDeadlines(w)
 	sessionID := r.Header.Get("Mcp-Session-Id")
-	p, _ := r.Context().Value(principalKey{}).(Principal)
+	p, _ := r.Context().Value(principalKey{}).(record.Principal)
 	if r.Method != http.MethodPost {
 		if sessionID != "" && (r.Method == http.MethodGet || r.Method == http.MethodDelete) {
 			rt.e.sessionUsed(sessionID)
@@ -347,7 +334,7 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // session's use; an initialize first makes room among the token's sessions
 // (maxSessionsPerToken), and the session it opens is recorded, so it ends
 // when the token is revoked or changed.
-func (rt *router) serveLegacy(w http.ResponseWriter, r *http.Request, p Principal, sessionID, method string) {
+func (rt *router) serveLegacy(w http.ResponseWriter, r *http.Request, p record.Principal, sessionID, method string) {
 	if sessionID != "" {
 		rt.e.sessionUsed(sessionID)
 		rt.legacy.ServeHTTP(w, r)
@@ -392,13 +379,13 @@ func (e *Engine) reject(w http.ResponseWriter, r *http.Request, status int, code
 	if e.opts.Activity == nil {
 		return
 	}
-	p, _ := r.Context().Value(principalKey{}).(Principal)
-	e.opts.Activity.Record(Activity{
+	p, _ := r.Context().Value(principalKey{}).(record.Principal)
+	e.opts.Activity.Record(record.Activity{
 		Time:      time.Now(),
 		Token:     p.Token,
-		Method:    RefusedMethodPrefix + r.Method,
+		Method:    record.RefusedMethodPrefix + r.Method,
 		Target:    r.URL.Path,
-		Outcome:   OutcomeError,
+		Outcome:   record.OutcomeError,
 		ErrorCode: code,
 		Detail:    fmt.Sprintf("%d %s: %s", status, http.StatusText(status), msg),
 	})

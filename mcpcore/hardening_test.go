@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -139,7 +140,7 @@ func TestLongResponsesOutliveTheWriteTimeout(t *testing.T) {
 	srv.Config.ReadTimeout, srv.Config.WriteTimeout = time.Second, time.Second
 	srv.Start()
 	t.Cleanup(srv.Close)
-	e.url = srv.URL + mcpcore.EndpointPath
+	e.url = srv.URL + catalog.EndpointPath
 	s, id := e.listen(t)
 	completed(t, toolCall{name: "l_slow"}.send(t, e)) // two seconds
 	if err := e.st.PutTool(testCtx(t), testcatalog.RespondTool("w_late", "hi")); err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,7 +50,7 @@ func TestGuardOrigin(t *testing.T) {
 		if err := e.st.PutSettings(ctx, set); err != nil {
 			t.Fatal(err)
 		}
-		e.waitSettings(t, func(s mcpcore.Settings) bool { return slices.Contains(s.AllowedOrigins, configured) })
+		e.waitSettings(t, func(s catalog.Settings) bool { return slices.Contains(s.AllowedOrigins, configured) })
 		for _, era := range eras {
 			withOrigin(era, configured).result(t, nil)
 			withOrigin(era, "http://evil.example.com").rejected(t, http.StatusForbidden)
@@ -108,7 +108,7 @@ func TestGuardAuth(t *testing.T) {
 
 func TestGuardMalformed(t *testing.T) {
 	const limit = 1 << 20
-	e := newEnv(t, envOptions{settings: func(s *mcpcore.Settings) { s.MaxBodyBytes = limit }})
+	e := newEnv(t, envOptions{settings: func(s *catalog.Settings) { s.MaxBodyBytes = limit }})
 	discover := func() *reply { return e.send(t, e.modern("server/discover", nil).Request) }
 	// padded is a server/discover of about size bytes.
 	padded := func(size int) *http.Request {
@@ -154,7 +154,7 @@ func TestGuardMalformed(t *testing.T) {
 }
 
 func TestTokenToolAllowlist(t *testing.T) {
-	e := newEnv(t, envOptions{auth: true, settings: func(s *mcpcore.Settings) { s.CacheTTLMs, s.CacheScope = 7000, "public" }})
+	e := newEnv(t, envOptions{auth: true, settings: func(s *catalog.Settings) { s.CacheTTLMs, s.CacheScope = 7000, "public" }})
 	ctx := testCtx(t)
 	limited, err := e.st.CreateToken(ctx, "limited", []string{"test_simple_text"})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -83,9 +84,9 @@ type envOptions struct {
 	// keepAlive is Options.KeepAlive (default 15 s, i.e. none in a test).
 	keepAlive time.Duration
 	// settings adjusts the stored settings before the engine starts.
-	settings func(*mcpcore.Settings)
+	settings func(*catalog.Settings)
 	// extra entries are imported over the conformance catalog.
-	extra *mcpcore.Catalog
+	extra *catalog.Catalog
 	// secrets and activity are Options.Secrets and Options.Activity.
 	secrets  mcpcore.SecretReader
 	activity mcpcore.ActivitySink
@@ -99,7 +100,7 @@ type envOptions struct {
 }
 
 // conformanceCatalog is examples/conformance.json, parsed and validated.
-func conformanceCatalog(t *testing.T) *mcpcore.Catalog {
+func conformanceCatalog(t *testing.T) *catalog.Catalog {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "examples", "conformance.json"))
 	if err != nil {
@@ -123,7 +124,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if db == "" {
 		db = filepath.Join(t.TempDir(), "mcptray.db")
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
 	}
@@ -172,7 +173,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 		srv.CloseClientConnections()
 		srv.Close()
 	})
-	return &env{st: st, eng: eng, srv: srv, url: srv.URL + mcpcore.EndpointPath, db: db}
+	return &env{st: st, eng: eng, srv: srv, url: srv.URL + catalog.EndpointPath, db: db}
 }
 
 // testLogger sends the engine's log to the test log while the test runs.
@@ -208,7 +209,7 @@ func (e *env) origin() string { return e.srv.URL }
 
 // waitSettings waits until the engine runs with settings that satisfy ok
 // (they reach it asynchronously, through Changes and Sync).
-func (e *env) waitSettings(t *testing.T, ok func(mcpcore.Settings) bool) {
+func (e *env) waitSettings(t *testing.T, ok func(catalog.Settings) bool) {
 	t.Helper()
 	testutil.Eventually(t, "the settings change to reach the engine", func() bool { return ok(e.eng.Settings()) })
 }

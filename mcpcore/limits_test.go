@@ -10,37 +10,38 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // limitTools are the tools the limit tests call.
-var limitTools = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+var limitTools = &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{
 	{
 		Name: "l_slow", Description: "Answers after two seconds.",
-		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 2000, Log: &actions.LogStep{Level: "info", Data: "slept"}}},
-			Content: []actions.Content{{Type: "text", Text: "slow"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Steps: []catalog.Step{{DelayMs: 2000, Log: &catalog.LogStep{Level: "info", Data: "slept"}}},
+			Content: []catalog.Content{{Type: "text", Text: "slow"}}}},
 	},
 	{
 		// 20 KiB of NUL bytes: 120 KiB once JSON escapes each as \u0000.
 		Name: "l_nuls", Description: "Answers NUL bytes.",
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(strings.Repeat("\x00", 20<<10))}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(strings.Repeat("\x00", 20<<10))}}}},
 	},
 	{
 		Name: "l_plain", Description: "Answers as many plain bytes.",
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(strings.Repeat("a", 20<<10))}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(strings.Repeat("a", 20<<10))}}}},
 	},
 	{
-		Name: "l_ask", Description: "Asks inside its task.", TaskMode: mcpcore.TaskOptional,
-		Steps: []mcpcore.InputStep{{Key: "a", Kind: mcpcore.StepForm, InTask: true, Message: "A?",
+		Name: "l_ask", Description: "Asks inside its task.", TaskMode: catalog.TaskOptional,
+		Steps: []catalog.InputStep{{Key: "a", Kind: catalog.StepForm, InTask: true, Message: "A?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "{{.inputs.a.content.v}}"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "{{.inputs.a.content.v}}"}}}},
 	},
 	{
-		Name: "l_slow_task", Description: "Runs a while, as a task.", TaskMode: mcpcore.TaskOptional,
-		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 3000, Log: &actions.LogStep{Level: "info", Data: "slept"}}},
-			Content: []actions.Content{{Type: "text", Text: "done"}}}},
+		Name: "l_slow_task", Description: "Runs a while, as a task.", TaskMode: catalog.TaskOptional,
+		Action: catalog.Action{Respond: &catalog.Respond{Steps: []catalog.Step{{DelayMs: 3000, Log: &catalog.LogStep{Level: "info", Data: "slept"}}},
+			Content: []catalog.Content{{Type: "text", Text: "done"}}}},
 	},
 }}
 
@@ -61,7 +62,7 @@ func wantLimit(t *testing.T, rep *reply, setting string) *rpcError {
 }
 
 func TestLimitCallsPerToken(t *testing.T) {
-	e := newEnv(t, envOptions{auth: true, extra: limitTools, settings: func(s *mcpcore.Settings) { s.MaxCallsPerToken = 2 }})
+	e := newEnv(t, envOptions{auth: true, extra: limitTools, settings: func(s *catalog.Settings) { s.MaxCallsPerToken = 2 }})
 	a, err := e.st.CreateToken(testCtx(t), "a", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +94,7 @@ func TestLimitCallsPerToken(t *testing.T) {
 }
 
 func TestLimitResultSizeAfterEncoding(t *testing.T) {
-	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *mcpcore.Settings) { s.MaxResultBytes = 64 << 10 }})
+	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *catalog.Settings) { s.MaxResultBytes = 64 << 10 }})
 	// 20 KiB of text fits; 20 KiB of NULs does not, once encoded.
 	completed(t, toolCall{name: "l_plain"}.send(t, e))
 	re := wantLimit(t, toolCall{name: "l_nuls"}.send(t, e), "maxResultBytes")
@@ -106,16 +107,16 @@ func TestLimitResultSizeAfterEncoding(t *testing.T) {
 }
 
 func TestLimitTasksPerToken(t *testing.T) {
-	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *mcpcore.Settings) {
+	e := newEnv(t, envOptions{extra: limitTools, settings: func(s *catalog.Settings) {
 		s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 2, 1
 	}})
 	// One task waits for input; a second cannot wait too, and fails
 	// saying why.
 	waiting := startTask(t, e, "l_ask", nil, "")
-	e.waitTask(t, waiting.TaskID, "", "input_required", func(v taskView) bool { return v.Status == mcpcore.TaskInputRequired })
+	e.waitTask(t, waiting.TaskID, "", "input_required", func(v taskView) bool { return v.Status == record.TaskInputRequired })
 	second := startTask(t, e, "l_ask", nil, "")
 	failed := e.waitTask(t, second.TaskID, "", "failed", terminal)
-	if failed.Status != mcpcore.TaskFailed || failed.Error == nil || failed.Error.Code != mcpcore.CodeLimitExceeded ||
+	if failed.Status != record.TaskFailed || failed.Error == nil || failed.Error.Code != mcpcore.CodeLimitExceeded ||
 		!strings.Contains(failed.Error.Message, "maxWaitingTasksPerToken") {
 		t.Fatalf("a second task waiting for input: %+v %+v", failed, failed.Error)
 	}
@@ -130,7 +131,7 @@ func TestLimitTasksPerToken(t *testing.T) {
 }
 
 func TestLimitSessionsPerToken(t *testing.T) {
-	e := newEnv(t, envOptions{settings: func(s *mcpcore.Settings) { s.MaxSessionsPerToken = 2 }})
+	e := newEnv(t, envOptions{settings: func(s *catalog.Settings) { s.MaxSessionsPerToken = 2 }})
 	first, second := e.initialize(t), e.initialize(t)
 	// The second was used since: the first is the least recently used.
 	e.send(t, e.legacy(second, "ping", nil).Request).result(t, nil)
@@ -149,16 +150,16 @@ func TestLimitSessionsPerToken(t *testing.T) {
 func TestLimitSettingsValidated(t *testing.T) {
 	for _, c := range []struct {
 		field string
-		set   func(*mcpcore.Settings)
+		set   func(*catalog.Settings)
 	}{
-		{"maxCallsPerToken", func(s *mcpcore.Settings) { s.MaxCallsPerToken = 0 }},
-		{"maxTasksPerToken", func(s *mcpcore.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 100_000, 1 }},
-		{"maxWaitingTasksPerToken", func(s *mcpcore.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 4, 5 }},
-		{"maxSessionsPerToken", func(s *mcpcore.Settings) { s.MaxSessionsPerToken = -1 }},
-		{"maxResultBytes", func(s *mcpcore.Settings) { s.MaxResultBytes = 1000 }},
-		{"maxResultBytes", func(s *mcpcore.Settings) { s.MaxResultBytes = 2 << 30 }},
+		{"maxCallsPerToken", func(s *catalog.Settings) { s.MaxCallsPerToken = 0 }},
+		{"maxTasksPerToken", func(s *catalog.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 100_000, 1 }},
+		{"maxWaitingTasksPerToken", func(s *catalog.Settings) { s.MaxTasksPerToken, s.MaxWaitingTasksPerToken = 4, 5 }},
+		{"maxSessionsPerToken", func(s *catalog.Settings) { s.MaxSessionsPerToken = -1 }},
+		{"maxResultBytes", func(s *catalog.Settings) { s.MaxResultBytes = 1000 }},
+		{"maxResultBytes", func(s *catalog.Settings) { s.MaxResultBytes = 2 << 30 }},
 	} {
-		set := mcpcore.DefaultSettings()
+		set := catalog.DefaultSettings()
 		c.set(&set)
 		ps := set.Problems()
 		if len(ps) != 1 || ps[0].Field != c.field {

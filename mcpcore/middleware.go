@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,7 +38,7 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			if strings.HasPrefix(method, "notifications/") {
 				return next(ctx, method, req)
 			}
-			var described *Activity
+			var described *record.Activity
 			if e.opts.Activity != nil {
 				a := requestActivity(time.Now(), method, req)
 				described = &a
@@ -59,7 +60,7 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 				}
 			}
 			if described != nil {
-				a := described.ended(res, err)
+				a := ended(*described, res, err)
 				c.mu.Lock()
 				a.Approvals = slices.Clone(c.approvals)
 				c.mu.Unlock()
@@ -88,7 +89,7 @@ var errStopping = errors.New("mcptray is stopping")
 // logged as running (described, when the activity log is kept), and one
 // still in flight when the engine shuts down is answered with
 // errStoppedDuring instead of a dropped connection.
-func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, token string, described *Activity, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
+func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, token string, described *record.Activity, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
 	if method == "subscriptions/listen" {
 		return run(ctx) // ended, with its result, by Shutdown
 	}
@@ -102,7 +103,7 @@ func (e *Engine) limited(ctx context.Context, method string, req mcp.Request, to
 		defer release()
 		if described != nil {
 			a := *described
-			a.Outcome, a.Detail = OutcomeRunning, "still running; a second record says how it ended (none if mcptray stopped first)"
+			a.Outcome, a.Detail = record.OutcomeRunning, "still running; a second record says how it ended (none if mcptray stopped first)"
 			t := time.AfterFunc(longCall, func() {
 				a.Duration = time.Since(a.Time)
 				e.record(a)

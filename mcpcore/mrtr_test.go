@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // everyCapability declares what every kind of input step needs.
@@ -229,7 +228,7 @@ func TestRequestStateRefused(t *testing.T) {
 }
 
 func TestRequestStateExpires(t *testing.T) {
-	e := newEnv(t, envOptions{settings: func(s *mcpcore.Settings) { s.RequestStateTTLSeconds = 1 }})
+	e := newEnv(t, envOptions{settings: func(s *catalog.Settings) { s.RequestStateTTLSeconds = 1 }})
 	if got := e.eng.Settings().RequestStateTTLSeconds; got != 1 {
 		t.Fatalf("RequestStateTTLSeconds = %d, want 1", got)
 	}
@@ -275,15 +274,15 @@ func TestRequestStateBoundToToken(t *testing.T) {
 
 // gatedTool asks an optional model question, then a required approval,
 // then required details, each in its own round.
-var gatedTool = mcpcore.Tool{
+var gatedTool = catalog.Tool{
 	Name:        "gated_delete",
 	Description: "Deletes after an approval.",
-	Steps: []mcpcore.InputStep{
-		{Key: "hint", Kind: mcpcore.StepSampling, Message: "Suggest a reason.", Optional: true},
-		{Key: "approve", Kind: mcpcore.StepForm, Round: 1, Message: "Delete everything?", Schema: okForm},
-		{Key: "details", Kind: mcpcore.StepForm, Round: 2, Message: "Why?", Schema: whyForm},
+	Steps: []catalog.InputStep{
+		{Key: "hint", Kind: catalog.StepSampling, Message: "Suggest a reason.", Optional: true},
+		{Key: "approve", Kind: catalog.StepForm, Round: 1, Message: "Delete everything?", Schema: okForm},
+		{Key: "details", Kind: catalog.StepForm, Round: 2, Message: "Why?", Schema: whyForm},
 	},
-	Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "approve={{.inputs.approve.action}} details={{.inputs.details.action}}"}}}},
+	Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "approve={{.inputs.approve.action}} details={{.inputs.details.action}}"}}}},
 }
 
 var (
@@ -314,7 +313,7 @@ func wantAsked(t *testing.T, rep *reply, key string) {
 // list changes between rounds — the client drops an optional step's
 // capability, or the tool is edited — the position points at a later round.
 func TestRequiredStepCannotBeSkipped(t *testing.T) {
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{gatedTool}}})
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{gatedTool}}})
 	formOnly := map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}
 
 	t.Run("capability dropped", func(t *testing.T) {
@@ -330,14 +329,14 @@ func TestRequiredStepCannotBeSkipped(t *testing.T) {
 	})
 
 	t.Run("tool edited", func(t *testing.T) {
-		tool := mcpcore.Tool{
+		tool := catalog.Tool{
 			Name:        "edited_between_rounds",
 			Description: "v1",
-			Steps: []mcpcore.InputStep{
-				{Key: "name", Kind: mcpcore.StepForm, Message: "Name?", Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
-				{Key: "details", Kind: mcpcore.StepForm, Round: 1, Message: "Why?", Schema: whyForm},
+			Steps: []catalog.InputStep{
+				{Key: "name", Kind: catalog.StepForm, Message: "Name?", Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)},
+				{Key: "details", Kind: catalog.StepForm, Round: 1, Message: "Why?", Schema: whyForm},
 			},
-			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "approve={{.inputs.approve.action}}"}}}},
+			Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "approve={{.inputs.approve.action}}"}}}},
 		}
 		ctx := testCtx(t)
 		if err := e.st.PutTool(ctx, tool); err != nil {
@@ -352,7 +351,7 @@ func TestRequiredStepCannotBeSkipped(t *testing.T) {
 		// While the call is between rounds, the tool gains a required
 		// approval in its first round.
 		tool.Description = "v2"
-		tool.Steps = append(tool.Steps, mcpcore.InputStep{Key: "approve", Kind: mcpcore.StepForm, Message: "Delete everything?", Schema: okForm})
+		tool.Steps = append(tool.Steps, catalog.InputStep{Key: "approve", Kind: catalog.StepForm, Message: "Delete everything?", Schema: okForm})
 		if err := e.st.PutTool(ctx, tool); err != nil {
 			t.Fatal(err)
 		}

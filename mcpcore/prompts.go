@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // addPrompt registers a catalog prompt.
-func (e *Engine) addPrompt(srv *mcp.Server, p Prompt) error {
+func (e *Engine) addPrompt(srv *mcp.Server, p catalog.Prompt) error {
 	mp := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
 	for _, a := range p.Arguments {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
@@ -21,7 +22,7 @@ func (e *Engine) addPrompt(srv *mcp.Server, p Prompt) error {
 
 // promptHandler answers prompts/get: the arguments checked, the prompt's
 // steps asked of the client, then the messages rendered.
-func (e *Engine) promptHandler(p Prompt) mcp.PromptHandler {
+func (e *Engine) promptHandler(p catalog.Prompt) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		args := map[string]any{}
 		for _, a := range p.Arguments {

@@ -6,7 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -15,7 +16,7 @@ type laterSink struct {
 	w atomic.Pointer[storage.ActivityWriter]
 }
 
-func (l *laterSink) Record(a mcpcore.Activity) {
+func (l *laterSink) Record(a record.Activity) {
 	if w := l.w.Load(); w != nil {
 		w.Record(a)
 	}
@@ -26,7 +27,7 @@ func (l *laterSink) Record(a mcpcore.Activity) {
 // one accepted request out of the activity log, however small it is kept.
 func TestRefusedFloodEvictsNoAcceptedRecord(t *testing.T) {
 	sink := &laterSink{}
-	e := newEnv(t, envOptions{auth: true, activity: sink, settings: func(s *mcpcore.Settings) { s.ActivityMaxRows = 20 }})
+	e := newEnv(t, envOptions{auth: true, activity: sink, settings: func(s *catalog.Settings) { s.ActivityMaxRows = 20 }})
 	w := e.st.NewActivityWriter(storage.ActivityWriterOptions{})
 	t.Cleanup(func() { _ = w.Close() })
 	sink.w.Store(w)

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,7 +30,7 @@ import (
 // status outside 2xx, a command exiting non-zero, output past its cap — is
 // a -32603 error saying what failed; resources/read has no tool-style error
 // result, and a partial document must not pass for the whole.
-func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
+func (e *Engine) addResource(srv *mcp.Server, r catalog.Resource) error {
 	srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MimeType},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			c := &mcp.ResourceContents{URI: r.URI, MIMEType: r.MimeType}
@@ -67,7 +68,7 @@ func (e *Engine) addResource(srv *mcp.Server, r Resource) error {
 
 // readHTTP fills c from the resource's HTTP source. The MIME type is the
 // resource's, else the response's Content-Type.
-func (e *Engine) readHTTP(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
+func (e *Engine) readHTTP(ctx context.Context, r catalog.Resource, c *mcp.ResourceContents) error {
 	resp, err := actions.Fetch(ctx, r.HTTP, e.data(ctx, nil))
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -96,7 +97,7 @@ func (e *Engine) readHTTP(ctx context.Context, r Resource, c *mcp.ResourceConten
 }
 
 // readCommand fills c with the stdout of the resource's command.
-func (e *Engine) readCommand(ctx context.Context, r Resource, c *mcp.ResourceContents) error {
+func (e *Engine) readCommand(ctx context.Context, r catalog.Resource, c *mcp.ResourceContents) error {
 	out, err := actions.CommandOutput(ctx, r.Command, e.data(ctx, nil))
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -141,7 +142,7 @@ func fileContents(c *mcp.ResourceContents, name string, b []byte) {
 }
 
 // addTemplate registers a resource template.
-func (e *Engine) addTemplate(srv *mcp.Server, t ResourceTemplate) error {
+func (e *Engine) addTemplate(srv *mcp.Server, t catalog.ResourceTemplate) error {
 	tmpl, err := uritemplate.New(t.URITemplate)
 	if err != nil {
 		return fmt.Errorf("uri template: %w", err)

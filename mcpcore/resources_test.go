@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -66,7 +66,7 @@ func TestFolderTemplateStaysInside(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "secret.txt"), filepath.Join(notes, "link.txt")); err != nil {
 		t.Skipf("cannot make a symlink here: %v", err)
 	}
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{ResourceTemplates: []mcpcore.ResourceTemplate{
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{ResourceTemplates: []catalog.ResourceTemplate{
 		{URITemplate: "file:///notes/{path}", Name: "notes", Folder: notes},
 	}}})
 

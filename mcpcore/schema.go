@@ -15,56 +15,6 @@ import (
 	textmsg "golang.org/x/text/message"
 )
 
-// InputSchemaJSON returns the tool's input schema as served: the hand-written
-// one verbatim, or the one generated from its parameters.
-func (t Tool) InputSchemaJSON() json.RawMessage {
-	if len(t.InputSchema) > 0 {
-		return t.InputSchema
-	}
-	return generateSchema(t.Params)
-}
-
-// generateSchema builds a closed object schema from parameters.
-func generateSchema(params []Param) json.RawMessage {
-	props := map[string]any{}
-	required := []string{}
-	for _, p := range params {
-		s := map[string]any{"type": p.Type}
-		if p.Description != "" {
-			s["description"] = p.Description
-		}
-		if len(p.Enum) > 0 {
-			s["enum"] = p.Enum
-		}
-		if p.Default != nil {
-			s["default"] = p.Default
-		}
-		if p.Type == "array" {
-			items := p.Items
-			if items == "" {
-				items = "string"
-			}
-			s["items"] = map[string]any{"type": items}
-		}
-		if p.Header != "" {
-			s["x-mcp-header"] = p.Header
-		}
-		props[p.Name] = s
-		if p.Required {
-			required = append(required, p.Name)
-		}
-	}
-	schema := map[string]any{"type": "object", "additionalProperties": false}
-	if len(params) > 0 {
-		schema["properties"] = props
-	}
-	if len(required) > 0 {
-		schema["required"] = required
-	}
-	b, _ := json.Marshal(schema) // a map of JSON values always marshals
-	return b
-}
-
 // resolveSchema checks a user's JSON Schema twice: against the JSON Schema
 // meta-schema (2020-12 unless it declares another dialect), which catches
 // mistakes such as an unknown type, and by resolving it with the library

@@ -3,6 +3,8 @@ package mcpcore
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // TestSchemaPoolSharesByContent: tools whose input schemas have the same
@@ -11,19 +13,19 @@ import (
 // not parse is an error, not a panic.
 func TestSchemaPoolSharesByContent(t *testing.T) {
 	p := newSchemaPool()
-	params := []Param{{Name: "id", Type: "string", Required: true}}
-	a, err := p.schema(Tool{Name: "a", Params: params}.InputSchemaJSON())
+	params := []catalog.Param{{Name: "id", Type: "string", Required: true}}
+	a, err := p.schema(catalog.Tool{Name: "a", Params: params}.InputSchemaJSON())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.schema(Tool{Name: "b", Params: params}.InputSchemaJSON())
+	b, err := p.schema(catalog.Tool{Name: "b", Params: params}.InputSchemaJSON())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a != b {
 		t.Error("two tools with the same parameters got two parsed schemas")
 	}
-	c, err := p.schema(Tool{Name: "c", Params: []Param{{Name: "n", Type: "number"}}}.InputSchemaJSON())
+	c, err := p.schema(catalog.Tool{Name: "c", Params: []catalog.Param{{Name: "n", Type: "number"}}}.InputSchemaJSON())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,7 +20,7 @@ import (
 // thousands of tools this is the slowest part of a start (go-sdk validates
 // each tool's schema as it is registered).
 func (e *Engine) buildDefault() {
-	e.serverFor(Principal{})
+	e.serverFor(record.Principal{})
 }
 
 // schemaPool shares tools' input schemas by content across tools and

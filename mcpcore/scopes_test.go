@@ -14,7 +14,7 @@ import (
 // New waits for that build.
 func TestDefaultScopeBuiltAtStart(t *testing.T) {
 	ctx := testCtx(t)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

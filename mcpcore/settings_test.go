@@ -1,18 +1,16 @@
 package mcpcore_test
 
 import (
-	"errors"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // TestPaginationFollowsPageSize lists the tools page by page with the page
 // size from the settings, then follows a change of that setting.
 func TestPaginationFollowsPageSize(t *testing.T) {
-	e := newEnv(t, envOptions{settings: func(s *mcpcore.Settings) { s.PageSize = 5 }})
+	e := newEnv(t, envOptions{settings: func(s *catalog.Settings) { s.PageSize = 5 }})
 	want := len(conformanceCatalog(t).Tools)
 	pages := func() (sizes []int, names []string) {
 		cursor := ""
@@ -42,13 +40,13 @@ func TestPaginationFollowsPageSize(t *testing.T) {
 	if err := e.st.PutSettings(testCtx(t), withPageSize(t, e, 100)); err != nil {
 		t.Fatal(err)
 	}
-	e.waitSettings(t, func(s mcpcore.Settings) bool { return s.PageSize == 100 })
+	e.waitSettings(t, func(s catalog.Settings) bool { return s.PageSize == 100 })
 	if sizes, _ := pages(); len(sizes) != 1 || sizes[0] != want {
 		t.Errorf("after the page size changed to 100: pages of %v", sizes)
 	}
 }
 
-func withPageSize(t *testing.T, e *env, n int) mcpcore.Settings {
+func withPageSize(t *testing.T, e *env, n int) catalog.Settings {
 	t.Helper()
 	s, err := e.st.Settings(testCtx(t))
 	if err != nil {
@@ -71,7 +69,7 @@ func TestDiscoverFollowsSettings(t *testing.T) {
 	if err := e.st.PutSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	e.waitSettings(t, func(got mcpcore.Settings) bool { return got.Instructions == s.Instructions })
+	e.waitSettings(t, func(got catalog.Settings) bool { return got.Instructions == s.Instructions })
 	var d struct {
 		Instructions string `json:"instructions"`
 		TTLMs        int    `json:"ttlMs"`
@@ -97,29 +95,5 @@ func TestTokenAllowedNoTools(t *testing.T) {
 	}
 	if l := e.listTools(t, none); len(l.Tools) != 0 || l.CacheScope != "private" {
 		t.Errorf("a token allowed no tools lists %v (cacheScope %q)", l.names(), l.CacheScope)
-	}
-}
-
-// TestSettingsProblemsAreOnTheirFields: every rule names the setting it is
-// about, so the app shows it beside that field; Validate words them all.
-func TestSettingsProblemsAreOnTheirFields(t *testing.T) {
-	if ps := mcpcore.DefaultSettings().Problems(); len(ps) != 0 {
-		t.Fatalf("the defaults have problems: %v", ps)
-	}
-	set := mcpcore.DefaultSettings()
-	set.ServerName, set.PageSize, set.Port, set.AskPolicy = "", 0, 70000, "maybe"
-	set.AllowedOrigins = []string{"ftp://nope"}
-	var fields []string
-	for _, p := range set.Problems() {
-		fields = append(fields, p.Field)
-	}
-	if want := []string{"serverName", "pageSize", "port", "askPolicy", "allowedOrigins"}; !slices.Equal(fields, want) {
-		t.Fatalf("problems on %v, want %v", fields, want)
-	}
-	err := set.Validate()
-	var ve *mcpcore.ValidationError
-	if !errors.As(err, &ve) || len(ve.Problems) != 5 || !strings.HasPrefix(err.Error(), "invalid settings (5 problems)") ||
-		!strings.Contains(err.Error(), `allowedOrigins: "ftp://nope" is not an origin`) {
-		t.Fatalf("Validate: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,43 +21,21 @@ import (
 // The client asks in clientrounds.go, the desktop in asker.go, a task in
 // taskrun.go; toolcall.go puts them in order.
 
-// Step routing: who answers an input step.
-const (
-	AnsweredByDesktop = "desktop"
-	AnsweredByClient  = "client"
-	AnsweredByAuto    = "auto"
-)
-
-// AnsweredByValues are the routes a step may name.
-var AnsweredByValues = []string{AnsweredByDesktop, AnsweredByClient, AnsweredByAuto}
-
-// answeredBy is the step's route, defaults filled in: approvals on the
-// desktop, everything else by the client.
-func (s InputStep) answeredBy() string {
-	switch {
-	case s.AnsweredBy != "":
-		return s.AnsweredBy
-	case s.Kind == StepApproval:
-		return AnsweredByDesktop
-	}
-	return AnsweredByClient
-}
-
 // route splits steps into those the client answers and those the desktop
 // answers, given what the client declared.
-func (e *Engine) route(steps []InputStep, caps *mcp.ClientCapabilities) (client, desktop []InputStep) {
+func (e *Engine) route(steps []catalog.InputStep, caps *mcp.ClientCapabilities) (client, desktop []catalog.InputStep) {
 	for _, s := range steps {
-		switch s.answeredBy() {
-		case AnsweredByClient:
+		switch s.Route() {
+		case catalog.AnsweredByClient:
 			client = append(client, s)
-		case AnsweredByAuto:
+		case catalog.AnsweredByAuto:
 			if capable(s.Kind, caps) {
 				client = append(client, s)
 			} else {
 				desktop = append(desktop, s)
 			}
 		default:
-			if s.Kind != StepApproval && e.clientFallback() && capable(s.Kind, caps) {
+			if s.Kind != catalog.StepApproval && e.clientFallback() && capable(s.Kind, caps) {
 				client = append(client, s)
 			} else {
 				desktop = append(desktop, s)
@@ -76,26 +55,26 @@ const maxRound = 100
 // approvalStep is the approval a destructive tool asks implicitly, after
 // every step of its own. It names the tool by its title; the message is a
 // template, so a title with template braces in it is not used.
-func approvalStep(t Tool) InputStep {
+func approvalStep(t catalog.Tool) catalog.InputStep {
 	name := t.Name
 	if t.Title != "" && !strings.Contains(t.Title, "{{") {
 		name = t.Title
 	}
-	return InputStep{Key: implicitApprovalKey, Kind: StepApproval, Round: maxRound + 1,
-		Message: actions.Template(fmt.Sprintf("Allow the AI app to run %q? It can change or delete things.", name))}
+	return catalog.InputStep{Key: implicitApprovalKey, Kind: catalog.StepApproval, Round: maxRound + 1,
+		Message: catalog.Template(fmt.Sprintf("Allow the AI app to run %q? It can change or delete things.", name))}
 }
 
 // stepsOf are a tool's steps, with the implicit approval of a destructive
 // tool unless the person turned it off or the tool asks one already.
-func stepsOf(t Tool) []InputStep {
-	if t.Approval == ApprovalOff || slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Kind == StepApproval }) {
+func stepsOf(t catalog.Tool) []catalog.InputStep {
+	if t.Approval == catalog.ApprovalOff || slices.ContainsFunc(t.Steps, func(s catalog.InputStep) bool { return s.Kind == catalog.StepApproval }) {
 		return t.Steps
 	}
 	destructive := t.Hints != nil && t.Hints.Destructive != nil && *t.Hints.Destructive
-	if !destructive && t.Approval != ApprovalAlways {
+	if !destructive && t.Approval != catalog.ApprovalAlways {
 		return t.Steps
 	}
-	if slices.ContainsFunc(t.Steps, func(s InputStep) bool { return s.Key == implicitApprovalKey }) {
+	if slices.ContainsFunc(t.Steps, func(s catalog.InputStep) bool { return s.Key == implicitApprovalKey }) {
 		return t.Steps
 	}
 	return append(slices.Clip(t.Steps), approvalStep(t))
@@ -105,14 +84,14 @@ func stepsOf(t Tool) []InputStep {
 type stepPlan struct {
 	// all are the definition's steps; before those answered before the
 	// action, or before the task is created when the call runs as one.
-	all, before []InputStep
+	all, before []catalog.InputStep
 	// client are the steps of before the client answers (those it cannot
 	// answer and may skip left out), desktop those the desktop answers.
-	client, desktop []InputStep
+	client, desktop []catalog.InputStep
 	// inTaskClient and inTaskDesktop are the in-task steps of a call that
 	// runs as a task, asked while the task runs (the client's through
 	// tasks/update).
-	inTaskClient, inTaskDesktop []InputStep
+	inTaskClient, inTaskDesktop []catalog.InputStep
 }
 
 // planSteps routes a request's steps given the client's capabilities, and
@@ -120,7 +99,7 @@ type stepPlan struct {
 // the steps a task will ask too, so that the call fails now rather than the
 // task later. caps runs only when there are steps: go-sdk decodes the
 // capabilities anew on each call.
-func (e *Engine) planSteps(steps []InputStep, asTask bool, caps func() *mcp.ClientCapabilities) (stepPlan, error) {
+func (e *Engine) planSteps(steps []catalog.InputStep, asTask bool, caps func() *mcp.ClientCapabilities) (stepPlan, error) {
 	p := stepPlan{all: steps, before: steps}
 	if len(steps) == 0 {
 		return p, nil
@@ -128,15 +107,15 @@ func (e *Engine) planSteps(steps []InputStep, asTask bool, caps func() *mcp.Clie
 	declared := caps()
 	var err error
 	if asTask {
-		var inTask []InputStep
+		var inTask []catalog.InputStep
 		p.before, inTask = splitInTask(steps)
-		var client []InputStep
+		var client []catalog.InputStep
 		client, p.inTaskDesktop = e.route(inTask, declared)
 		if p.inTaskClient, err = answerable(client, declared); err != nil {
 			return p, err
 		}
 	}
-	var client []InputStep
+	var client []catalog.InputStep
 	client, p.desktop = e.route(p.before, declared)
 	if p.client, err = answerable(client, declared); err != nil {
 		return p, err
@@ -146,7 +125,7 @@ func (e *Engine) planSteps(steps []InputStep, asTask bool, caps func() *mcp.Clie
 
 // splitInTask separates the steps answered before a task is created from
 // those asked inside it.
-func splitInTask(steps []InputStep) (before, inTask []InputStep) {
+func splitInTask(steps []catalog.InputStep) (before, inTask []catalog.InputStep) {
 	for _, s := range steps {
 		if s.InTask {
 			inTask = append(inTask, s)
@@ -159,8 +138,8 @@ func splitInTask(steps []InputStep) (before, inTask []InputStep) {
 
 // answerable drops optional steps the client cannot answer and fails with
 // -32021 when a required one needs a capability the client did not declare.
-func answerable(steps []InputStep, caps *mcp.ClientCapabilities) ([]InputStep, error) {
-	var out []InputStep
+func answerable(steps []catalog.InputStep, caps *mcp.ClientCapabilities) ([]catalog.InputStep, error) {
+	var out []catalog.InputStep
 	missing := map[string]any{}
 	for _, s := range steps {
 		if capable(s.Kind, caps) {
@@ -191,13 +170,13 @@ func capable(kind string, caps *mcp.ClientCapabilities) bool {
 		return false
 	}
 	switch kind {
-	case StepForm:
+	case catalog.StepForm:
 		return caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
-	case StepURL:
+	case catalog.StepURL:
 		return caps.Elicitation != nil && caps.Elicitation.URL != nil
-	case StepSampling:
+	case catalog.StepSampling:
 		return caps.Sampling != nil
-	case StepRoots:
+	case catalog.StepRoots:
 		return caps.RootsV2 != nil || caps.Roots.ListChanged
 	}
 	return false
@@ -206,18 +185,18 @@ func capable(kind string, caps *mcp.ClientCapabilities) bool {
 // requiredCapability is the -32021 data entry for a step kind.
 func requiredCapability(kind string) (string, any) {
 	switch kind {
-	case StepURL:
+	case catalog.StepURL:
 		return "elicitation", map[string]any{"url": map[string]any{}}
-	case StepSampling:
+	case catalog.StepSampling:
 		return "sampling", map[string]any{}
-	case StepRoots:
+	case catalog.StepRoots:
 		return "roots", map[string]any{}
 	}
 	return "elicitation", map[string]any{}
 }
 
 // roundsOf lists the rounds steps use, in the order they are asked.
-func roundsOf(steps []InputStep) []int {
+func roundsOf(steps []catalog.InputStep) []int {
 	var rounds []int
 	for _, s := range steps {
 		if !slices.Contains(rounds, s.Round) {
@@ -229,8 +208,8 @@ func roundsOf(steps []InputStep) []int {
 }
 
 // inRound are the steps asked together in round.
-func inRound(steps []InputStep, round int) []InputStep {
-	var out []InputStep
+func inRound(steps []catalog.InputStep, round int) []catalog.InputStep {
+	var out []catalog.InputStep
 	for _, s := range steps {
 		if s.Round == round {
 			out = append(out, s)
@@ -242,22 +221,22 @@ func inRound(steps []InputStep, round int) []InputStep {
 // inputRequest renders the request a step sends the client. A secret a
 // template resolves is redacted from it: the client never sees secret
 // values.
-func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
+func inputRequest(s catalog.InputStep, data *actions.Data) (mcp.InputRequest, error) {
 	msg, err := actions.Render(s.Message, data)
 	if err != nil {
 		return nil, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
 	msg = data.Redact(msg)
 	switch s.Kind {
-	case StepForm:
+	case catalog.StepForm:
 		return &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: s.Schema}, nil
-	case StepURL:
+	case catalog.StepURL:
 		u, err := actions.Render(s.URL, data)
 		if err != nil {
 			return nil, fmt.Errorf("input step %q url: %w", s.Key, err)
 		}
 		return &mcp.ElicitParams{Mode: "url", Message: msg, URL: data.Redact(u)}, nil
-	case StepSampling:
+	case catalog.StepSampling:
 		maxTokens := s.MaxTokens
 		if maxTokens == 0 {
 			maxTokens = 1000
@@ -267,7 +246,7 @@ func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 			MaxTokens:    int64(maxTokens),
 			SystemPrompt: s.SystemPrompt,
 		}, nil
-	case StepRoots:
+	case catalog.StepRoots:
 		return &mcp.ListRootsParams{}, nil
 	}
 	return nil, fmt.Errorf("input step %q: unknown kind %q", s.Key, s.Kind)
@@ -275,17 +254,17 @@ func inputRequest(s InputStep, data *actions.Data) (mcp.InputRequest, error) {
 
 // answerOf checks a client's response against its step and returns the
 // answer as templates see it, or why it cannot be accepted.
-func answerOf(s InputStep, resp mcp.InputResponse) (json.RawMessage, error) {
+func answerOf(s catalog.InputStep, resp mcp.InputResponse) (json.RawMessage, error) {
 	var v any
 	switch s.Kind {
-	case StepForm, StepURL:
+	case catalog.StepForm, catalog.StepURL:
 		er, ok := resp.(*mcp.ElicitResult)
 		if !ok {
 			return nil, fmt.Errorf("want an elicitation result, got %T", resp)
 		}
 		switch er.Action {
 		case "accept":
-			if s.Kind == StepForm {
+			if s.Kind == catalog.StepForm {
 				if err := checkFormAnswer(s.Schema, er.Content); err != nil {
 					return nil, err
 				}
@@ -299,7 +278,7 @@ func answerOf(s InputStep, resp mcp.InputResponse) (json.RawMessage, error) {
 			content = map[string]any{}
 		}
 		v = map[string]any{"action": er.Action, "content": content}
-	case StepSampling:
+	case catalog.StepSampling:
 		var content mcp.Content
 		var model, stop string
 		var role mcp.Role
@@ -319,7 +298,7 @@ func answerOf(s InputStep, resp mcp.InputResponse) (json.RawMessage, error) {
 			text = tc.Text
 		}
 		v = map[string]any{"role": role, "model": model, "stopReason": stop, "text": text}
-	case StepRoots:
+	case catalog.StepRoots:
 		lr, ok := resp.(*mcp.ListRootsResult)
 		if !ok {
 			return nil, fmt.Errorf("want a roots result, got %T", resp)
@@ -383,7 +362,7 @@ func mergeInputs(a, b map[string]any) map[string]any {
 // withSkipped gives every step of steps that has no answer in inputs (one
 // skipped for want of a capability) an empty one, in place, so a template
 // such as {{.inputs.key.content.x}} renders empty, not an error.
-func withSkipped(steps []InputStep, inputs map[string]any) map[string]any {
+func withSkipped(steps []catalog.InputStep, inputs map[string]any) map[string]any {
 	for _, s := range steps {
 		if _, ok := inputs[s.Key]; !ok {
 			inputs[s.Key] = skippedAnswer(s.Kind)
@@ -396,9 +375,9 @@ func withSkipped(steps []InputStep, inputs map[string]any) map[string]any {
 // real answer, with empty values.
 func skippedAnswer(kind string) map[string]any {
 	switch kind {
-	case StepSampling:
+	case catalog.StepSampling:
 		return map[string]any{"role": "", "model": "", "stopReason": "", "text": ""}
-	case StepRoots:
+	case catalog.StepRoots:
 		return map[string]any{"roots": []any{}}
 	}
 	return map[string]any{"action": "skipped", "content": map[string]any{}}
@@ -419,13 +398,13 @@ func (e *errDeclined) Error() string {
 
 // declined returns the first form or URL step the person did not accept
 // in the client.
-func declined(steps []InputStep, inputs map[string]any) error {
+func declined(steps []catalog.InputStep, inputs map[string]any) error {
 	for _, s := range steps {
-		if s.Kind != StepForm && s.Kind != StepURL {
+		if s.Kind != catalog.StepForm && s.Kind != catalog.StepURL {
 			continue
 		}
 		// Desktop answers are deniedOnDesktop's, which says why.
-		if ans, ok := inputs[s.Key].(map[string]any); ok && ans["by"] != AnsweredByDesktop && (ans["action"] == "decline" || ans["action"] == "cancel") {
+		if ans, ok := inputs[s.Key].(map[string]any); ok && ans["by"] != catalog.AnsweredByDesktop && (ans["action"] == "decline" || ans["action"] == "cancel") {
 			return &errDeclined{key: s.Key, action: fmt.Sprint(ans["action"])}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +19,7 @@ func stepEngine(t *testing.T) *Engine {
 	t.Helper()
 	e := &Engine{}
 	e.seal.Store(testSealer(t))
-	set := DefaultSettings()
+	set := catalog.DefaultSettings()
 	e.settings.Store(&set)
 	return e
 }
@@ -32,7 +33,7 @@ func formCaps() *mcp.ClientCapabilities {
 // stepRequest is one request of a definition whose steps the client
 // answers, as prompts/get makes it.
 type stepRequest struct {
-	steps []InputStep
+	steps []catalog.InputStep
 	caps  func() *mcp.ClientCapabilities
 	roundsRequest
 }
@@ -59,9 +60,9 @@ func accept(content map[string]any) *mcp.ElicitResult {
 
 func TestStepsRoundsAndAnswers(t *testing.T) {
 	e := stepEngine(t)
-	steps := []InputStep{
-		{Key: "first", Kind: StepForm, Message: "Name?", Schema: nameForm},
-		{Key: "second", Kind: StepForm, Message: "Hi {{.inputs.first.content.name}}, colour?", Schema: nameForm, Round: 1},
+	steps := []catalog.InputStep{
+		{Key: "first", Kind: catalog.StepForm, Message: "Name?", Schema: nameForm},
+		{Key: "second", Kind: catalog.StepForm, Message: "Hi {{.inputs.first.content.name}}, colour?", Schema: nameForm, Round: 1},
 	}
 	req := stepRequest{steps: steps, caps: formCaps, roundsRequest: roundsRequest{bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil)}}
 	ctx := context.Background()
@@ -119,9 +120,9 @@ func isCode(err error, code int64) bool {
 
 func TestStepsCapabilities(t *testing.T) {
 	e := stepEngine(t)
-	steps := []InputStep{
-		{Key: "ask", Kind: StepForm, Message: "Name?", Schema: nameForm, Optional: true},
-		{Key: "llm", Kind: StepSampling, Message: "Hello", Optional: true},
+	steps := []catalog.InputStep{
+		{Key: "ask", Kind: catalog.StepForm, Message: "Name?", Schema: nameForm, Optional: true},
+		{Key: "llm", Kind: catalog.StepSampling, Message: "Hello", Optional: true},
 	}
 	req := stepRequest{steps: steps, roundsRequest: roundsRequest{bind: binding{Method: "tools/call", Name: "t"}, data: e.data(t.Context(), nil)},
 		caps: func() *mcp.ClientCapabilities { return &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}} }}
@@ -135,7 +136,7 @@ func TestStepsCapabilities(t *testing.T) {
 		t.Fatalf("with nothing declared, optional steps are skipped: %+v, %v", out, err)
 	}
 	// Skipped steps still render in templates, as empty values.
-	if got, err := actions.Render(actions.Template("[{{.inputs.ask.content.name}}|{{.inputs.llm.text}}]"), &actions.Data{Inputs: out.Inputs}); err != nil || got != "[|]" {
+	if got, err := actions.Render(catalog.Template("[{{.inputs.ask.content.name}}|{{.inputs.llm.text}}]"), &actions.Data{Inputs: out.Inputs}); err != nil || got != "[|]" {
 		t.Errorf("skipped answers render %q, %v", got, err)
 	}
 	req.steps[1].Optional = false
@@ -153,14 +154,14 @@ func TestStepsCapabilities(t *testing.T) {
 }
 
 func TestDeclinedStepStopsTheCall(t *testing.T) {
-	steps := []InputStep{{Key: "ok", Kind: StepForm}}
+	steps := []catalog.InputStep{{Key: "ok", Kind: catalog.StepForm}}
 	err := declined(steps, map[string]any{"ok": map[string]any{"action": "cancel"}})
 	var d *errDeclined
 	if !errors.As(err, &d) || d.Error() != `The person cancelled the "ok" question, so nothing was done.` {
 		t.Errorf("got %v", err)
 	}
 	for _, action := range []string{"accept", "skipped"} {
-		if err := declined(steps, map[string]any{"ok": skippedAnswer(StepForm), "x": map[string]any{"action": action}}); err != nil {
+		if err := declined(steps, map[string]any{"ok": skippedAnswer(catalog.StepForm), "x": map[string]any{"action": action}}); err != nil {
 			t.Errorf("%s step reported as declined: %v", action, err)
 		}
 	}

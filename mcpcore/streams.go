@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcptray/mcptray/record"
 )
 
 // What client tokens hold open: subscriptions/listen streams, 2025-11-25
@@ -57,7 +59,7 @@ func credentialOf(r *http.Request) string {
 // holdStream records a long-lived stream opened by r under principal p and
 // returns the request to serve it with, whose context ends when the token
 // no longer stands; release forgets the stream and must run when it ends.
-func (e *Engine) holdStream(r *http.Request, p Principal, session string) (_ *http.Request, release func()) {
+func (e *Engine) holdStream(r *http.Request, p record.Principal, session string) (_ *http.Request, release func()) {
 	ctx, cancel := context.WithCancel(r.Context())
 	h := &held{token: p.Token, credential: credentialOf(r), tools: p.Tools, end: cancel}
 	e.held.mu.Lock()
@@ -85,7 +87,7 @@ func (e *Engine) holdStream(r *http.Request, p Principal, session string) (_ *ht
 // token holding max sessions already loses its least recently used one
 // (one without a GET stream first), so that a client that never closes its
 // sessions cannot pile them up, and a new client is never locked out.
-func (e *Engine) makeRoomForSession(p Principal, max int) {
+func (e *Engine) makeRoomForSession(p record.Principal, max int) {
 	live := e.liveSessions()
 	e.held.mu.Lock()
 	var mine []string
@@ -122,7 +124,7 @@ func (e *Engine) makeRoomForSession(p Principal, max int) {
 }
 
 // sessionOpened records the 2025-11-25 session id that r opened for p.
-func (e *Engine) sessionOpened(id string, r *http.Request, p Principal) {
+func (e *Engine) sessionOpened(id string, r *http.Request, p record.Principal) {
 	e.held.mu.Lock()
 	defer e.held.mu.Unlock()
 	if e.held.sessions == nil {
@@ -176,7 +178,7 @@ func (e *Engine) revalidate(ctx context.Context) {
 		return
 	}
 	type verdict struct {
-		p   Principal
+		p   record.Principal
 		err error
 	}
 	verdicts := map[string]verdict{}
@@ -185,12 +187,12 @@ func (e *Engine) revalidate(ctx context.Context) {
 		if !ok {
 			v.p, v.err = e.opts.Tokens.VerifyToken(ctx, credential)
 			verdicts[credential] = v
-			if v.err != nil && !errors.Is(v.err, ErrUnknownToken) {
+			if v.err != nil && !errors.Is(v.err, record.ErrUnknownToken) {
 				e.log.Error("checking the client tokens of open streams", "err", v.err)
 			}
 		}
 		if v.err != nil {
-			return !errors.Is(v.err, ErrUnknownToken)
+			return !errors.Is(v.err, record.ErrUnknownToken)
 		}
 		return sameAllowlist(v.p.Tools, tools)
 	}

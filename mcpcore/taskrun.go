@@ -12,7 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -32,7 +34,7 @@ type taskRun struct {
 	done   chan struct{}
 
 	mu   sync.Mutex
-	task Task
+	task record.Task
 	// pending are the outstanding input requests of the current round, by
 	// wire key; answers the answers so far, by step key.
 	pending   map[string]*pendingStep
@@ -47,7 +49,7 @@ type taskRun struct {
 
 // pendingStep is a step a task waits for tasks/update to answer.
 type pendingStep struct {
-	step InputStep
+	step catalog.InputStep
 	req  mcp.InputRequest
 	// left is how many more times the step may be asked after an invalid
 	// answer.
@@ -58,7 +60,7 @@ type pendingStep struct {
 type taskRegistry struct {
 	mu   sync.Mutex
 	runs map[string]*taskRun
-	subs map[chan Task]struct{}
+	subs map[chan record.Task]struct{}
 	// limitMu makes counting a token's tasks and changing the count one
 	// step (maxTasksPerToken, maxWaitingTasksPerToken). It is never taken
 	// with mu or a run's mu held.
@@ -86,12 +88,12 @@ func (r *taskRun) saveLocked() {
 func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Context, *taskRun) (*mcp.CallToolResult, error)) (*createTaskResult, error) {
 	set := e.currentSettings()
 	now := time.Now()
-	task := Task{
+	task := record.Task{
 		ID:             newTaskID(),
 		Owner:          c.token,
 		Tool:           c.tool,
 		Title:          c.title,
-		Status:         TaskWorking,
+		Status:         record.TaskWorking,
 		CreatedAt:      now,
 		UpdatedAt:      now,
 		TTLMs:          set.TaskTTLMs,
@@ -152,7 +154,7 @@ func (e *Engine) tasksOf(token string, waiting bool) int {
 		r.mu.Lock()
 		t := r.task
 		r.mu.Unlock()
-		if t.Owner == token && !t.Terminal() && (!waiting || t.Status == TaskInputRequired) {
+		if t.Owner == token && !t.Terminal() && (!waiting || t.Status == record.TaskInputRequired) {
 			n++
 		}
 	}
@@ -169,7 +171,7 @@ func (r *taskRun) addApproval(s string) {
 
 // askDesktop asks steps on the desktop (asker.go) while the task's status
 // says it waits for them.
-func (r *taskRun) askDesktop(ctx context.Context, c deskCall, steps []InputStep, data *actions.Data) error {
+func (r *taskRun) askDesktop(ctx context.Context, c deskCall, steps []catalog.InputStep, data *actions.Data) error {
 	if len(steps) == 0 {
 		return nil
 	}
@@ -193,11 +195,11 @@ func (r *taskRun) finish(ctx context.Context, rc *callRecord, res *mcp.CallToolR
 	var je *jsonrpc.Error
 	switch {
 	case ctx.Err() != nil:
-		r.task.Status, r.task.StatusMessage = TaskCancelled, "cancelled"
+		r.task.Status, r.task.StatusMessage = record.TaskCancelled, "cancelled"
 	case err != nil && errors.As(err, &je):
 		// A protocol-level error: the task failed.
 		msg := rc.redact(je.Message)
-		r.task.Status, r.task.StatusMessage = TaskFailed, msg
+		r.task.Status, r.task.StatusMessage = record.TaskFailed, msg
 		r.task.Error, _ = json.Marshal(map[string]any{"code": je.Code, "message": msg, "data": je.Data})
 		if je.Data == nil {
 			r.task.Error, _ = json.Marshal(map[string]any{"code": je.Code, "message": msg})
@@ -214,18 +216,18 @@ func (r *taskRun) finish(ctx context.Context, rc *callRecord, res *mcp.CallToolR
 		res = rc.redactResult(res).(*mcp.CallToolResult)
 		b, merr := json.Marshal(res)
 		if merr != nil {
-			r.task.Status, r.task.StatusMessage = TaskFailed, "the result cannot be encoded"
+			r.task.Status, r.task.StatusMessage = record.TaskFailed, "the result cannot be encoded"
 			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInternalError, "message": "the result cannot be encoded: " + merr.Error()})
 			break
 		}
 		if max := r.e.currentSettings().MaxResultBytes; int64(len(b)) > max {
 			var je *jsonrpc.Error
 			errors.As(errResultTooLarge(int64(len(b)), max), &je)
-			r.task.Status, r.task.StatusMessage = TaskFailed, je.Message
+			r.task.Status, r.task.StatusMessage = record.TaskFailed, je.Message
 			r.task.Error, _ = json.Marshal(je)
 			break
 		}
-		r.task.Status, r.task.Result = TaskCompleted, b
+		r.task.Status, r.task.Result = record.TaskCompleted, b
 		r.task.StatusMessage = "completed"
 		if res.IsError {
 			r.task.StatusMessage = "completed with a tool error"
@@ -243,27 +245,27 @@ func (r *taskRun) recordLocked() {
 		return
 	}
 	t := r.task
-	a := Activity{Time: t.CreatedAt, Era: modernVersion, Client: r.client, Token: t.Owner, Method: TaskActivityMethod,
-		Target: t.Tool, Duration: time.Since(t.CreatedAt), Outcome: OutcomeOK,
+	a := record.Activity{Time: t.CreatedAt, Era: modernVersion, Client: r.client, Token: t.Owner, Method: record.TaskActivityMethod,
+		Target: t.Tool, Duration: time.Since(t.CreatedAt), Outcome: record.OutcomeOK,
 		Detail: excerpt("task " + t.ID + ": " + t.StatusMessage), Approvals: slices.Clone(r.approvals)}
 	switch t.Status {
-	case TaskCompleted:
+	case record.TaskCompleted:
 		var res struct {
 			IsError bool `json:"isError"`
 		}
 		if json.Unmarshal(t.Result, &res) == nil && res.IsError {
-			a.Outcome = OutcomeToolError
+			a.Outcome = record.OutcomeToolError
 		}
-	case TaskFailed:
-		a.Outcome, a.ErrorCode = OutcomeError, jsonrpc.CodeInternalError
+	case record.TaskFailed:
+		a.Outcome, a.ErrorCode = record.OutcomeError, jsonrpc.CodeInternalError
 		var e struct {
 			Code int64 `json:"code"`
 		}
 		if json.Unmarshal(t.Error, &e) == nil && e.Code != 0 {
 			a.ErrorCode = e.Code
 		}
-	case TaskCancelled:
-		a.Outcome = OutcomeCancelled
+	case record.TaskCancelled:
+		a.Outcome = record.OutcomeCancelled
 	}
 	sink.Record(a)
 }
@@ -271,7 +273,7 @@ func (r *taskRun) recordLocked() {
 // askClient parks the task in input_required, one round of steps at a
 // time, until tasks/update answered every step of the round, and adds the
 // answers to data.Inputs.
-func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *actions.Data) error {
+func (r *taskRun) askClient(ctx context.Context, steps []catalog.InputStep, data *actions.Data) error {
 	if len(steps) == 0 {
 		return nil
 	}
@@ -294,7 +296,7 @@ func (r *taskRun) askClient(ctx context.Context, steps []InputStep, data *action
 		}
 		r.roundDone = make(chan struct{})
 		done := r.roundDone
-		r.task.Status, r.task.StatusMessage = TaskInputRequired, "waiting for input from the client"
+		r.task.Status, r.task.StatusMessage = record.TaskInputRequired, "waiting for input from the client"
 		r.task.InputRequests = r.pendingJSONLocked()
 		r.saveLocked()
 		r.mu.Unlock()
@@ -321,7 +323,7 @@ func (e *Engine) parking(r *taskRun) (parked func(), err error) {
 	max := e.currentSettings().MaxWaitingTasksPerToken
 	e.tasks.limitMu.Lock()
 	r.mu.Lock()
-	owner, already := r.task.Owner, r.task.Status == TaskInputRequired
+	owner, already := r.task.Owner, r.task.Status == record.TaskInputRequired
 	r.mu.Unlock()
 	if already {
 		return e.tasks.limitMu.Unlock, nil
@@ -366,7 +368,7 @@ func (r *taskRun) pendingJSONLocked() json.RawMessage {
 func (r *taskRun) update(responses map[string]json.RawMessage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.task.Status != TaskInputRequired {
+	if r.task.Status != record.TaskInputRequired {
 		return
 	}
 	changed := false
@@ -387,7 +389,7 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 			continue
 		}
 		if p.left <= 0 {
-			r.task.Status, r.task.InputRequests = TaskFailed, nil
+			r.task.Status, r.task.InputRequests = record.TaskFailed, nil
 			r.task.StatusMessage = fmt.Sprintf("input step %q: no valid answer after %d tries: %v", p.step.Key, maxAsks, err)
 			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInvalidParams, "message": r.task.StatusMessage})
 			r.saveLocked()
@@ -401,7 +403,7 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 		return
 	}
 	if len(r.pending) == 0 {
-		r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskWorking, "working", nil
+		r.task.Status, r.task.StatusMessage, r.task.InputRequests = record.TaskWorking, "working", nil
 		close(r.roundDone)
 	} else {
 		r.task.InputRequests = r.pendingJSONLocked()
@@ -413,9 +415,9 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 func decodeInputResponse(kind string, raw json.RawMessage) (mcp.InputResponse, error) {
 	var v mcp.InputResponse
 	switch kind {
-	case StepSampling:
+	case catalog.StepSampling:
 		v = &mcp.CreateMessageWithToolsResult{}
-	case StepRoots:
+	case catalog.StepRoots:
 		v = &mcp.ListRootsResult{}
 	default:
 		v = &mcp.ElicitResult{}
@@ -430,7 +432,7 @@ func decodeInputResponse(kind string, raw json.RawMessage) (mcp.InputResponse, e
 func (r *taskRun) setMessage(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.task.Status == TaskWorking && r.task.StatusMessage != msg {
+	if r.task.Status == record.TaskWorking && r.task.StatusMessage != msg {
 		r.task.StatusMessage = msg
 		r.saveLocked()
 	}
@@ -440,7 +442,7 @@ func (r *taskRun) setMessage(msg string) {
 func (r *taskRun) cancelRun(msg string) {
 	r.mu.Lock()
 	if !r.task.Terminal() {
-		r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskCancelled, msg, nil
+		r.task.Status, r.task.StatusMessage, r.task.InputRequests = record.TaskCancelled, msg, nil
 		r.saveLocked()
 		r.recordLocked()
 	}
@@ -503,7 +505,7 @@ func (e *Engine) interruptTasks() {
 	for _, r := range e.runs() {
 		r.mu.Lock()
 		if !r.task.Terminal() {
-			r.task.Status, r.task.StatusMessage, r.task.InputRequests = TaskFailed, InterruptedMessage, nil
+			r.task.Status, r.task.StatusMessage, r.task.InputRequests = record.TaskFailed, record.InterruptedMessage, nil
 			r.task.Error = interruptedError()
 			r.saveLocked()
 			r.recordLocked()

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,77 +23,14 @@ const TasksExtension = "io.modelcontextprotocol/tasks"
 // capabilities (2026-07-28).
 const metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
 
-// Task statuses. A task starts working, may move between working and
-// input_required, and ends in one of the three terminal statuses, which
-// never change.
-const (
-	TaskWorking       = "working"
-	TaskInputRequired = "input_required"
-	TaskCompleted     = "completed"
-	TaskFailed        = "failed"
-	TaskCancelled     = "cancelled"
-)
-
-// TaskActivityMethod is the activity-log method of a task's own record,
-// written when the task ends.
-const TaskActivityMethod = "task"
-
-// InterruptedMessage is the status message of a task that was still running
-// when mcptray stopped; the next start reports it failed with this message.
-const InterruptedMessage = "mcptray stopped while this task ran, and stopped its programs: it may have done part of its work; check before calling the tool again"
-
-// ErrUnknownTask is what a TaskStore returns for a task it does not hold.
-var ErrUnknownTask = errors.New("unknown task")
-
-// Task is one task of the tasks extension as the store keeps it.
-type Task struct {
-	ID string `json:"taskId"`
-	// Owner is the client token that created the task (empty when auth is
-	// off); only the same token can see or steer it.
-	Owner string `json:"owner,omitempty"`
-	Tool  string `json:"tool"`
-	// Title is the tool's title for people, known to the process that runs
-	// the task (it is not stored).
-	Title         string    `json:"-"`
-	Status        string    `json:"status"`
-	StatusMessage string    `json:"statusMessage,omitempty"`
-	CreatedAt     time.Time `json:"createdAt"`
-	UpdatedAt     time.Time `json:"lastUpdatedAt"`
-	TTLMs         int64     `json:"ttlMs"`
-	// PollIntervalMs is the polling interval suggested to the client.
-	PollIntervalMs int64 `json:"pollIntervalMs"`
-	// InputRequests are the outstanding input requests (input_required),
-	// as their wire map.
-	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
-	// Result is the tools/call result (completed); Error the JSON-RPC
-	// error (failed).
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  json.RawMessage `json:"error,omitempty"`
-	// Progress, Total and ProgressMessage are the latest progress the
-	// action reported.
-	Progress        float64 `json:"progress,omitempty"`
-	Total           float64 `json:"total,omitempty"`
-	ProgressMessage string  `json:"progressMessage,omitempty"`
-}
-
-// Terminal reports whether the task has ended.
-func (t Task) Terminal() bool {
-	return t.Status == TaskCompleted || t.Status == TaskFailed || t.Status == TaskCancelled
-}
-
-// Expired reports whether the task outlived its TTL at now.
-func (t Task) Expired(now time.Time) bool {
-	return t.TTLMs > 0 && now.After(t.CreatedAt.Add(time.Duration(t.TTLMs)*time.Millisecond))
-}
-
 // TaskStore keeps tasks durably, so a task outlives the process that ran it.
 type TaskStore interface {
 	// CreateTask stores a new task.
-	CreateTask(ctx context.Context, t Task) error
+	CreateTask(ctx context.Context, t record.Task) error
 	// UpdateTask replaces a task.
-	UpdateTask(ctx context.Context, t Task) error
+	UpdateTask(ctx context.Context, t record.Task) error
 	// GetTask returns a task or ErrUnknownTask.
-	GetTask(ctx context.Context, id string) (Task, error)
+	GetTask(ctx context.Context, id string) (record.Task, error)
 	// InterruptTasks ends every task still working or input_required as
 	// failed with the given message and error; the engine calls it when it
 	// starts, since no task of an earlier process can still be running.
@@ -105,34 +43,34 @@ type TaskStore interface {
 // as the process.
 type memTasks struct {
 	mu    sync.Mutex
-	tasks map[string]Task
+	tasks map[string]record.Task
 }
 
-func newMemTasks() *memTasks { return &memTasks{tasks: map[string]Task{}} }
+func newMemTasks() *memTasks { return &memTasks{tasks: map[string]record.Task{}} }
 
-func (m *memTasks) CreateTask(_ context.Context, t Task) error {
+func (m *memTasks) CreateTask(_ context.Context, t record.Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tasks[t.ID] = t
 	return nil
 }
 
-func (m *memTasks) UpdateTask(_ context.Context, t Task) error {
+func (m *memTasks) UpdateTask(_ context.Context, t record.Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.tasks[t.ID]; !ok {
-		return ErrUnknownTask
+		return record.ErrUnknownTask
 	}
 	m.tasks[t.ID] = t
 	return nil
 }
 
-func (m *memTasks) GetTask(_ context.Context, id string) (Task, error) {
+func (m *memTasks) GetTask(_ context.Context, id string) (record.Task, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, ok := m.tasks[id]
 	if !ok {
-		return Task{}, ErrUnknownTask
+		return record.Task{}, record.ErrUnknownTask
 	}
 	return t, nil
 }
@@ -143,7 +81,7 @@ func (m *memTasks) InterruptTasks(_ context.Context, msg string, rpcErr json.Raw
 	n := 0
 	for id, t := range m.tasks {
 		if !t.Terminal() {
-			t.Status, t.StatusMessage, t.Error, t.InputRequests, t.UpdatedAt = TaskFailed, msg, rpcErr, nil, at
+			t.Status, t.StatusMessage, t.Error, t.InputRequests, t.UpdatedAt = record.TaskFailed, msg, rpcErr, nil, at
 			m.tasks[id] = t
 			n++
 		}
@@ -167,7 +105,7 @@ func (m *memTasks) DeleteExpiredTasks(_ context.Context, now time.Time) (int, er
 // interruptedError is the JSON-RPC error of a task that was running when
 // mcptray stopped.
 func interruptedError() json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"code": jsonrpc.CodeInternalError, "message": InterruptedMessage})
+	b, _ := json.Marshal(map[string]any{"code": jsonrpc.CodeInternalError, "message": record.InterruptedMessage})
 	return b
 }
 
@@ -184,7 +122,7 @@ type taskWire struct {
 	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
 }
 
-func wireOf(t Task) taskWire {
+func wireOf(t record.Task) taskWire {
 	w := taskWire{
 		TaskID:         t.ID,
 		Status:         t.Status,
@@ -288,30 +226,30 @@ func (e *Engine) addTaskMethods(srv *mcp.Server) {
 // lookupTask checks a tasks/* request and finds its task: the extension
 // must be declared on a 2026-07-28 request, and the task must exist, be
 // unexpired and belong to the request's client token.
-func (e *Engine) lookupTask(ctx context.Context, ss *mcp.ServerSession, method string, p *taskParams) (Task, error) {
+func (e *Engine) lookupTask(ctx context.Context, ss *mcp.ServerSession, method string, p *taskParams) (record.Task, error) {
 	if isLegacy(ss) {
-		return Task{}, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": tasks are a 2026-07-28 extension; this session uses an earlier revision"}
+		return record.Task{}, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + ": tasks are a 2026-07-28 extension; this session uses an earlier revision"}
 	}
 	if p == nil || !declaresTasks(p.Meta) {
-		return Task{}, errTasksUndeclared(method + " needs the client capability extensions[\"" + TasksExtension + "\"] in the request's _meta")
+		return record.Task{}, errTasksUndeclared(method + " needs the client capability extensions[\"" + TasksExtension + "\"] in the request's _meta")
 	}
 	if p.TaskID == "" {
-		return Task{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + ": taskId is required"}
+		return record.Task{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + ": taskId is required"}
 	}
 	unknown := &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q (it may have expired)", p.TaskID)}
 	t, err := e.taskStore().GetTask(ctx, p.TaskID)
-	if errors.Is(err, ErrUnknownTask) {
-		return Task{}, unknown
+	if errors.Is(err, record.ErrUnknownTask) {
+		return record.Task{}, unknown
 	}
 	if err != nil {
-		return Task{}, err
+		return record.Task{}, err
 	}
 	owner := ""
 	if c := callRecordOf(ctx); c != nil {
 		owner = c.owner
 	}
 	if t.Owner != owner || t.Expired(time.Now()) {
-		return Task{}, unknown
+		return record.Task{}, unknown
 	}
 	return t, nil
 }
@@ -323,11 +261,11 @@ func (e *Engine) tasksGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 	}
 	d := &detailedTask{ResultType: "complete", taskWire: wireOf(t)}
 	switch t.Status {
-	case TaskInputRequired:
+	case record.TaskInputRequired:
 		d.InputRequests = t.InputRequests
-	case TaskCompleted:
+	case record.TaskCompleted:
 		d.Result = t.Result
-	case TaskFailed:
+	case record.TaskFailed:
 		d.Error = t.Error
 	}
 	return d, nil
@@ -357,15 +295,15 @@ func (e *Engine) tasksCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 
 // RunningTasks lists the tasks running in this process, with their latest
 // status and progress, oldest first.
-func (e *Engine) RunningTasks() []Task {
+func (e *Engine) RunningTasks() []record.Task {
 	runs := e.runs()
-	out := make([]Task, 0, len(runs))
+	out := make([]record.Task, 0, len(runs))
 	for _, r := range runs {
 		r.mu.Lock()
 		out = append(out, r.task)
 		r.mu.Unlock()
 	}
-	slices.SortFunc(out, func(a, b Task) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	slices.SortFunc(out, func(a, b record.Task) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return out
 }
 
@@ -374,7 +312,7 @@ func (e *Engine) RunningTasks() []Task {
 func (e *Engine) CancelTask(id string) error {
 	r := e.run(id)
 	if r == nil {
-		return ErrUnknownTask
+		return record.ErrUnknownTask
 	}
 	r.cancelRun("cancelled on the desktop")
 	return nil
@@ -383,8 +321,8 @@ func (e *Engine) CancelTask(id string) error {
 // SubscribeTasks delivers every change of a task of this process (created,
 // progress, input required, ended) until ctx ends. A slow reader misses
 // changes rather than slowing tasks down; RunningTasks gives the full state.
-func (e *Engine) SubscribeTasks(ctx context.Context) <-chan Task {
-	ch := make(chan Task, 64)
+func (e *Engine) SubscribeTasks(ctx context.Context) <-chan record.Task {
+	ch := make(chan record.Task, 64)
 	e.tasks.mu.Lock()
 	e.tasks.subs[ch] = struct{}{}
 	e.tasks.mu.Unlock()
@@ -398,7 +336,7 @@ func (e *Engine) SubscribeTasks(ctx context.Context) <-chan Task {
 	return ch
 }
 
-func (e *Engine) publishTask(t Task) {
+func (e *Engine) publishTask(t record.Task) {
 	e.tasks.mu.Lock()
 	defer e.tasks.mu.Unlock()
 	for ch := range e.tasks.subs {

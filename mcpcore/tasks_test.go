@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,48 +29,48 @@ var withTasks = map[string]any{
 var yes = true
 
 // taskTools are the tools the task and approval tests call.
-var taskTools = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+var taskTools = &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{
 	{
-		Name: "t_quick", Description: "Answers at once.", TaskMode: mcpcore.TaskOptional,
-		Params: []mcpcore.Param{{Name: "x", Type: "string"}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "quick {{.args.x}}"}}}},
+		Name: "t_quick", Description: "Answers at once.", TaskMode: catalog.TaskOptional,
+		Params: []catalog.Param{{Name: "x", Type: "string"}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "quick {{.args.x}}"}}}},
 	},
 	{
 		// Writes its pid, then sleeps: the process a cancel must stop.
-		Name: "t_sleeper", Description: "Sleeps a minute.", TaskMode: mcpcore.TaskOptional,
-		Params: []mcpcore.Param{{Name: "pidfile", Type: "string", Required: true}},
-		Action: actions.Spec{Command: &actions.Command{
-			Argv:      []actions.Template{"sh", "-c", `echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 60`, "t_sleeper", "{{.args.pidfile}}"},
+		Name: "t_sleeper", Description: "Sleeps a minute.", TaskMode: catalog.TaskOptional,
+		Params: []catalog.Param{{Name: "pidfile", Type: "string", Required: true}},
+		Action: catalog.Action{Command: &catalog.Command{
+			Argv:      []catalog.Template{"sh", "-c", `echo $$ > "$1.tmp" && mv "$1.tmp" "$1" && exec sleep 60`, "t_sleeper", "{{.args.pidfile}}"},
 			TimeoutMs: 120000,
 		}},
 	},
 	{
-		Name: "t_must", Description: "Runs only as a task.", TaskMode: mcpcore.TaskRequired,
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "must"}}}},
+		Name: "t_must", Description: "Runs only as a task.", TaskMode: catalog.TaskRequired,
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "must"}}}},
 	},
 	{
-		Name: "t_wipe", Description: "Wipes (pretends to).", Hints: &mcpcore.Hints{Destructive: &yes},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "wiped {{.inputs.approval.approved}}"}}}},
+		Name: "t_wipe", Description: "Wipes (pretends to).", Hints: &catalog.Hints{Destructive: &yes},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "wiped {{.inputs.approval.approved}}"}}}},
 	},
 	{
-		Name: "t_wipe_unchecked", Description: "Wipes without asking.", Hints: &mcpcore.Hints{Destructive: &yes}, Approval: mcpcore.ApprovalOff,
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "wiped unchecked"}}}},
+		Name: "t_wipe_unchecked", Description: "Wipes without asking.", Hints: &catalog.Hints{Destructive: &yes}, Approval: catalog.ApprovalOff,
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "wiped unchecked"}}}},
 	},
 	{
-		Name: "t_wipe_task", Description: "Wipes, as a task.", Hints: &mcpcore.Hints{Destructive: &yes}, TaskMode: mcpcore.TaskOptional,
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "wiped in a task"}}}},
+		Name: "t_wipe_task", Description: "Wipes, as a task.", Hints: &catalog.Hints{Destructive: &yes}, TaskMode: catalog.TaskOptional,
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "wiped in a task"}}}},
 	},
 	{
 		Name: "t_desk_form", Description: "Asks a name on the desktop.",
-		Steps: []mcpcore.InputStep{{Key: "who", Kind: mcpcore.StepForm, AnsweredBy: mcpcore.AnsweredByDesktop, Message: "Your name?",
+		Steps: []catalog.InputStep{{Key: "who", Kind: catalog.StepForm, AnsweredBy: catalog.AnsweredByDesktop, Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "name={{.inputs.who.content.name}}"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "name={{.inputs.who.content.name}}"}}}},
 	},
 	{
 		Name: "t_auto", Description: "Asks a name, of the client when it can, else on the desktop.",
-		Steps: []mcpcore.InputStep{{Key: "who", Kind: mcpcore.StepForm, AnsweredBy: mcpcore.AnsweredByAuto, Message: "Your name?",
+		Steps: []catalog.InputStep{{Key: "who", Kind: catalog.StepForm, AnsweredBy: catalog.AnsweredByAuto, Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "name={{.inputs.who.content.name}}"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "name={{.inputs.who.content.name}}"}}}},
 	},
 }}
 
@@ -92,7 +93,7 @@ func startTask(t *testing.T, e *env, name string, args map[string]any, token str
 	t.Helper()
 	var v taskView
 	raw := toolCall{name: name, args: args, caps: withTasks, token: token}.send(t, e).result(t, &v)
-	if v.ResultType != "task" || v.TaskID == "" || v.Status != mcpcore.TaskWorking || v.RequestState != nil {
+	if v.ResultType != "task" || v.TaskID == "" || v.Status != record.TaskWorking || v.RequestState != nil {
 		t.Fatalf("want a CreateTaskResult, got %s", raw)
 	}
 	if v.TTLMs == nil || *v.TTLMs <= 0 || v.PollIntervalMs <= 0 {
@@ -133,7 +134,7 @@ func (e *env) waitTask(t *testing.T, id, token, what string, ok func(taskView) b
 }
 
 func terminal(v taskView) bool {
-	return v.Status == mcpcore.TaskCompleted || v.Status == mcpcore.TaskFailed || v.Status == mcpcore.TaskCancelled
+	return v.Status == record.TaskCompleted || v.Status == record.TaskFailed || v.Status == record.TaskCancelled
 }
 
 // rpcErrorOf requires a JSON-RPC error (any HTTP status) with code.
@@ -213,17 +214,17 @@ func TestTaskToolInLegacySession(t *testing.T) {
 }
 
 func TestTaskInputPartialAnswers(t *testing.T) {
-	twoQuestions := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{{
-		Name: "t_two", Description: "Asks two things inside its task.", TaskMode: mcpcore.TaskOptional,
-		Steps: []mcpcore.InputStep{
-			{Key: "a", Kind: mcpcore.StepForm, InTask: true, Message: "A?", Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)},
-			{Key: "b", Kind: mcpcore.StepForm, InTask: true, Message: "B?", Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)},
+	twoQuestions := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{{
+		Name: "t_two", Description: "Asks two things inside its task.", TaskMode: catalog.TaskOptional,
+		Steps: []catalog.InputStep{
+			{Key: "a", Kind: catalog.StepForm, InTask: true, Message: "A?", Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)},
+			{Key: "b", Kind: catalog.StepForm, InTask: true, Message: "B?", Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}},"required":["v"]}`)},
 		},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "{{.inputs.a.content.v}}+{{.inputs.b.content.v}}"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "{{.inputs.a.content.v}}+{{.inputs.b.content.v}}"}}}},
 	}}}
 	e := newEnv(t, envOptions{extra: twoQuestions})
 	v := startTask(t, e, "t_two", nil, "")
-	got := e.waitTask(t, v.TaskID, "", "input_required", func(v taskView) bool { return v.Status == mcpcore.TaskInputRequired })
+	got := e.waitTask(t, v.TaskID, "", "input_required", func(v taskView) bool { return v.Status == record.TaskInputRequired })
 	keys := func(v taskView) []string {
 		var m map[string]any
 		_ = json.Unmarshal(v.InputRequests, &m)
@@ -237,19 +238,19 @@ func TestTaskInputPartialAnswers(t *testing.T) {
 	}
 	answer("a", map[string]any{"v": "x"})
 	got = e.getTask(t, v.TaskID, "")
-	if got.Status != mcpcore.TaskInputRequired || !slices.Equal(keys(got), []string{"b"}) {
+	if got.Status != record.TaskInputRequired || !slices.Equal(keys(got), []string{"b"}) {
 		t.Fatalf("after a partial answer: %s %v", got.Status, keys(got))
 	}
 	// An invalid answer asks again under a new key; an unknown key is ignored.
 	answer("b", map[string]any{"v": 5})
 	answer("zzz", map[string]any{"v": "ignored"})
 	got = e.getTask(t, v.TaskID, "")
-	if got.Status != mcpcore.TaskInputRequired || !slices.Equal(keys(got), []string{"b-2"}) {
+	if got.Status != record.TaskInputRequired || !slices.Equal(keys(got), []string{"b-2"}) {
 		t.Fatalf("after an invalid answer: %s %v", got.Status, keys(got))
 	}
 	answer("b-2", map[string]any{"v": "y"})
 	done := e.waitTask(t, v.TaskID, "", "completed", terminal)
-	if done.Status != mcpcore.TaskCompleted || done.Result.Content[0].Text != "x+y" {
+	if done.Status != record.TaskCompleted || done.Result.Content[0].Text != "x+y" {
 		t.Errorf("final: %+v", done)
 	}
 }
@@ -321,7 +322,7 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 			// Allowed.
 			ch := call(testCtx(t))
 			q := asker.next(t)
-			if q.q.Tool != "t_wipe" || q.q.Kind != mcpcore.StepApproval || q.q.Client != "mcpcore-integration-test" || q.q.Key != "approval" {
+			if q.q.Tool != "t_wipe" || q.q.Kind != catalog.StepApproval || q.q.Client != "mcpcore-integration-test" || q.q.Key != "approval" {
 				t.Errorf("question: %+v", q.q)
 			}
 			select {
@@ -334,7 +335,7 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 			if o.err != nil || o.res.IsError || text(t, o.res) != "wiped true" {
 				t.Fatalf("allowed call: %+v %v", o.res, o.err)
 			}
-			sink.find(t, "the approval", func(a mcpcore.Activity) bool {
+			sink.find(t, "the approval", func(a record.Activity) bool {
 				return a.Target == "t_wipe" && a.Era == era && slices.Contains(a.Approvals, "approval: allowed once")
 			})
 
@@ -370,7 +371,7 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 
 func TestUnansweredApprovalIsDeclinedInTime(t *testing.T) {
 	asker := newFakeAsker()
-	e := newEnv(t, envOptions{extra: taskTools, asker: asker, settings: func(s *mcpcore.Settings) { s.AskTimeoutSeconds = 1 }})
+	e := newEnv(t, envOptions{extra: taskTools, asker: asker, settings: func(s *catalog.Settings) { s.AskTimeoutSeconds = 1 }})
 	cs := e.connect(t, modern, nil, "")
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
@@ -403,7 +404,7 @@ func TestApprovalInsideATask(t *testing.T) {
 	if q.q.TaskID != v.TaskID {
 		t.Errorf("question of task %q, want %q", q.q.TaskID, v.TaskID)
 	}
-	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskWorking || !strings.Contains(got.StatusMessage, "desktop") {
+	if got := e.getTask(t, v.TaskID, ""); got.Status != record.TaskWorking || !strings.Contains(got.StatusMessage, "desktop") {
 		t.Errorf("while the desktop is asked: %+v", got)
 	}
 	// Cancelling the task withdraws the question.
@@ -413,7 +414,7 @@ func TestApprovalInsideATask(t *testing.T) {
 	case <-time.After(testutil.Patience):
 		t.Fatal("the question was not withdrawn when the task was cancelled")
 	}
-	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled {
+	if got := e.getTask(t, v.TaskID, ""); got.Status != record.TaskCancelled {
 		t.Errorf("after cancel: %+v", got)
 	}
 }
@@ -430,7 +431,7 @@ func TestAutoStepRouting(t *testing.T) {
 	ch := make(chan *reply, 1)
 	go func() { ch <- toolCall{name: "t_auto", caps: map[string]any{}}.send(t, e) }()
 	q := asker.next(t)
-	if q.q.Kind != mcpcore.StepForm || q.q.Message != "Your name?" {
+	if q.q.Kind != catalog.StepForm || q.q.Message != "Your name?" {
 		t.Errorf("question: %+v", q.q)
 	}
 	q.answer <- mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Desk"}}
@@ -462,7 +463,7 @@ func TestAutoStepRouting(t *testing.T) {
 }
 
 func TestHeadlessPolicyDeclinesApprovals(t *testing.T) {
-	for _, policy := range mcpcore.AskPolicies {
+	for _, policy := range catalog.AskPolicies {
 		t.Run(policy, func(t *testing.T) {
 			e := newEnv(t, envOptions{extra: taskTools, asker: mcpcore.PolicyAsker{Policy: policy}})
 			res, err := e.connect(t, modern, nil, "").CallTool(testCtx(t), &mcp.CallToolParams{Name: "t_wipe"})
@@ -472,7 +473,7 @@ func TestHeadlessPolicyDeclinesApprovals(t *testing.T) {
 			// A desktop form: declined under deny; asked of a client that
 			// can answer it under client-only.
 			rep := toolCall{name: "t_desk_form"}.send(t, e)
-			if policy == mcpcore.AskClientOnly {
+			if policy == catalog.AskClientOnly {
 				inputRequired(t, rep, "who")
 				return
 			}
@@ -491,17 +492,17 @@ func TestTaskApprovalRememberedAndRecorded(t *testing.T) {
 	e := newEnv(t, envOptions{extra: taskTools, asker: asker, activity: sink})
 	events := e.eng.SubscribeTasks(testCtx(t))
 	v := startTask(t, e, "t_wipe_task", nil, "")
-	asker.next(t).answer <- mcpcore.Answer{Action: "accept", Remember: mcpcore.RememberUntilRestart}
+	asker.next(t).answer <- mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRestart}
 	done := e.waitTask(t, v.TaskID, "", "completed", terminal)
-	if done.Status != mcpcore.TaskCompleted || done.Result.Content[0].Text != "wiped in a task" {
+	if done.Status != record.TaskCompleted || done.Result.Content[0].Text != "wiped in a task" {
 		t.Fatalf("task: %+v", done)
 	}
-	sink.find(t, "the task's end", func(a mcpcore.Activity) bool {
-		return a.Method == mcpcore.TaskActivityMethod && a.Target == "t_wipe_task" && a.Outcome == mcpcore.OutcomeOK &&
+	sink.find(t, "the task's end", func(a record.Activity) bool {
+		return a.Method == record.TaskActivityMethod && a.Target == "t_wipe_task" && a.Outcome == record.OutcomeOK &&
 			slices.Equal(a.Approvals, []string{"approval: allowed until mcptray restarts"})
 	})
-	sink.find(t, "the call that created it", func(a mcpcore.Activity) bool {
-		return a.Method == "tools/call" && a.Target == "t_wipe_task" && a.Outcome == mcpcore.OutcomeTask
+	sink.find(t, "the call that created it", func(a record.Activity) bool {
+		return a.Method == "tools/call" && a.Target == "t_wipe_task" && a.Outcome == record.OutcomeTask
 	})
 	var seen []string
 	testutil.Eventually(t, "the task's changes on the observer channel", func() bool {
@@ -512,24 +513,24 @@ func TestTaskApprovalRememberedAndRecorded(t *testing.T) {
 					seen = append(seen, ev.Status)
 				}
 			default:
-				return slices.Contains(seen, mcpcore.TaskCompleted)
+				return slices.Contains(seen, record.TaskCompleted)
 			}
 		}
 	})
-	if seen[0] != mcpcore.TaskWorking {
+	if seen[0] != record.TaskWorking {
 		t.Errorf("observed statuses %v", seen)
 	}
 
 	// Remembered for this client: not asked again.
 	v = startTask(t, e, "t_wipe_task", nil, "")
-	if done := e.waitTask(t, v.TaskID, "", "completed", terminal); done.Status != mcpcore.TaskCompleted {
+	if done := e.waitTask(t, v.TaskID, "", "completed", terminal); done.Status != record.TaskCompleted {
 		t.Fatalf("second task: %+v", done)
 	}
 	asker.none(t)
 }
 
 func TestTaskExpires(t *testing.T) {
-	e := newEnv(t, envOptions{extra: taskTools, settings: func(s *mcpcore.Settings) { s.TaskTTLMs = 1000; s.TaskPollIntervalMs = 250 }})
+	e := newEnv(t, envOptions{extra: taskTools, settings: func(s *catalog.Settings) { s.TaskTTLMs = 1000; s.TaskPollIntervalMs = 250 }})
 	v := startTask(t, e, "t_quick", map[string]any{"x": "ttl"}, "")
 	if *v.TTLMs != 1000 || v.PollIntervalMs != 250 {
 		t.Errorf("ttlMs %d, pollIntervalMs %d", *v.TTLMs, v.PollIntervalMs)
@@ -542,21 +543,21 @@ func TestTaskExpires(t *testing.T) {
 // TestDesktopDenialEndsATaskBeforeItsInTaskSteps: refused on the desktop,
 // a task asks its client nothing more and ends with the denial.
 func TestDesktopDenialEndsATaskBeforeItsInTaskSteps(t *testing.T) {
-	cat := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{{
-		Name: "t_guarded", Description: "Asks the desktop, then the client inside its task.", TaskMode: mcpcore.TaskOptional,
-		Approval: mcpcore.ApprovalAlways,
-		Steps: []mcpcore.InputStep{{Key: "more", Kind: mcpcore.StepForm, InTask: true, Message: "More?",
+	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{{
+		Name: "t_guarded", Description: "Asks the desktop, then the client inside its task.", TaskMode: catalog.TaskOptional,
+		Approval: catalog.ApprovalAlways,
+		Steps: []catalog.InputStep{{Key: "more", Kind: catalog.StepForm, InTask: true, Message: "More?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"string"}}}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "ran"}}}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "ran"}}}},
 	}}}
 	asker := newFakeAsker()
 	e := newEnv(t, envOptions{extra: cat, asker: asker})
 	v := startTask(t, e, "t_guarded", nil, "")
 	asker.next(t).answer <- mcpcore.Answer{Action: "decline"}
 	got := e.waitTask(t, v.TaskID, "", "ended", func(v taskView) bool {
-		return terminal(v) || v.Status == mcpcore.TaskInputRequired
+		return terminal(v) || v.Status == record.TaskInputRequired
 	})
-	if got.Status != mcpcore.TaskCompleted || got.Result == nil || !got.Result.IsError || len(got.InputRequests) > 0 {
+	if got.Status != record.TaskCompleted || got.Result == nil || !got.Result.IsError || len(got.InputRequests) > 0 {
 		t.Fatalf("after a denial on the desktop: %+v", got)
 	}
 	if txt := got.Result.Content[0].Text; !strings.Contains(txt, "denied") || strings.Contains(txt, "ran") {

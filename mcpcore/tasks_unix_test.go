@@ -13,21 +13,21 @@ import (
 
 	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestTaskCompletesAndSurvivesRestart(t *testing.T) {
 	a := newEnv(t, envOptions{extra: taskTools})
 	quick := startTask(t, a, "t_quick", map[string]any{"x": "one"}, "")
 	done := a.waitTask(t, quick.TaskID, "", "completed", terminal)
-	if done.Status != mcpcore.TaskCompleted || done.Result == nil || len(done.Result.Content) != 1 || done.Result.Content[0].Text != "quick one" {
+	if done.Status != record.TaskCompleted || done.Result == nil || len(done.Result.Content) != 1 || done.Result.Content[0].Text != "quick one" {
 		t.Fatalf("completed task: %+v", done)
 	}
 
 	pidfile := filepath.Join(t.TempDir(), "pid")
 	sleeper := startTask(t, a, "t_sleeper", map[string]any{"pidfile": pidfile}, "")
 	testutil.WaitPID(t, pidfile)
-	if v := a.getTask(t, sleeper.TaskID, ""); v.Status != mcpcore.TaskWorking || v.Result != nil || v.Error != nil {
+	if v := a.getTask(t, sleeper.TaskID, ""); v.Status != record.TaskWorking || v.Result != nil || v.Error != nil {
 		t.Fatalf("running task: %+v", v)
 	}
 
@@ -35,11 +35,11 @@ func TestTaskCompletesAndSurvivesRestart(t *testing.T) {
 	// as dead: what ran is failed, saying why; what ended is still there.
 	b := newEnv(t, envOptions{extra: taskTools, db: a.db})
 	got := b.getTask(t, quick.TaskID, "")
-	if got.Status != mcpcore.TaskCompleted || got.Result == nil || got.Result.Content[0].Text != "quick one" {
+	if got.Status != record.TaskCompleted || got.Result == nil || got.Result.Content[0].Text != "quick one" {
 		t.Errorf("completed task after the restart: %+v", got)
 	}
 	got = b.getTask(t, sleeper.TaskID, "")
-	if got.Status != mcpcore.TaskFailed || got.Error == nil || !strings.Contains(got.StatusMessage, "mcptray stopped while this task ran") || got.Result != nil {
+	if got.Status != record.TaskFailed || got.Error == nil || !strings.Contains(got.StatusMessage, "mcptray stopped while this task ran") || got.Result != nil {
 		t.Errorf("running task after the restart: %+v", got)
 	}
 	if got.Error != nil && got.Error.Code != -32603 {
@@ -64,7 +64,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 		if ack["resultType"] != "complete" || ack["taskId"] != nil || ack["status"] != nil {
 			t.Errorf("cancel ack: %v", ack)
 		}
-		if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled {
+		if got := e.getTask(t, v.TaskID, ""); got.Status != record.TaskCancelled {
 			t.Errorf("status after cancel: %+v", got)
 		}
 	}
@@ -72,7 +72,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	testutil.Eventually(t, "no running task", func() bool { return len(e.eng.RunningTasks()) == 0 })
 
 	// Cancelled on the desktop (the observer API).
-	if err := e.eng.CancelTask("no-such-task"); !errors.Is(err, mcpcore.ErrUnknownTask) {
+	if err := e.eng.CancelTask("no-such-task"); !errors.Is(err, record.ErrUnknownTask) {
 		t.Errorf("CancelTask of an unknown task: %v", err)
 	}
 	pidfile = filepath.Join(t.TempDir(), "pid2")
@@ -81,7 +81,7 @@ func TestTaskCancelStopsTheProcess(t *testing.T) {
 	if err := e.eng.CancelTask(v.TaskID); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.getTask(t, v.TaskID, ""); got.Status != mcpcore.TaskCancelled || got.StatusMessage != "cancelled on the desktop" {
+	if got := e.getTask(t, v.TaskID, ""); got.Status != record.TaskCancelled || got.StatusMessage != "cancelled on the desktop" {
 		t.Errorf("after CancelTask: %+v", got)
 	}
 	testutil.Eventually(t, "the process to end", func() bool { return !process.Alive(pid) })

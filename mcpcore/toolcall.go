@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,7 +32,7 @@ import (
 
 // toolCall is one tools/call of a catalog tool, as it goes.
 type toolCall struct {
-	tool   Tool
+	tool   catalog.Tool
 	output *jsonschema.Resolved
 	req    *mcp.CallToolRequest
 	plan   stepPlan
@@ -46,7 +47,7 @@ type toolCall struct {
 // callTool runs one tools/call: the plan, the client's rounds, and then,
 // in the request or in a task, the rest (finishCall). It returns the
 // result and the structured value go-sdk checks and serializes.
-func (e *Engine) callTool(ctx context.Context, t Tool, output *jsonschema.Resolved, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschema.Resolved, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
 	// 0. The plan.
 	asTask, err := runsAsTask(t, req)
 	if err != nil {
@@ -168,8 +169,8 @@ func (c *toolCall) inTask(ctx context.Context, e *Engine, run *taskRun) *toolCal
 // a task, called without the extension on 2026-07-28, gets -32021; a
 // 2025-11-25 session (no tasks there) runs it in the request, with
 // server→client requests for its steps.
-func runsAsTask(t Tool, req *mcp.CallToolRequest) (bool, error) {
-	if t.TaskMode == "" || t.TaskMode == TaskNever || isLegacy(req.Session) {
+func runsAsTask(t catalog.Tool, req *mcp.CallToolRequest) (bool, error) {
+	if t.TaskMode == "" || t.TaskMode == catalog.TaskNever || isLegacy(req.Session) {
 		return false, nil
 	}
 	var meta map[string]any
@@ -179,7 +180,7 @@ func runsAsTask(t Tool, req *mcp.CallToolRequest) (bool, error) {
 	if declaresTasks(meta) {
 		return true, nil
 	}
-	if t.TaskMode == TaskRequired {
+	if t.TaskMode == catalog.TaskRequired {
 		return false, errTasksUndeclared(fmt.Sprintf("tool %q runs only as a task: declare the client capability extensions[%q] in the request's _meta", t.Name, TasksExtension))
 	}
 	return false, nil

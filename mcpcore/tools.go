@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +19,7 @@ import (
 // the input schema (applying defaults) before the handler runs; the handler
 // checks the structured output against the output schema itself, so that a
 // mismatch is a tool error the model sees rather than a protocol error.
-func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
+func (e *Engine) addTool(srv *mcp.Server, t catalog.Tool) error {
 	input, err := e.schemas.schema(t.InputSchemaJSON())
 	if err != nil {
 		return err
@@ -28,7 +29,7 @@ func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 		Title:       t.Title,
 		Description: t.Description,
 		InputSchema: input,
-		Annotations: t.Hints.annotations(t.Title),
+		Annotations: annotations(t.Hints, t.Title),
 	}
 	var output *jsonschema.Resolved
 	if len(t.OutputSchema) > 0 {
@@ -46,7 +47,7 @@ func (e *Engine) addTool(srv *mcp.Server, t Tool) error {
 }
 
 // annotations are the hints as go-sdk's tool annotations.
-func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
+func annotations(h *catalog.Hints, title string) *mcp.ToolAnnotations {
 	if h == nil {
 		return nil
 	}
@@ -62,7 +63,7 @@ func (h *Hints) annotations(title string) *mcp.ToolAnnotations {
 
 // toolHandler hands a call of t to callTool, where its flow reads top to
 // bottom.
-func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandlerFor[map[string]any, any] {
+func (e *Engine) toolHandler(t catalog.Tool, output *jsonschema.Resolved) mcp.ToolHandlerFor[map[string]any, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
 		return e.callTool(ctx, t, output, req, args)
 	}
@@ -71,7 +72,7 @@ func (e *Engine) toolHandler(t Tool, output *jsonschema.Resolved) mcp.ToolHandle
 // runAction runs a tool's action once its inputs are known, and checks the
 // structured output against the output schema. It returns the result and
 // the structured value go-sdk should check and serialize.
-func (e *Engine) runAction(ctx context.Context, t Tool, output *jsonschema.Resolved, data *actions.Data, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
+func (e *Engine) runAction(ctx context.Context, t catalog.Tool, output *jsonschema.Resolved, data *actions.Data, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
 	res, err := actions.Run(ctx, t.Action, data, rep)
 	if err != nil {
 		if ctx.Err() != nil {

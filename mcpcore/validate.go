@@ -11,85 +11,38 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/yosida95/uritemplate/v3"
 )
 
-// Problem is one thing wrong with a definition: which entry, which field,
-// and what is wrong, worded for a person.
-type Problem struct {
-	// Entry names the definition, e.g. `tool "greet"` or `resource "test://x"`.
-	Entry string `json:"entry"`
-	// Field is a path inside the entry, e.g. "params[0].name".
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-}
-
-// String is the problem as one line: entry, field and message.
-func (p Problem) String() string {
-	if p.Field == "" {
-		return fmt.Sprintf("%s: %s", p.Entry, p.Message)
-	}
-	return fmt.Sprintf("%s: %s: %s", p.Entry, p.Field, p.Message)
-}
-
-// ValidationError lists every problem found; nothing was stored or served.
-type ValidationError struct {
-	Problems []Problem
-}
-
-// Error lists the problems, one per line.
-func (e *ValidationError) Error() string {
-	lines := make([]string, len(e.Problems))
-	what := "settings"
-	for i, p := range e.Problems {
-		lines[i] = "  - " + p.String()
-		if p.Entry != "settings" {
-			what = "catalog"
-		}
-	}
-	count := "1 problem"
-	if len(e.Problems) != 1 {
-		count = fmt.Sprintf("%d problems", len(e.Problems))
-	}
-	return fmt.Sprintf("invalid %s (%s):\n%s", what, count, strings.Join(lines, "\n"))
-}
-
-// asError returns nil for no problems, else a *ValidationError.
-func asError(ps []Problem) error {
-	if len(ps) == 0 {
-		return nil
-	}
-	return &ValidationError{Problems: ps}
-}
-
 // ValidateCatalog checks every entry and the uniqueness of names and URIs,
 // and returns a *ValidationError listing every problem, or nil.
-func ValidateCatalog(c *Catalog) error {
-	var ps []Problem
-	if c.Format != "" && c.Format != CatalogFormat {
-		ps = append(ps, Problem{Entry: "catalog", Field: "format", Message: fmt.Sprintf("is %q, want %q", c.Format, CatalogFormat)})
+func ValidateCatalog(c *catalog.Catalog) error {
+	var ps []catalog.Problem
+	if c.Format != "" && c.Format != catalog.CatalogFormat {
+		ps = append(ps, catalog.Problem{Entry: "catalog", Field: "format", Message: fmt.Sprintf("is %q, want %q", c.Format, catalog.CatalogFormat)})
 	}
-	if c.Version > CatalogVersion {
-		ps = append(ps, Problem{Entry: "catalog", Field: "version", Message: fmt.Sprintf("%d is newer than this mcptray understands (%d)", c.Version, CatalogVersion)})
+	if c.Version > catalog.CatalogVersion {
+		ps = append(ps, catalog.Problem{Entry: "catalog", Field: "version", Message: fmt.Sprintf("%d is newer than this mcptray understands (%d)", c.Version, catalog.CatalogVersion)})
 	}
-	ps = append(ps, validateAll(c.Tools, ValidateTool, func(t Tool) string { return toolEntry(t.Name) })...)
-	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r Resource) string { return resourceEntry(r.URI) })...)
-	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
-	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p Prompt) string { return promptEntry(p.Name) })...)
-	return asError(ps)
+	ps = append(ps, validateAll(c.Tools, ValidateTool, func(t catalog.Tool) string { return toolEntry(t.Name) })...)
+	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r catalog.Resource) string { return resourceEntry(r.URI) })...)
+	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t catalog.ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
+	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p catalog.Prompt) string { return promptEntry(p.Name) })...)
+	return catalog.AsError(ps)
 }
 
 // validateAll validates each entry and reports every entry whose key
 // (its entry label) repeats an earlier one.
-func validateAll[T any](entries []T, validate func(T) []Problem, entry func(T) string) []Problem {
-	var ps []Problem
+func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry func(T) string) []catalog.Problem {
+	var ps []catalog.Problem
 	seen := map[string]int{}
 	for i, e := range entries {
 		ps = append(ps, validate(e)...)
 		key := entry(e)
 		if first, dup := seen[key]; dup {
-			ps = append(ps, Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
+			ps = append(ps, catalog.Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
 			continue
 		}
 		seen[key] = i
@@ -105,11 +58,11 @@ func promptEntry(name string) string   { return fmt.Sprintf("prompt %q", name) }
 // problems collects the problems of one entry.
 type problems struct {
 	entry string
-	list  []Problem
+	list  []catalog.Problem
 }
 
 func (p *problems) add(field, format string, args ...any) {
-	p.list = append(p.list, Problem{Entry: p.entry, Field: field, Message: fmt.Sprintf(format, args...)})
+	p.list = append(p.list, catalog.Problem{Entry: p.entry, Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *problems) addActions(under string, ps []actions.Problem) {
@@ -118,14 +71,14 @@ func (p *problems) addActions(under string, ps []actions.Problem) {
 		if under != "" {
 			field = under + "." + field
 		}
-		p.list = append(p.list, Problem{Entry: p.entry, Field: field, Message: a.Message})
+		p.list = append(p.list, catalog.Problem{Entry: p.entry, Field: field, Message: a.Message})
 	}
 }
 
 // ValidateTool lists the problems of one tool definition.
-func ValidateTool(t Tool) []Problem {
+func ValidateTool(t catalog.Tool) []catalog.Problem {
 	p := &problems{entry: toolEntry(t.Name)}
-	if err := CheckName(t.Name); err != nil {
+	if err := catalog.CheckName(t.Name); err != nil {
 		p.add("name", "%v", err)
 	}
 	if strings.TrimSpace(t.Description) == "" {
@@ -146,11 +99,11 @@ func ValidateTool(t Tool) []Problem {
 		}
 	}
 	validateSteps(p, t.Steps)
-	if t.Approval != "" && t.Approval != ApprovalOff && t.Approval != ApprovalAlways {
+	if t.Approval != "" && t.Approval != catalog.ApprovalOff && t.Approval != catalog.ApprovalAlways {
 		p.add("approval", "%q is not one of off, always (or empty: ask for destructive tools)", t.Approval)
 	}
-	if t.TaskMode != "" && !slices.Contains(TaskModes, t.TaskMode) {
-		p.add("taskMode", "%q is not one of %s", t.TaskMode, strings.Join(TaskModes, ", "))
+	if t.TaskMode != "" && !slices.Contains(catalog.TaskModes, t.TaskMode) {
+		p.add("taskMode", "%q is not one of %s", t.TaskMode, strings.Join(catalog.TaskModes, ", "))
 	}
 	p.addActions("action", actions.Validate(t.Action))
 	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError && t.Action.Respond.Error == nil {
@@ -159,19 +112,19 @@ func ValidateTool(t Tool) []Problem {
 	return p.list
 }
 
-func validateParams(p *problems, params []Param) {
+func validateParams(p *problems, params []catalog.Param) {
 	seen := map[string]bool{}
 	headers := map[string]string{}
 	for i, prm := range params {
 		f := fmt.Sprintf("params[%d]", i)
-		if err := CheckName(prm.Name); err != nil {
+		if err := catalog.CheckName(prm.Name); err != nil {
 			p.add(f+".name", "%v", err)
 		} else if seen[prm.Name] {
 			p.add(f+".name", "duplicate parameter %q", prm.Name)
 		}
 		seen[prm.Name] = true
-		if !slices.Contains(ParamTypes, prm.Type) {
-			p.add(f+".type", "%q is not one of %s", prm.Type, strings.Join(ParamTypes, ", "))
+		if !slices.Contains(catalog.ParamTypes, prm.Type) {
+			p.add(f+".type", "%q is not one of %s", prm.Type, strings.Join(catalog.ParamTypes, ", "))
 			continue
 		}
 		for j, e := range prm.Enum {
@@ -186,8 +139,8 @@ func validateParams(p *problems, params []Param) {
 				p.add(f+".default", "%v is not one of the enum values", prm.Default)
 			}
 		}
-		if prm.Items != "" && (prm.Type != "array" || !slices.Contains(ParamTypes, prm.Items)) {
-			p.add(f+".items", "only an array parameter has items, of one of %s", strings.Join(ParamTypes, ", "))
+		if prm.Items != "" && (prm.Type != "array" || !slices.Contains(catalog.ParamTypes, prm.Items)) {
+			p.add(f+".items", "only an array parameter has items, of one of %s", strings.Join(catalog.ParamTypes, ", "))
 		}
 		if prm.Header != "" {
 			switch {
@@ -206,11 +159,11 @@ func validateParams(p *problems, params []Param) {
 
 // validateSteps checks input steps: unique keys, a known kind, and what each
 // kind needs.
-func validateSteps(p *problems, steps []InputStep) {
+func validateSteps(p *problems, steps []catalog.InputStep) {
 	seen := map[string]bool{}
 	for i, s := range steps {
 		f := fmt.Sprintf("steps[%d]", i)
-		if err := CheckName(s.Key); err != nil {
+		if err := catalog.CheckName(s.Key); err != nil {
 			p.add(f+".key", "%v", err)
 		} else if seen[s.Key] {
 			p.add(f+".key", "duplicate step key %q", s.Key)
@@ -224,11 +177,11 @@ func validateSteps(p *problems, steps []InputStep) {
 		}
 		if s.AnsweredBy != "" {
 			switch {
-			case !slices.Contains(AnsweredByValues, s.AnsweredBy):
-				p.add(f+".answeredBy", "%q is not one of %s", s.AnsweredBy, strings.Join(AnsweredByValues, ", "))
-			case s.Kind == StepApproval && s.AnsweredBy != AnsweredByDesktop:
+			case !slices.Contains(catalog.AnsweredByValues, s.AnsweredBy):
+				p.add(f+".answeredBy", "%q is not one of %s", s.AnsweredBy, strings.Join(catalog.AnsweredByValues, ", "))
+			case s.Kind == catalog.StepApproval && s.AnsweredBy != catalog.AnsweredByDesktop:
 				p.add(f+".answeredBy", "an approval is answered on the desktop: one the AI client could answer for itself would be no approval")
-			case (s.Kind == StepSampling || s.Kind == StepRoots) && s.AnsweredBy != AnsweredByClient:
+			case (s.Kind == catalog.StepSampling || s.Kind == catalog.StepRoots) && s.AnsweredBy != catalog.AnsweredByClient:
 				p.add(f+".answeredBy", "only the client can answer a %s step", s.Kind)
 			}
 		}
@@ -236,7 +189,7 @@ func validateSteps(p *problems, steps []InputStep) {
 			p.add(f+".url", "%v", err)
 		}
 		switch s.Kind {
-		case StepForm:
+		case catalog.StepForm:
 			if s.Message == "" {
 				p.add(f+".message", "a form needs a message telling the person what to fill in")
 			}
@@ -247,24 +200,24 @@ func validateSteps(p *problems, steps []InputStep) {
 					p.add(f+".schema", "%s", m)
 				}
 			}
-		case StepURL:
+		case catalog.StepURL:
 			if s.Message == "" || s.URL == "" {
 				p.add(f, "a url step needs a message and a url")
 			}
-		case StepSampling:
+		case catalog.StepSampling:
 			if s.Message == "" {
 				p.add(f+".message", "a sampling step needs the message to send to the model")
 			}
 			if s.MaxTokens < 0 {
 				p.add(f+".maxTokens", "must not be negative")
 			}
-		case StepRoots:
-		case StepApproval:
+		case catalog.StepRoots:
+		case catalog.StepApproval:
 			if s.Message == "" {
 				p.add(f+".message", "an approval needs the question shown to the person")
 			}
 		default:
-			p.add(f+".kind", "%q is not one of %s", s.Kind, strings.Join(StepKinds, ", "))
+			p.add(f+".kind", "%q is not one of %s", s.Kind, strings.Join(catalog.StepKinds, ", "))
 		}
 	}
 }
@@ -298,7 +251,7 @@ func checkFormSchema(raw json.RawMessage) []string {
 }
 
 // ValidateResource lists the problems of one fixed resource.
-func ValidateResource(r Resource) []Problem {
+func ValidateResource(r catalog.Resource) []catalog.Problem {
 	p := &problems{entry: resourceEntry(r.URI)}
 	checkURI(p, "uri", r.URI)
 	if strings.TrimSpace(r.Name) == "" {
@@ -343,7 +296,7 @@ func checkURI(p *problems, field, uri string) {
 }
 
 // ValidateResourceTemplate lists the problems of one resource template.
-func ValidateResourceTemplate(t ResourceTemplate) []Problem {
+func ValidateResourceTemplate(t catalog.ResourceTemplate) []catalog.Problem {
 	p := &problems{entry: templateEntry(t.URITemplate)}
 	if strings.TrimSpace(t.Name) == "" {
 		p.add("name", "required")
@@ -382,9 +335,9 @@ func ValidateResourceTemplate(t ResourceTemplate) []Problem {
 }
 
 // ValidatePrompt lists the problems of one prompt.
-func ValidatePrompt(pr Prompt) []Problem {
+func ValidatePrompt(pr catalog.Prompt) []catalog.Problem {
 	p := &problems{entry: promptEntry(pr.Name)}
-	if err := CheckName(pr.Name); err != nil {
+	if err := catalog.CheckName(pr.Name); err != nil {
 		p.add("name", "%v", err)
 	}
 	if strings.TrimSpace(pr.Description) == "" {
@@ -393,7 +346,7 @@ func ValidatePrompt(pr Prompt) []Problem {
 	seen := map[string]bool{}
 	for i, a := range pr.Arguments {
 		f := fmt.Sprintf("arguments[%d]", i)
-		if err := CheckName(a.Name); err != nil {
+		if err := catalog.CheckName(a.Name); err != nil {
 			p.add(f+".name", "%v", err)
 		} else if seen[a.Name] {
 			p.add(f+".name", "duplicate argument %q", a.Name)
@@ -416,9 +369,44 @@ func ValidatePrompt(pr Prompt) []Problem {
 		if s.InTask {
 			p.add(f+".inTask", "only a tool's steps can be asked inside a task")
 		}
-		if s.Kind == StepApproval || (s.AnsweredBy != "" && s.AnsweredBy != AnsweredByClient) {
+		if s.Kind == catalog.StepApproval || (s.AnsweredBy != "" && s.AnsweredBy != catalog.AnsweredByClient) {
 			p.add(f+".answeredBy", "a prompt's steps are answered by the client; approvals and desktop steps are for tools")
 		}
 	}
 	return p.list
 }
+
+// ParseCatalog decodes a catalog document strictly (catalog.Decode) and
+// validates it: a *ValidationError lists every problem.
+func ParseCatalog(data []byte) (*catalog.Catalog, error) {
+	c, err := catalog.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidateCatalog(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Validator holds every rule of a catalog entry, for storage.Store, which
+// checks what it stores with it. Its zero value is ready to use.
+type Validator struct{}
+
+// Tool lists the problems of a tool (ValidateTool).
+func (Validator) Tool(t catalog.Tool) []catalog.Problem { return ValidateTool(t) }
+
+// Resource lists the problems of a resource (ValidateResource).
+func (Validator) Resource(r catalog.Resource) []catalog.Problem { return ValidateResource(r) }
+
+// ResourceTemplate lists the problems of a resource template
+// (ValidateResourceTemplate).
+func (Validator) ResourceTemplate(t catalog.ResourceTemplate) []catalog.Problem {
+	return ValidateResourceTemplate(t)
+}
+
+// Prompt lists the problems of a prompt (ValidatePrompt).
+func (Validator) Prompt(p catalog.Prompt) []catalog.Problem { return ValidatePrompt(p) }
+
+// Catalog checks a whole catalog (ValidateCatalog).
+func (Validator) Catalog(c *catalog.Catalog) error { return ValidateCatalog(c) }

@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/catalog"
 )
 
-func textAction(s string) actions.Spec {
-	return actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(s)}}}}
+func textAction(s string) catalog.Action {
+	return catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(s)}}}}
 }
 
-func validTool(name string) Tool {
-	return Tool{Name: name, Description: "does a thing", Action: textAction("ok")}
+func validTool(name string) catalog.Tool {
+	return catalog.Tool{Name: name, Description: "does a thing", Action: textAction("ok")}
 }
 
 // problemsOf returns "entry|field" keys of a validation error's problems.
 func problemsOf(t *testing.T, err error) map[string]string {
 	t.Helper()
-	var ve *ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("want *ValidationError, got %v", err)
 	}
@@ -33,8 +33,8 @@ func problemsOf(t *testing.T, err error) map[string]string {
 }
 
 func TestValidateCatalogListsEveryProblem(t *testing.T) {
-	c := &Catalog{
-		Tools: []Tool{
+	c := &catalog.Catalog{
+		Tools: []catalog.Tool{
 			validTool("ok_tool"),
 			validTool("bad name!"),
 			validTool("dup"),
@@ -42,7 +42,7 @@ func TestValidateCatalogListsEveryProblem(t *testing.T) {
 			{Name: "broken_schema", Description: "x", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"nonsense"}}}`), Action: textAction("x")},
 			{Name: "no_desc", Action: textAction("x")},
 		},
-		ResourceTemplates: []ResourceTemplate{
+		ResourceTemplates: []catalog.ResourceTemplate{
 			{URITemplate: "file:///notes/{path}", Name: "notes", Folder: "/tmp/../etc"},
 		},
 	}
@@ -69,26 +69,26 @@ func TestValidateToolRules(t *testing.T) {
 	long := strings.Repeat("a", 65)
 	tests := []struct {
 		name  string
-		tool  Tool
+		tool  catalog.Tool
 		field string
 	}{
 		{"too long name", validTool(long), "name"},
 		{"empty name", validTool(""), "name"},
-		{"both params and schema", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string"}}, InputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "inputSchema"},
-		{"schema root not object", Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"string"}`), Action: textAction("x")}, "inputSchema"},
-		{"bad param type", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "date"}}, Action: textAction("x")}, "params[0].type"},
-		{"enum of wrong type", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "integer", Enum: []any{1.0, "x"}}}, Action: textAction("x")}, "params[0].enum[1]"},
-		{"default not in enum", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Enum: []any{"x"}, Default: "y"}}, Action: textAction("x")}, "params[0].default"},
-		{"header on number", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "number", Header: "A"}}, Action: textAction("x")}, "params[0].header"},
-		{"header not a token", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Header: "A B"}}, Action: textAction("x")}, "params[0].header"},
-		{"duplicate header", Tool{Name: "t", Description: "d", Params: []Param{{Name: "a", Type: "string", Header: "R"}, {Name: "b", Type: "string", Header: "r"}}, Action: textAction("x")}, "params[1].header"},
-		{"schema header inside items", Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`), Action: textAction("x")}, "inputSchema"},
-		{"no action", Tool{Name: "t", Description: "d"}, "action.action"},
-		{"bad template", Tool{Name: "t", Description: "d", Action: textAction("{{.args.x")}, "action.respond.content[0].text"},
-		{"bad step kind", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: "telepathy"}}, Action: textAction("x")}, "steps[0].kind"},
-		{"form without schema", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: StepForm, Message: "m"}}, Action: textAction("x")}, "steps[0].schema"},
-		{"nested form property", Tool{Name: "t", Description: "d", Steps: []InputStep{{Key: "k", Kind: StepForm, Message: "m", Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"}}}`)}}, Action: textAction("x")}, "steps[0].schema"},
-		{"output schema without structured", Tool{Name: "t", Description: "d", OutputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "action.respond.structured"},
+		{"both params and schema", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "string"}}, InputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "inputSchema"},
+		{"schema root not object", catalog.Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"string"}`), Action: textAction("x")}, "inputSchema"},
+		{"bad param type", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "date"}}, Action: textAction("x")}, "params[0].type"},
+		{"enum of wrong type", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "integer", Enum: []any{1.0, "x"}}}, Action: textAction("x")}, "params[0].enum[1]"},
+		{"default not in enum", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "string", Enum: []any{"x"}, Default: "y"}}, Action: textAction("x")}, "params[0].default"},
+		{"header on number", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "number", Header: "A"}}, Action: textAction("x")}, "params[0].header"},
+		{"header not a token", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "string", Header: "A B"}}, Action: textAction("x")}, "params[0].header"},
+		{"duplicate header", catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{{Name: "a", Type: "string", Header: "R"}, {Name: "b", Type: "string", Header: "r"}}, Action: textAction("x")}, "params[1].header"},
+		{"schema header inside items", catalog.Tool{Name: "t", Description: "d", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}}`), Action: textAction("x")}, "inputSchema"},
+		{"no action", catalog.Tool{Name: "t", Description: "d"}, "action.action"},
+		{"bad template", catalog.Tool{Name: "t", Description: "d", Action: textAction("{{.args.x")}, "action.respond.content[0].text"},
+		{"bad step kind", catalog.Tool{Name: "t", Description: "d", Steps: []catalog.InputStep{{Key: "k", Kind: "telepathy"}}, Action: textAction("x")}, "steps[0].kind"},
+		{"form without schema", catalog.Tool{Name: "t", Description: "d", Steps: []catalog.InputStep{{Key: "k", Kind: catalog.StepForm, Message: "m"}}, Action: textAction("x")}, "steps[0].schema"},
+		{"nested form property", catalog.Tool{Name: "t", Description: "d", Steps: []catalog.InputStep{{Key: "k", Kind: catalog.StepForm, Message: "m", Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"}}}`)}}, Action: textAction("x")}, "steps[0].schema"},
+		{"output schema without structured", catalog.Tool{Name: "t", Description: "d", OutputSchema: json.RawMessage(`{"type":"object"}`), Action: textAction("x")}, "action.respond.structured"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestParseCatalogRejectsUnknownFieldsAndFormats(t *testing.T) {
 }
 
 func TestGeneratedSchemaIsServedAndClosed(t *testing.T) {
-	tool := Tool{Name: "t", Description: "d", Params: []Param{
+	tool := catalog.Tool{Name: "t", Description: "d", Params: []catalog.Param{
 		{Name: "q", Type: "string", Required: true, Description: "query", Header: "Query"},
 		{Name: "n", Type: "integer", Default: 5.0},
 		{Name: "tags", Type: "array"},
@@ -154,97 +154,84 @@ func TestGeneratedSchemaIsServedAndClosed(t *testing.T) {
 		t.Errorf("required = %v", req)
 	}
 	verbatim := json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"a":{"$anchor":"x"}}}`)
-	if got := (Tool{InputSchema: verbatim}).InputSchemaJSON(); string(got) != string(verbatim) {
+	if got := (catalog.Tool{InputSchema: verbatim}).InputSchemaJSON(); string(got) != string(verbatim) {
 		t.Errorf("hand-written schema not verbatim: %s", got)
 	}
 }
 
 func TestValidateResourcesAndPrompts(t *testing.T) {
-	if ps := ValidateResource(Resource{URI: "no-scheme", Name: "n", Text: "x"}); len(ps) == 0 {
+	if ps := ValidateResource(catalog.Resource{URI: "no-scheme", Name: "n", Text: "x"}); len(ps) == 0 {
 		t.Error("URI without scheme accepted")
 	}
-	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Text: "x", Blob: "eA=="}); len(ps) == 0 {
+	if ps := ValidateResource(catalog.Resource{URI: "notes://a", Name: "n", Text: "x", Blob: "eA=="}); len(ps) == 0 {
 		t.Error("two sources accepted")
 	}
-	if ps := ValidateResource(Resource{URI: "file:///x", Name: "n", File: "relative/path"}); len(ps) == 0 {
+	if ps := ValidateResource(catalog.Resource{URI: "file:///x", Name: "n", File: "relative/path"}); len(ps) == 0 {
 		t.Error("relative file accepted")
 	}
-	cmd := &actions.Command{Argv: []actions.Template{"date"}}
-	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Text: "x", Command: cmd}); len(ps) == 0 {
+	cmd := &catalog.Command{Argv: []catalog.Template{"date"}}
+	if ps := ValidateResource(catalog.Resource{URI: "notes://a", Name: "n", Text: "x", Command: cmd}); len(ps) == 0 {
 		t.Error("text and command accepted together")
 	}
-	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: cmd, HTTP: &actions.HTTP{URL: "http://127.0.0.1/x"}}); len(ps) == 0 {
+	if ps := ValidateResource(catalog.Resource{URI: "notes://a", Name: "n", Command: cmd, HTTP: &catalog.HTTP{URL: "http://127.0.0.1/x"}}); len(ps) == 0 {
 		t.Error("http and command accepted together")
 	}
-	if ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: cmd}); len(ps) != 0 {
+	if ps := ValidateResource(catalog.Resource{URI: "notes://a", Name: "n", Command: cmd}); len(ps) != 0 {
 		t.Errorf("a command resource rejected: %v", ps)
 	}
-	ps := ValidateResource(Resource{URI: "notes://a", Name: "n", Command: &actions.Command{Argv: []actions.Template{"{{"}}})
+	ps := ValidateResource(catalog.Resource{URI: "notes://a", Name: "n", Command: &catalog.Command{Argv: []catalog.Template{"{{"}}})
 	if len(ps) == 0 || !strings.HasPrefix(ps[0].Field, "command.argv") {
 		t.Errorf("a broken command resource: %v, want a problem at command.argv", ps)
 	}
-	if ps := ValidateResourceTemplate(ResourceTemplate{URITemplate: "file:///n/{a}/{b}", Name: "n", Folder: "/tmp"}); len(ps) == 0 {
+	if ps := ValidateResourceTemplate(catalog.ResourceTemplate{URITemplate: "file:///n/{a}/{b}", Name: "n", Folder: "/tmp"}); len(ps) == 0 {
 		t.Error("folder template with two variables accepted")
 	}
-	if ps := ValidateResourceTemplate(ResourceTemplate{URITemplate: "x://{a}", Name: "n", Text: "t", Completions: map[string][]string{"b": {"1"}}}); len(ps) == 0 {
+	if ps := ValidateResourceTemplate(catalog.ResourceTemplate{URITemplate: "x://{a}", Name: "n", Text: "t", Completions: map[string][]string{"b": {"1"}}}); len(ps) == 0 {
 		t.Error("completion for a missing variable accepted")
 	}
-	if ps := ValidatePrompt(Prompt{Name: "p", Description: "d", Messages: []PromptMessage{{Role: "system", Content: actions.Content{Type: "text", Text: "x"}}}}); len(ps) == 0 {
+	if ps := ValidatePrompt(catalog.Prompt{Name: "p", Description: "d", Messages: []catalog.PromptMessage{{Role: "system", Content: catalog.Content{Type: "text", Text: "x"}}}}); len(ps) == 0 {
 		t.Error("system role accepted")
 	}
-	if ps := ValidatePrompt(Prompt{Name: "p", Description: "d"}); len(ps) == 0 {
+	if ps := ValidatePrompt(catalog.Prompt{Name: "p", Description: "d"}); len(ps) == 0 {
 		t.Error("prompt without messages accepted")
-	}
-}
-
-func TestSettingsValidate(t *testing.T) {
-	s := DefaultSettings()
-	if err := s.Validate(); err != nil {
-		t.Fatalf("defaults invalid: %v", err)
-	}
-	s.AllowedOrigins = []string{"http://localhost:6274", "not an origin", "http://x.example/path"}
-	s.CacheScope = "shared"
-	err := s.Validate()
-	if err == nil || !strings.Contains(err.Error(), "not an origin") || !strings.Contains(err.Error(), "/path") || !strings.Contains(err.Error(), "cacheScope") {
-		t.Errorf("want every problem named, got %v", err)
 	}
 }
 
 func TestValidateTasksAndRouting(t *testing.T) {
 	form := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)
-	tool := func(name string, f func(*Tool)) Tool {
+	tool := func(name string, f func(*catalog.Tool)) catalog.Tool {
 		tl := validTool(name)
 		f(&tl)
 		return tl
 	}
-	c := &Catalog{
-		Tools: []Tool{
-			tool("mode", func(t *Tool) { t.TaskMode = "sometimes" }),
-			tool("approval_setting", func(t *Tool) { t.Approval = "maybe" }),
-			tool("client_approval", func(t *Tool) {
-				t.Steps = []InputStep{{Key: "ok", Kind: StepApproval, Message: "Go?", AnsweredBy: AnsweredByClient}}
+	c := &catalog.Catalog{
+		Tools: []catalog.Tool{
+			tool("mode", func(t *catalog.Tool) { t.TaskMode = "sometimes" }),
+			tool("approval_setting", func(t *catalog.Tool) { t.Approval = "maybe" }),
+			tool("client_approval", func(t *catalog.Tool) {
+				t.Steps = []catalog.InputStep{{Key: "ok", Kind: catalog.StepApproval, Message: "Go?", AnsweredBy: catalog.AnsweredByClient}}
 			}),
-			tool("silent_approval", func(t *Tool) { t.Steps = []InputStep{{Key: "ok", Kind: StepApproval}} }),
-			tool("desk_sampling", func(t *Tool) {
-				t.Steps = []InputStep{{Key: "s", Kind: StepSampling, Message: "Hi", AnsweredBy: AnsweredByAuto}}
+			tool("silent_approval", func(t *catalog.Tool) { t.Steps = []catalog.InputStep{{Key: "ok", Kind: catalog.StepApproval}} }),
+			tool("desk_sampling", func(t *catalog.Tool) {
+				t.Steps = []catalog.InputStep{{Key: "s", Kind: catalog.StepSampling, Message: "Hi", AnsweredBy: catalog.AnsweredByAuto}}
 			}),
-			tool("bad_route", func(t *Tool) {
-				t.Steps = []InputStep{{Key: "f", Kind: StepForm, Message: "A?", Schema: form, AnsweredBy: "someone"}}
+			tool("bad_route", func(t *catalog.Tool) {
+				t.Steps = []catalog.InputStep{{Key: "f", Kind: catalog.StepForm, Message: "A?", Schema: form, AnsweredBy: "someone"}}
 			}),
-			tool("bad_error", func(t *Tool) {
-				t.Action = actions.Spec{Respond: &actions.Respond{Error: &actions.ProtocolError{Code: 7}}}
+			tool("bad_error", func(t *catalog.Tool) {
+				t.Action = catalog.Action{Respond: &catalog.Respond{Error: &catalog.ProtocolError{Code: 7}}}
 			}),
-			tool("fine", func(t *Tool) {
-				t.TaskMode, t.Approval = TaskRequired, ApprovalAlways
-				t.Steps = []InputStep{
-					{Key: "ok", Kind: StepApproval, Message: "Go?"},
-					{Key: "f", Kind: StepForm, Message: "A?", Schema: form, AnsweredBy: AnsweredByAuto, InTask: true},
+			tool("fine", func(t *catalog.Tool) {
+				t.TaskMode, t.Approval = catalog.TaskRequired, catalog.ApprovalAlways
+				t.Steps = []catalog.InputStep{
+					{Key: "ok", Kind: catalog.StepApproval, Message: "Go?"},
+					{Key: "f", Kind: catalog.StepForm, Message: "A?", Schema: form, AnsweredBy: catalog.AnsweredByAuto, InTask: true},
 				}
-				t.Action = actions.Spec{Respond: &actions.Respond{Error: &actions.ProtocolError{Code: -32603, Message: "boom"}}}
+				t.Action = catalog.Action{Respond: &catalog.Respond{Error: &catalog.ProtocolError{Code: -32603, Message: "boom"}}}
 			}),
 		},
-		Prompts: []Prompt{{Name: "p", Description: "d", Messages: []PromptMessage{{Role: "user", Content: actions.Content{Type: "text", Text: "x"}}},
-			Steps: []InputStep{{Key: "ok", Kind: StepApproval, Message: "Go?"}, {Key: "f", Kind: StepForm, Message: "A?", Schema: form, InTask: true}}}},
+		Prompts: []catalog.Prompt{{Name: "p", Description: "d", Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "x"}}},
+			Steps: []catalog.InputStep{{Key: "ok", Kind: catalog.StepApproval, Message: "Go?"}, {Key: "f", Kind: catalog.StepForm, Message: "A?", Schema: form, InTask: true}}}},
 	}
 	got := problemsOf(t, ValidateCatalog(c))
 	for _, want := range []string{

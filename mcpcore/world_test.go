@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,7 +35,7 @@ func fileResourceEnv(t *testing.T, uri, content string) (*env, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "watched.txt")
 	writeFile(t, path, content)
-	e := newEnv(t, envOptions{filePoll: fastPoll, extra: &mcpcore.Catalog{Resources: []mcpcore.Resource{
+	e := newEnv(t, envOptions{filePoll: fastPoll, extra: &catalog.Catalog{Resources: []catalog.Resource{
 		{URI: uri, Name: "watched", File: path},
 	}}})
 	return e, path
@@ -168,14 +168,14 @@ func TestFileResourceUpdatedLegacy(t *testing.T) {
 // file resources, and Shutdown leaves no goroutine of its own behind.
 func TestFileWatcherLifecycle(t *testing.T) {
 	ctx := testCtx(t)
-	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"))
+	st, err := storage.Open(filepath.Join(t.TempDir(), "mcptray.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	path := filepath.Join(t.TempDir(), "f.txt")
 	writeFile(t, path, "x")
-	res := mcpcore.Resource{URI: "file:///f.txt", Name: "f", File: path}
+	res := catalog.Resource{URI: "file:///f.txt", Name: "f", File: path}
 	if err := st.PutResource(ctx, res); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestFolderTemplateCompletion(t *testing.T) {
 		}
 	}
 	const tmpl = "file:///notes/{path}"
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{ResourceTemplates: []mcpcore.ResourceTemplate{
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{ResourceTemplates: []catalog.ResourceTemplate{
 		{URITemplate: tmpl, Name: "notes", Folder: notes},
 	}}})
 
@@ -339,12 +339,12 @@ func TestHTTPAndCommandResources(t *testing.T) {
 	if !strings.HasPrefix(api.URL, "http://127.0.0.1:") {
 		t.Fatalf("the test API is not on 127.0.0.1: %s", api.URL)
 	}
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Resources: []mcpcore.Resource{
-		{URI: "test://http/doc", Name: "doc", HTTP: &actions.HTTP{URL: actions.Template(api.URL + "/doc")}},
-		{URI: "test://http/img", Name: "img", HTTP: &actions.HTTP{URL: actions.Template(api.URL + "/img")}},
-		{URI: "test://http/missing", Name: "missing", HTTP: &actions.HTTP{URL: actions.Template(api.URL + "/missing")}},
-		{URI: "test://cmd/out", Name: "out", MimeType: "text/csv", Command: &actions.Command{Argv: []actions.Template{"printf", "a,b\n1,2\n"}}},
-		{URI: "test://cmd/fails", Name: "fails", Command: &actions.Command{Argv: []actions.Template{"sh", "-c", "echo the disk is on fire >&2; exit 4"}}},
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Resources: []catalog.Resource{
+		{URI: "test://http/doc", Name: "doc", HTTP: &catalog.HTTP{URL: catalog.Template(api.URL + "/doc")}},
+		{URI: "test://http/img", Name: "img", HTTP: &catalog.HTTP{URL: catalog.Template(api.URL + "/img")}},
+		{URI: "test://http/missing", Name: "missing", HTTP: &catalog.HTTP{URL: catalog.Template(api.URL + "/missing")}},
+		{URI: "test://cmd/out", Name: "out", MimeType: "text/csv", Command: &catalog.Command{Argv: []catalog.Template{"printf", "a,b\n1,2\n"}}},
+		{URI: "test://cmd/fails", Name: "fails", Command: &catalog.Command{Argv: []catalog.Template{"sh", "-c", "echo the disk is on fire >&2; exit 4"}}},
 	}}})
 
 	type contents struct {
@@ -414,9 +414,9 @@ func TestHTTPAndCommandResources(t *testing.T) {
 // TestFloodingCommandLeavesServerResponsive: a tool printing 100 MB gets a
 // capped result, and other calls are served while it runs.
 func TestFloodingCommandLeavesServerResponsive(t *testing.T) {
-	e := newEnv(t, envOptions{extra: &mcpcore.Catalog{Tools: []mcpcore.Tool{{
+	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{{
 		Name: "flood", Description: "prints 100 MB, then lingers",
-		Action: actions.Spec{Command: &actions.Command{Argv: []actions.Template{"sh", "-c", "head -c 100000000 /dev/zero; sleep 1"}}},
+		Action: catalog.Action{Command: &catalog.Command{Argv: []catalog.Template{"sh", "-c", "head -c 100000000 /dev/zero; sleep 1"}}},
 	}}}})
 	done := make(chan *http.Response, 1)
 	req := e.modern("tools/call", map[string]any{"name": "flood", "arguments": map[string]any{}})

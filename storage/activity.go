@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Activity writer defaults; see ActivityWriterOptions. The batch delay is
@@ -24,7 +24,7 @@ const (
 	DefaultActivityRetentionInterval = time.Minute
 )
 
-// MaxRefusedRows caps the records of refused requests (mcpcore.Activity's
+// MaxRefusedRows caps the records of refused requests (record.Activity's
 // Refused) the log keeps, apart from activityMaxRows, which counts accepted
 // requests only: anyone on this computer can send refused requests, and
 // they must never push the record of an accepted one out.
@@ -55,13 +55,11 @@ const (
 const subscriberBuffer = 256
 
 // An ActivityWriter is the engine's activity sink.
-var _ mcpcore.ActivitySink = (*ActivityWriter)(nil)
-
 // ActivityRecord is a stored activity record and its id. Ids increase with
 // every record written, and are never reused.
 type ActivityRecord struct {
 	ID int64 `json:"id"`
-	mcpcore.Activity
+	record.Activity
 }
 
 // ActivityQuery selects activity records. Zero fields select everything.
@@ -196,9 +194,9 @@ func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Dura
 	return deleted, nil
 }
 
-// refusedSQL selects the records of refused requests (mcpcore.Activity's
+// refusedSQL selects the records of refused requests (record.Activity's
 // Refused).
-var refusedSQL = fmt.Sprintf("(method LIKE '%s%%')", mcpcore.RefusedMethodPrefix)
+var refusedSQL = fmt.Sprintf("(method LIKE '%s%%')", record.RefusedMethodPrefix)
 
 // where builds the WHERE clause of q (and id > afterID when afterID > 0).
 func (q ActivityQuery) where(afterID int64) (string, []any) {
@@ -320,7 +318,7 @@ type ActivityWriterOptions struct {
 // RetentionInterval, it applies the settings ActivityMaxRows and
 // ActivityMaxAgeDays.
 //
-// Refused requests (mcpcore.Activity's Refused) are counted, not queued one
+// Refused requests (record.Activity's Refused) are counted, not queued one
 // by one: in each minute, the first of each kind (same method, target,
 // token, code and detail) is recorded at once, and the others of its kind
 // become one record at the end of the minute ("41 more like this since
@@ -341,7 +339,7 @@ type ActivityWriter struct {
 	// back after one, where a channel that size would hold some 900 KB for
 	// the whole run. wake (capacity 1) says some are pending.
 	qmu     sync.Mutex
-	pending []mcpcore.Activity
+	pending []record.Activity
 	wake    chan struct{}
 	flushCh chan chan error
 	done    chan struct{}
@@ -358,7 +356,7 @@ type ActivityWriter struct {
 	lastPrune time.Time // run goroutine only
 
 	subsMu sync.Mutex
-	subs   map[chan mcpcore.Activity]func() bool // nil once closed
+	subs   map[chan record.Activity]func() bool // nil once closed
 
 	closeOnce sync.Once
 	closeErr  error
@@ -385,7 +383,7 @@ type refusalKind struct {
 // refusal is one kind of refused request in the current minute: the first
 // (recorded at once), and how many more came since it was last written.
 type refusal struct {
-	first mcpcore.Activity
+	first record.Activity
 	more  int
 	since time.Time
 }
@@ -411,7 +409,7 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 		flushCh: make(chan chan error),
 		done:    make(chan struct{}),
 		stopped: make(chan struct{}),
-		subs:    make(map[chan mcpcore.Activity]func() bool),
+		subs:    make(map[chan record.Activity]func() bool),
 	}
 	go w.run()
 	return w
@@ -421,7 +419,7 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 // When the buffer is full, or the writer is closed, the record is dropped
 // (counted in Dropped; while the writer runs, a synthetic record reports
 // it). It is safe to call from any goroutine.
-func (w *ActivityWriter) Record(a mcpcore.Activity) {
+func (w *ActivityWriter) Record(a record.Activity) {
 	if a.Time.IsZero() {
 		a.Time = time.Now()
 	}
@@ -432,7 +430,7 @@ func (w *ActivityWriter) Record(a mcpcore.Activity) {
 }
 
 // queue hands one record to the writer goroutine, or drops it.
-func (w *ActivityWriter) queue(a mcpcore.Activity) {
+func (w *ActivityWriter) queue(a record.Activity) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	if w.closed {
@@ -462,7 +460,7 @@ const spareKept = 256
 
 // take hands the writer the records pending, queueing the next ones into
 // spare (emptied), so that a steady flow of records allocates nothing.
-func (w *ActivityWriter) take(spare []mcpcore.Activity) []mcpcore.Activity {
+func (w *ActivityWriter) take(spare []record.Activity) []record.Activity {
 	if cap(spare) > spareKept {
 		spare = nil
 	}
@@ -475,7 +473,7 @@ func (w *ActivityWriter) take(spare []mcpcore.Activity) []mcpcore.Activity {
 
 // countRefusal counts a refused request; it reports whether the record
 // should be written now (the first of its kind this minute).
-func (w *ActivityWriter) countRefusal(a mcpcore.Activity) bool {
+func (w *ActivityWriter) countRefusal(a record.Activity) bool {
 	r := &w.refusals
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -581,8 +579,8 @@ func (w *ActivityWriter) Close() error {
 // records behind misses records. The channel is closed when ctx ends or
 // the writer closes. Records written by other processes do not arrive
 // here; follow them with ActivityAfter.
-func (w *ActivityWriter) SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity {
-	ch := make(chan mcpcore.Activity, subscriberBuffer)
+func (w *ActivityWriter) SubscribeActivity(ctx context.Context) <-chan record.Activity {
+	ch := make(chan record.Activity, subscriberBuffer)
 	w.subsMu.Lock()
 	defer w.subsMu.Unlock()
 	if w.subs == nil {
@@ -603,7 +601,7 @@ func (w *ActivityWriter) SubscribeActivity(ctx context.Context) <-chan mcpcore.A
 // run is the writer goroutine.
 func (w *ActivityWriter) run() {
 	defer close(w.stopped)
-	batch := make([]mcpcore.Activity, 0, w.opt.BatchSize)
+	batch := make([]record.Activity, 0, w.opt.BatchSize)
 	timer := time.NewTimer(w.opt.BatchDelay)
 	timer.Stop()
 	defer timer.Stop()
@@ -617,7 +615,7 @@ func (w *ActivityWriter) run() {
 	}
 	// drain moves everything queued into batches, writing each full one;
 	// a batch begun waits BatchDelay for more.
-	var spare []mcpcore.Activity
+	var spare []record.Activity
 	drain := func() {
 		recs := w.take(spare)
 		for _, a := range recs {
@@ -660,7 +658,7 @@ func (w *ActivityWriter) run() {
 // commit writes a batch, plus a synthetic record for any dropped ones, in
 // one transaction, then hands the records to subscribers and applies
 // retention when due. A failed write drops the batch, counting it.
-func (w *ActivityWriter) commit(batch []mcpcore.Activity) error {
+func (w *ActivityWriter) commit(batch []record.Activity) error {
 	full, failed := w.droppedFull.Swap(0), w.droppedFailed.Swap(0)
 	synthetic := 0
 	if full+failed > 0 {
@@ -708,7 +706,7 @@ func (w *ActivityWriter) commit(batch []mcpcore.Activity) error {
 }
 
 // droppedRecord is the synthetic record reporting dropped records.
-func (w *ActivityWriter) droppedRecord(full, failed uint64) mcpcore.Activity {
+func (w *ActivityWriter) droppedRecord(full, failed uint64) record.Activity {
 	var why []string
 	if full > 0 {
 		why = append(why, fmt.Sprintf("buffer full: %d", full))
@@ -720,7 +718,7 @@ func (w *ActivityWriter) droppedRecord(full, failed uint64) mcpcore.Activity {
 		}
 		why = append(why, fmt.Sprintf("write failed: %d, %s", failed, e))
 	}
-	return mcpcore.Activity{
+	return record.Activity{
 		Time:    time.Now(),
 		Method:  ActivityDroppedMethod,
 		Outcome: OutcomeDropped,
@@ -729,7 +727,7 @@ func (w *ActivityWriter) droppedRecord(full, failed uint64) mcpcore.Activity {
 }
 
 // publish hands committed records to every subscriber without waiting.
-func (w *ActivityWriter) publish(batch []mcpcore.Activity) {
+func (w *ActivityWriter) publish(batch []record.Activity) {
 	w.subsMu.Lock()
 	defer w.subsMu.Unlock()
 	for ch := range w.subs {

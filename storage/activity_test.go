@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // newWriter starts an activity writer, closed when the test ends.
@@ -39,8 +40,8 @@ func countActivity(t *testing.T, s *Store, where string, args ...any) int {
 	return n
 }
 
-func call(target, outcome string) mcpcore.Activity {
-	return mcpcore.Activity{Era: "2026-07-28", Client: "claude-code", ClientVersion: "2.1", Token: "laptop",
+func call(target, outcome string) record.Activity {
+	return record.Activity{Era: "2026-07-28", Client: "claude-code", ClientVersion: "2.1", Token: "laptop",
 		Method: "tools/call", Target: target, Duration: 1500 * time.Microsecond, Outcome: outcome}
 }
 
@@ -52,7 +53,7 @@ func TestActivityBurstLosesNothing(t *testing.T) {
 	for i := range 1000 {
 		wg.Go(func() {
 			<-start
-			w.Record(call(fmt.Sprintf("tool-%d", i), mcpcore.OutcomeOK))
+			w.Record(call(fmt.Sprintf("tool-%d", i), record.OutcomeOK))
 		})
 	}
 	close(start)
@@ -86,7 +87,7 @@ func TestActivityOverflowIsCounted(t *testing.T) {
 	}
 	w := newWriter(t, s, ActivityWriterOptions{Buffer: 10, BatchSize: 5})
 	for i := range 100 {
-		w.Record(call(fmt.Sprintf("tool-%d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("tool-%d", i), record.OutcomeOK))
 	}
 	time.Sleep(50 * time.Millisecond)
 	if err := blocker.Rollback(); err != nil {
@@ -127,17 +128,17 @@ func TestActivityQuery(t *testing.T) {
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	base := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
-	recs := []mcpcore.Activity{
+	recs := []record.Activity{
 		{Time: base, Era: "2025-11-25", Client: "cursor", ClientVersion: "1.0", Token: "work", Method: "tools/call",
-			Target: "greet", Duration: 2500 * time.Microsecond, Outcome: mcpcore.OutcomeOK, Detail: "Hello",
+			Target: "greet", Duration: 2500 * time.Microsecond, Outcome: record.OutcomeOK, Detail: "Hello",
 			Capabilities: []string{"forms", "roots"}},
 		{Time: base.Add(time.Minute), Era: "2026-07-28", Client: "claude-code", Method: "tools/call",
-			Target: "deploy", Duration: 3 * time.Second, Outcome: mcpcore.OutcomeToolError, Detail: "exit 1",
+			Target: "deploy", Duration: 3 * time.Second, Outcome: record.OutcomeToolError, Detail: "exit 1",
 			Capabilities: []string{}}, // declared none: not the same as not saying
 		{Time: base.Add(2 * time.Minute), Era: "2026-07-28", Client: "claude-code", Method: "resources/read",
-			Target: "file:///notes/a.md", Outcome: mcpcore.OutcomeError, ErrorCode: -32602, Detail: "no such file"},
+			Target: "file:///notes/a.md", Outcome: record.OutcomeError, ErrorCode: -32602, Detail: "no such file"},
 		{Time: base.Add(3 * time.Minute), Era: "2026-07-28", Client: "cursor", Method: "tools/call",
-			Target: "greet", Outcome: mcpcore.OutcomeInputRequired,
+			Target: "greet", Outcome: record.OutcomeInputRequired,
 			Approvals: []string{"approval: allowed on the desktop", "wipe: denied: not now"}},
 	}
 	for _, a := range recs {
@@ -180,7 +181,7 @@ func TestActivityQuery(t *testing.T) {
 	}{
 		{ActivityQuery{Client: "cursor"}, "greet,greet"},
 		{ActivityQuery{Target: "deploy"}, "deploy"},
-		{ActivityQuery{Outcome: mcpcore.OutcomeError}, "file:///notes/a.md"},
+		{ActivityQuery{Outcome: record.OutcomeError}, "file:///notes/a.md"},
 		{ActivityQuery{Method: "tools/call", Client: "claude-code"}, "deploy"},
 		{ActivityQuery{Token: "work"}, "greet"},
 		{ActivityQuery{Since: base.Add(90 * time.Second)}, "greet,file:///notes/a.md"},
@@ -211,7 +212,7 @@ func TestActivityRetentionByCount(t *testing.T) {
 	}
 	w := newWriter(t, s, ActivityWriterOptions{RetentionInterval: time.Nanosecond})
 	for i := range 30 {
-		w.Record(call(fmt.Sprintf("tool-%02d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("tool-%02d", i), record.OutcomeOK))
 	}
 	flush(t, w)
 	recs, err := s.Activity(ctx, ActivityQuery{})
@@ -233,10 +234,10 @@ func TestActivityRetentionByAge(t *testing.T) {
 	}
 	w := newWriter(t, s, ActivityWriterOptions{RetentionInterval: time.Nanosecond})
 	for i := range 5 {
-		old := call(fmt.Sprintf("old-%d", i), mcpcore.OutcomeOK)
+		old := call(fmt.Sprintf("old-%d", i), record.OutcomeOK)
 		old.Time = time.Now().Add(-49 * time.Hour)
 		w.Record(old)
-		w.Record(call(fmt.Sprintf("new-%d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("new-%d", i), record.OutcomeOK))
 	}
 	flush(t, w)
 	if n := countActivity(t, s, `WHERE target LIKE 'old-%'`); n != 0 {
@@ -261,7 +262,7 @@ func TestActivitySubscription(t *testing.T) {
 	live := w.SubscribeActivity(ctx)
 	stuck := w.SubscribeActivity(context.Background()) // never read
 	for i := range 3 {
-		w.Record(call(fmt.Sprintf("tool-%d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("tool-%d", i), record.OutcomeOK))
 	}
 	for i := range 3 {
 		select {
@@ -275,7 +276,7 @@ func TestActivitySubscription(t *testing.T) {
 	}
 	// A subscriber that never reads does not hold the writer back.
 	for i := range 1000 {
-		w.Record(call(fmt.Sprintf("more-%d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("more-%d", i), record.OutcomeOK))
 	}
 	flush(t, w)
 	if n := countActivity(t, s, ``); n != 1003 {
@@ -302,7 +303,7 @@ func TestActivityFollowAcrossStores(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mcptray.db")
 	server, follower := openAt(t, path), openAt(t, path)
 	w := newWriter(t, server, ActivityWriterOptions{})
-	w.Record(call("before", mcpcore.OutcomeOK))
+	w.Record(call("before", record.OutcomeOK))
 	flush(t, w)
 	last, err := follower.LastActivityID(ctx)
 	if err != nil || last == 0 {
@@ -310,7 +311,7 @@ func TestActivityFollowAcrossStores(t *testing.T) {
 	}
 	go func() {
 		for i := range 50 {
-			w.Record(call(fmt.Sprintf("tool-%02d", i), mcpcore.OutcomeOK))
+			w.Record(call(fmt.Sprintf("tool-%02d", i), record.OutcomeOK))
 			time.Sleep(2 * time.Millisecond)
 		}
 	}()
@@ -338,7 +339,7 @@ func TestActivityFollowAcrossStores(t *testing.T) {
 }
 
 func TestActivityWritesDoNotSignalChanges(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "quiet.db"), WithPollInterval(20*time.Millisecond))
+	s, err := Open(filepath.Join(t.TempDir(), "quiet.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestActivityWritesDoNotSignalChanges(t *testing.T) {
 	defer w.Close()
 	changes := s.Changes(ctx)
 	for i := range 20 {
-		w.Record(call(fmt.Sprintf("tool-%d", i), mcpcore.OutcomeOK))
+		w.Record(call(fmt.Sprintf("tool-%d", i), record.OutcomeOK))
 	}
 	flush(t, w)
 	if _, err := s.PruneActivity(ctx, 5, 0); err != nil {
@@ -362,11 +363,11 @@ func TestActivityWritesDoNotSignalChanges(t *testing.T) {
 func TestActivityAfterClose(t *testing.T) {
 	s := openTest(t)
 	w := s.NewActivityWriter(ActivityWriterOptions{})
-	w.Record(call("kept", mcpcore.OutcomeOK))
+	w.Record(call("kept", record.OutcomeOK))
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w.Record(call("late", mcpcore.OutcomeOK)) // must not panic or block
+	w.Record(call("late", record.OutcomeOK)) // must not panic or block
 	if err := w.Flush(context.Background()); err != nil {
 		t.Errorf("Flush after Close: %v", err)
 	}

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // A Store keeps the approvals remembered until revoked.
-var _ mcpcore.ApprovalStore = (*Store)(nil)
-
 // checkApprovalKey refuses a key no approval could have: every remembered
 // approval names a tool and the hash of its definition.
-func checkApprovalKey(what string, k mcpcore.ApprovalKey) error {
+func checkApprovalKey(what string, k record.ApprovalKey) error {
 	switch {
 	case k.Tool == "":
 		return fmt.Errorf("%s: no tool named", what)
@@ -25,7 +23,7 @@ func checkApprovalKey(what string, k mcpcore.ApprovalKey) error {
 }
 
 // IsApprovalRemembered reports whether the approval k is kept.
-func (s *Store) IsApprovalRemembered(ctx context.Context, k mcpcore.ApprovalKey) (bool, error) {
+func (s *Store) IsApprovalRemembered(ctx context.Context, k record.ApprovalKey) (bool, error) {
 	var one int
 	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM remembered_approvals WHERE token = ? AND client = ? AND tool = ? AND tool_hash = ?`,
 		k.Token, k.Client, k.Tool, k.ToolHash).Scan(&one)
@@ -41,7 +39,7 @@ func (s *Store) IsApprovalRemembered(ctx context.Context, k mcpcore.ApprovalKey)
 // RememberApproval keeps the approval k until ForgetApproval; one kept
 // already keeps the time it was first allowed. It is not a catalog change:
 // the Store's Changes stay quiet.
-func (s *Store) RememberApproval(ctx context.Context, k mcpcore.ApprovalKey) error {
+func (s *Store) RememberApproval(ctx context.Context, k record.ApprovalKey) error {
 	if err := checkApprovalKey("remember the approval", k); err != nil {
 		return err
 	}
@@ -54,7 +52,7 @@ func (s *Store) RememberApproval(ctx context.Context, k mcpcore.ApprovalKey) err
 }
 
 // ForgetApproval drops the approval k; one that is not kept is no error.
-func (s *Store) ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error {
+func (s *Store) ForgetApproval(ctx context.Context, k record.ApprovalKey) error {
 	err := s.quietExec(ctx, `DELETE FROM remembered_approvals WHERE token = ? AND client = ? AND tool = ? AND tool_hash = ?`,
 		k.Token, k.Client, k.Tool, k.ToolHash)
 	if err != nil {
@@ -64,16 +62,16 @@ func (s *Store) ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
 }
 
 // RememberedApprovals lists the kept approvals, newest first.
-func (s *Store) RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error) {
+func (s *Store) RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT token, client, tool, tool_hash, created_at FROM remembered_approvals
 		ORDER BY created_at DESC, client, tool`)
 	if err != nil {
 		return nil, fmt.Errorf("list the remembered approvals: %w", err)
 	}
 	defer rows.Close()
-	var out []mcpcore.RememberedApproval
+	var out []record.RememberedApproval
 	for rows.Next() {
-		a := mcpcore.RememberedApproval{UntilRevoked: true}
+		a := record.RememberedApproval{UntilRevoked: true}
 		var since string
 		if err := rows.Scan(&a.Token, &a.Client, &a.Tool, &a.ToolHash, &since); err != nil {
 			return nil, fmt.Errorf("list the remembered approvals: %w", err)

@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestRememberedApprovalsOutliveTheStore(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "mcptray.db")
-	k := mcpcore.ApprovalKey{Token: "stdio-shim", Client: "claude-desktop", Tool: "clean_downloads", ToolHash: "h1"}
+	k := record.ApprovalKey{Token: "stdio-shim", Client: "claude-desktop", Tool: "clean_downloads", ToolHash: "h1"}
 
-	s, err := Open(path, WithPollInterval(20*time.Millisecond))
+	s, err := Open(path, mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestRememberedApprovalsOutliveTheStore(t *testing.T) {
 		t.Fatalf("after reopening: %v %v", ok, err)
 	}
 	// Bound to every part of the key.
-	for _, other := range []mcpcore.ApprovalKey{
+	for _, other := range []record.ApprovalKey{
 		{Token: "laptop", Client: k.Client, Tool: k.Tool, ToolHash: k.ToolHash},
 		{Token: k.Token, Client: "cursor", Tool: k.Tool, ToolHash: k.ToolHash},
 		{Token: k.Token, Client: k.Client, Tool: "other", ToolHash: k.ToolHash},
@@ -78,11 +79,11 @@ func TestRememberApprovalRefusesAnIncompleteKey(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
-		k    mcpcore.ApprovalKey
+		k    record.ApprovalKey
 		want string
 	}{
-		{mcpcore.ApprovalKey{Client: "cursor", ToolHash: "h"}, "remember the approval: no tool named"},
-		{mcpcore.ApprovalKey{Client: "cursor", Tool: "wipe"}, `remember the approval of "wipe": no hash of the tool's definition`},
+		{record.ApprovalKey{Client: "cursor", ToolHash: "h"}, "remember the approval: no tool named"},
+		{record.ApprovalKey{Client: "cursor", Tool: "wipe"}, `remember the approval of "wipe": no hash of the tool's definition`},
 	} {
 		if err := s.RememberApproval(ctx, tc.k); err == nil || err.Error() != tc.want {
 			t.Errorf("RememberApproval(%+v) = %v, want %q", tc.k, err, tc.want)
@@ -101,9 +102,9 @@ func TestRevokingATokenForgetsItsApprovals(t *testing.T) {
 	if _, err := s.CreateToken(ctx, "laptop", nil); err != nil {
 		t.Fatal(err)
 	}
-	mine := mcpcore.ApprovalKey{Token: "laptop", Client: "cursor", Tool: "wipe", ToolHash: "h"}
-	other := mcpcore.ApprovalKey{Token: "stdio-shim", Client: "cursor", Tool: "wipe", ToolHash: "h"}
-	for _, k := range []mcpcore.ApprovalKey{mine, other} {
+	mine := record.ApprovalKey{Token: "laptop", Client: "cursor", Tool: "wipe", ToolHash: "h"}
+	other := record.ApprovalKey{Token: "stdio-shim", Client: "cursor", Tool: "wipe", ToolHash: "h"}
+	for _, k := range []record.ApprovalKey{mine, other} {
 		if err := s.RememberApproval(ctx, k); err != nil {
 			t.Fatal(err)
 		}

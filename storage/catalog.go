@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // catalogKind is what the whole-catalog operations need from each kind,
@@ -15,9 +15,9 @@ import (
 type catalogKind interface {
 	tableName() string
 	selectAll(ordinal int) string
-	appendJSON(c *mcpcore.Catalog, key string, def []byte) error
-	merge(dst, old, in *mcpcore.Catalog)
-	writeAll(ctx context.Context, tx *sql.Tx, c *mcpcore.Catalog, at string) error
+	appendJSON(c *catalog.Catalog, key string, def []byte) error
+	merge(dst, old, in *catalog.Catalog)
+	writeAll(ctx context.Context, tx *sql.Tx, c *catalog.Catalog, at string) error
 }
 
 // catalogKinds lists every kind in catalog order.
@@ -28,13 +28,13 @@ func catalogKinds() []catalogKind {
 // Catalog returns the stored catalog, each list sorted by key (tool and
 // prompt name, resource URI, URI template). It reads all four tables in one
 // statement, so it sees a single committed state.
-func (s *Store) Catalog(ctx context.Context) (*mcpcore.Catalog, error) {
+func (s *Store) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 	return readCatalog(ctx, s.db)
 }
 
 // Export returns the stored catalog in its import/export form; it holds no
 // secrets (those live in the keyring).
-func (s *Store) Export(ctx context.Context) (*mcpcore.Catalog, error) {
+func (s *Store) Export(ctx context.Context) (*catalog.Catalog, error) {
 	c, err := readCatalog(ctx, s.db)
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
@@ -45,17 +45,17 @@ func (s *Store) Export(ctx context.Context) (*mcpcore.Catalog, error) {
 // Import stores catalog c in one transaction. With replace, the result is c
 // alone; otherwise c's entries are merged over the stored ones, an entry
 // with the same key replacing the stored one. The result is validated as a
-// whole first: on any problem Import returns a *mcpcore.ValidationError
+// whole first: on any problem Import returns a *catalog.ValidationError
 // listing them all and changes nothing.
-func (s *Store) Import(ctx context.Context, c *mcpcore.Catalog, replace bool) error {
+func (s *Store) Import(ctx context.Context, c *catalog.Catalog, replace bool) error {
 	if c == nil {
 		return errors.New("import: no catalog")
 	}
 	kinds := catalogKinds()
 	return s.write(ctx, func(tx *sql.Tx) error {
 		// c's own format and version, when set, are checked with the rest.
-		result := &mcpcore.Catalog{Format: c.Format, Version: c.Version}
-		old := &mcpcore.Catalog{}
+		result := &catalog.Catalog{Format: c.Format, Version: c.Version}
+		old := &catalog.Catalog{}
 		if !replace {
 			var err error
 			if old, err = readCatalog(ctx, tx); err != nil {
@@ -71,7 +71,7 @@ func (s *Store) Import(ctx context.Context, c *mcpcore.Catalog, replace bool) er
 		// error, so a bad catalog still changes nothing and is reported as
 		// such. Both only read c.
 		invalid := make(chan error, 1)
-		go func() { invalid <- mcpcore.ValidateCatalog(result) }()
+		go func() { invalid <- s.validator.Catalog(result) }()
 		werr := writeCatalog(ctx, tx, kinds, c, replace)
 		if err := <-invalid; err != nil {
 			return err
@@ -82,7 +82,7 @@ func (s *Store) Import(ctx context.Context, c *mcpcore.Catalog, replace bool) er
 
 // writeCatalog writes c's entries, first clearing each kind's table with
 // replace.
-func writeCatalog(ctx context.Context, tx *sql.Tx, kinds []catalogKind, c *mcpcore.Catalog, replace bool) error {
+func writeCatalog(ctx context.Context, tx *sql.Tx, kinds []catalogKind, c *catalog.Catalog, replace bool) error {
 	at := now()
 	for _, k := range kinds {
 		if replace {
@@ -98,7 +98,7 @@ func writeCatalog(ctx context.Context, tx *sql.Tx, kinds []catalogKind, c *mcpco
 }
 
 // readCatalog reads every entry with a single UNION ALL query.
-func readCatalog(ctx context.Context, q queryer) (*mcpcore.Catalog, error) {
+func readCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {
 	kinds := catalogKinds()
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
@@ -109,7 +109,7 @@ func readCatalog(ctx context.Context, q queryer) (*mcpcore.Catalog, error) {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
 	defer rows.Close()
-	c := &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion}
+	c := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion}
 	for rows.Next() {
 		var (
 			i   int

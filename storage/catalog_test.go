@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // seed stores a small catalog and returns it.
@@ -26,7 +26,7 @@ func seed(t *testing.T, s *Store) {
 	}
 }
 
-func names(c *mcpcore.Catalog) string {
+func names(c *catalog.Catalog) string {
 	var out []string
 	for _, t := range c.Tools {
 		out = append(out, "tool:"+t.Name)
@@ -47,10 +47,10 @@ func TestImportReplace(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	seed(t, s)
-	in := &mcpcore.Catalog{
-		Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
-		Tools:             []mcpcore.Tool{commandTool("ls"), greetTool("greet", "New description.")},
-		ResourceTemplates: []mcpcore.ResourceTemplate{notesTemplate("file:///notes/{path}", "/srv/notes")},
+	in := &catalog.Catalog{
+		Format: catalog.CatalogFormat, Version: catalog.CatalogVersion,
+		Tools:             []catalog.Tool{commandTool("ls"), greetTool("greet", "New description.")},
+		ResourceTemplates: []catalog.ResourceTemplate{notesTemplate("file:///notes/{path}", "/srv/notes")},
 	}
 	if err := s.Import(ctx, in, true); err != nil {
 		t.Fatal(err)
@@ -82,9 +82,9 @@ func TestImportMerge(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	seed(t, s)
-	in := &mcpcore.Catalog{
-		Tools:   []mcpcore.Tool{greetTool("greet", "New description."), commandTool("ls")},
-		Prompts: []mcpcore.Prompt{reviewPrompt("summarize")},
+	in := &catalog.Catalog{
+		Tools:   []catalog.Tool{greetTool("greet", "New description."), commandTool("ls")},
+		Prompts: []catalog.Prompt{reviewPrompt("summarize")},
 	}
 	if err := s.Import(ctx, in, false); err != nil {
 		t.Fatal(err)
@@ -102,19 +102,19 @@ func TestImportMerge(t *testing.T) {
 }
 
 func TestImportInvalidChangesNothing(t *testing.T) {
-	in := &mcpcore.Catalog{
-		Tools: []mcpcore.Tool{
+	in := &catalog.Catalog{
+		Tools: []catalog.Tool{
 			greetTool("bad name", "Has a space in its name."),
 			greetTool("dup", "First."),
 			greetTool("dup", "Second."),
-			func() mcpcore.Tool {
+			func() catalog.Tool {
 				tl := commandTool("schema")
 				tl.InputSchema = json.RawMessage(`{"type":"string"}`)
 				return tl
 			}(),
 			greetTool("fine", "Valid, but must not be written either."),
 		},
-		ResourceTemplates: []mcpcore.ResourceTemplate{notesTemplate("file:///etc/{path}", "/srv/notes/../../etc")},
+		ResourceTemplates: []catalog.ResourceTemplate{notesTemplate("file:///etc/{path}", "/srv/notes/../../etc")},
 	}
 	want := []struct{ entry, field string }{
 		{`tool "bad name"`, "name"},
@@ -132,9 +132,9 @@ func TestImportInvalidChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = s.Import(ctx, in, replace)
-		var ve *mcpcore.ValidationError
+		var ve *catalog.ValidationError
 		if !errors.As(err, &ve) {
-			t.Fatalf("replace=%v: Import = %v, want *mcpcore.ValidationError", replace, err)
+			t.Fatalf("replace=%v: Import = %v, want *catalog.ValidationError", replace, err)
 		}
 		for _, w := range want {
 			found := false
@@ -162,8 +162,8 @@ func TestImportInvalidChangesNothing(t *testing.T) {
 
 func TestImportWrongFormat(t *testing.T) {
 	s := openTest(t)
-	err := s.Import(context.Background(), &mcpcore.Catalog{Format: "something-else", Version: 7}, false)
-	var ve *mcpcore.ValidationError
+	err := s.Import(context.Background(), &catalog.Catalog{Format: "something-else", Version: 7}, false)
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) || len(ve.Problems) != 2 {
 		t.Errorf("Import(wrong format) = %v, want format and version problems", err)
 	}

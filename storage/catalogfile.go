@@ -6,19 +6,22 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/atomicfile"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
-// ReadCatalogFile reads and checks the catalog file at path on its own,
-// without storing it: a file that does not parse, or breaks a rule, is an
-// error listing every problem.
-func ReadCatalogFile(path string) (*mcpcore.Catalog, error) {
+// ReadCatalogFile reads the catalog file at path and checks it with v on
+// its own, without storing it: a file that does not parse, or breaks a
+// rule, is an error listing every problem.
+func ReadCatalogFile(path string, v Validator) (*catalog.Catalog, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("importing: %w", err)
 	}
-	c, err := mcpcore.ParseCatalog(b)
+	c, err := catalog.Decode(b)
+	if err == nil {
+		err = v.Catalog(c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("importing %s: %w", filepath.Base(path), err)
 	}
@@ -27,8 +30,8 @@ func ReadCatalogFile(path string) (*mcpcore.Catalog, error) {
 
 // ImportFile imports the catalog file at path, all or nothing (see Import),
 // and returns the file's catalog.
-func (s *Store) ImportFile(ctx context.Context, path string, replace bool) (*mcpcore.Catalog, error) {
-	c, err := ReadCatalogFile(path)
+func (s *Store) ImportFile(ctx context.Context, path string, replace bool) (*catalog.Catalog, error) {
+	c, err := ReadCatalogFile(path, s.validator)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +49,7 @@ func (s *Store) ExportFile(ctx context.Context, path string) error {
 	if err != nil {
 		return fmt.Errorf("exporting the catalog: %w", err)
 	}
-	b, err := mcpcore.MarshalCatalog(c)
+	b, err := catalog.Marshal(c)
 	if err != nil {
 		return fmt.Errorf("exporting the catalog: %w", err)
 	}

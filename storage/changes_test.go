@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 )
@@ -29,7 +30,7 @@ func TestHelperProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("helper process for the cross-process tests")
 	}
-	s, err := Open(path)
+	s, err := Open(path, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +94,9 @@ func TestChangesInProcess(t *testing.T) {
 		t.Error("more than one signal pending")
 	}
 	for name, write := range map[string]func() error{
-		"settings": func() error { return s.PutSettings(ctx, mcpcore.DefaultSettings()) },
+		"settings": func() error { return s.PutSettings(ctx, catalog.DefaultSettings()) },
 		"token":    func() error { _, err := s.CreateToken(ctx, "t", nil); return err },
-		"import":   func() error { return s.Import(ctx, &mcpcore.Catalog{}, true) },
+		"import":   func() error { return s.Import(ctx, &catalog.Catalog{}, true) },
 	} {
 		if err := write(); err != nil {
 			t.Fatal(err)
@@ -140,7 +141,7 @@ func TestChangesFromOtherProcess(t *testing.T) {
 }
 
 func TestChangesClosed(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	s, err := Open(filepath.Join(t.TempDir(), "c.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func closedWithin(ch <-chan struct{}, d time.Duration) bool {
 }
 
 func TestKeyCreationIsQuiet(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "k.db"), WithPollInterval(20*time.Millisecond))
+	s, err := Open(filepath.Join(t.TempDir(), "k.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestKeyCreationIsQuiet(t *testing.T) {
 }
 
 func TestOwnWriteSignalsOnce(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "once.db"), WithPollInterval(20*time.Millisecond))
+	s, err := Open(filepath.Join(t.TempDir(), "once.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +252,7 @@ func TestCloseReleasesTheWatch(t *testing.T) {
 	dir := t.TempDir()
 	before := openFDs()
 	for i := range 20 {
-		s, err := Open(filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
+		s, err := Open(filepath.Join(dir, fmt.Sprintf("s%d.db", i)), mcpcore.Validator{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // kind describes how one kind of catalog entry is stored: its table, key
@@ -23,53 +23,53 @@ type kind[T any] struct {
 	// taken words the refusal of a key another entry has already.
 	taken    func(key string) string
 	key      func(*T) string
-	validate func(T) []mcpcore.Problem
+	validate func(Validator, T) []catalog.Problem
 	disabled func(*T) *bool
-	list     func(*mcpcore.Catalog) *[]T
+	list     func(*catalog.Catalog) *[]T
 }
 
 // The four kinds, in catalog order. They are read-only descriptors.
 var (
-	toolKind = &kind[mcpcore.Tool]{
+	toolKind = &kind[catalog.Tool]{
 		noun: "tool", table: "tools", keyCol: "name", keyField: "name",
 		taken:    func(name string) string { return fmt.Sprintf("a tool named %q exists already", name) },
-		key:      func(t *mcpcore.Tool) string { return t.Name },
-		validate: mcpcore.ValidateTool,
-		disabled: func(t *mcpcore.Tool) *bool { return &t.Disabled },
-		list:     func(c *mcpcore.Catalog) *[]mcpcore.Tool { return &c.Tools },
+		key:      func(t *catalog.Tool) string { return t.Name },
+		validate: Validator.Tool,
+		disabled: func(t *catalog.Tool) *bool { return &t.Disabled },
+		list:     func(c *catalog.Catalog) *[]catalog.Tool { return &c.Tools },
 	}
-	resourceKind = &kind[mcpcore.Resource]{
+	resourceKind = &kind[catalog.Resource]{
 		noun: "resource", table: "resources", keyCol: "uri", keyField: "uri",
 		taken:    func(string) string { return "a resource with this URI exists already" },
-		key:      func(r *mcpcore.Resource) string { return r.URI },
-		validate: mcpcore.ValidateResource,
-		disabled: func(r *mcpcore.Resource) *bool { return &r.Disabled },
-		list:     func(c *mcpcore.Catalog) *[]mcpcore.Resource { return &c.Resources },
+		key:      func(r *catalog.Resource) string { return r.URI },
+		validate: Validator.Resource,
+		disabled: func(r *catalog.Resource) *bool { return &r.Disabled },
+		list:     func(c *catalog.Catalog) *[]catalog.Resource { return &c.Resources },
 	}
-	resourceTemplateKind = &kind[mcpcore.ResourceTemplate]{
+	resourceTemplateKind = &kind[catalog.ResourceTemplate]{
 		noun: "resource template", table: "resource_templates", keyCol: "uri_template", keyField: "uriTemplate",
 		taken:    func(string) string { return "a resource template with this URI template exists already" },
-		key:      func(t *mcpcore.ResourceTemplate) string { return t.URITemplate },
-		validate: mcpcore.ValidateResourceTemplate,
-		disabled: func(t *mcpcore.ResourceTemplate) *bool { return &t.Disabled },
-		list:     func(c *mcpcore.Catalog) *[]mcpcore.ResourceTemplate { return &c.ResourceTemplates },
+		key:      func(t *catalog.ResourceTemplate) string { return t.URITemplate },
+		validate: Validator.ResourceTemplate,
+		disabled: func(t *catalog.ResourceTemplate) *bool { return &t.Disabled },
+		list:     func(c *catalog.Catalog) *[]catalog.ResourceTemplate { return &c.ResourceTemplates },
 	}
-	promptKind = &kind[mcpcore.Prompt]{
+	promptKind = &kind[catalog.Prompt]{
 		noun: "prompt", table: "prompts", keyCol: "name", keyField: "name",
 		taken:    func(name string) string { return fmt.Sprintf("a prompt named %q exists already", name) },
-		key:      func(p *mcpcore.Prompt) string { return p.Name },
-		validate: mcpcore.ValidatePrompt,
-		disabled: func(p *mcpcore.Prompt) *bool { return &p.Disabled },
-		list:     func(c *mcpcore.Catalog) *[]mcpcore.Prompt { return &c.Prompts },
+		key:      func(p *catalog.Prompt) string { return p.Name },
+		validate: Validator.Prompt,
+		disabled: func(p *catalog.Prompt) *bool { return &p.Disabled },
+		list:     func(c *catalog.Catalog) *[]catalog.Prompt { return &c.Prompts },
 	}
 )
 
 // PutTool stores a tool, replacing the one with the same name. An invalid
-// tool is not stored: the error is a *mcpcore.ValidationError.
-func (s *Store) PutTool(ctx context.Context, t mcpcore.Tool) error { return put(ctx, s, toolKind, t) }
+// tool is not stored: the error is a *catalog.ValidationError.
+func (s *Store) PutTool(ctx context.Context, t catalog.Tool) error { return put(ctx, s, toolKind, t) }
 
 // Tool returns the named tool, or an error wrapping ErrNotFound.
-func (s *Store) Tool(ctx context.Context, name string) (mcpcore.Tool, error) {
+func (s *Store) Tool(ctx context.Context, name string) (catalog.Tool, error) {
 	return get(ctx, s.db, toolKind, name)
 }
 
@@ -82,12 +82,12 @@ type ToolAccess map[string]bool
 
 // SaveTool stores t in place of the tool stored as oldName ("" for a new
 // tool), in one transaction: an invalid tool, or a name another tool has
-// already, is refused with a *mcpcore.ValidationError (the latter with its
+// already, is refused with a *catalog.ValidationError (the latter with its
 // problem on the "name" field); the stored tool's Disabled flag is kept;
 // on a rename the tool under oldName goes; and every restricted token's
 // allowlist follows, oldName becoming t's name and access applied. It
 // returns the tool as stored.
-func (s *Store) SaveTool(ctx context.Context, oldName string, t mcpcore.Tool, access ToolAccess) (mcpcore.Tool, error) {
+func (s *Store) SaveTool(ctx context.Context, oldName string, t catalog.Tool, access ToolAccess) (catalog.Tool, error) {
 	return save(ctx, s, toolKind, oldName, t, func(tx *sql.Tx) error {
 		return editAllowlists(ctx, tx, func(token string, tools []string) []string {
 			want, named := access[token]
@@ -129,24 +129,24 @@ func (s *Store) ToggleTool(ctx context.Context, name string) (disabled bool, err
 }
 
 // PutResource stores a resource, replacing the one with the same URI. An
-// invalid resource is not stored: the error is a *mcpcore.ValidationError.
-func (s *Store) PutResource(ctx context.Context, r mcpcore.Resource) error {
+// invalid resource is not stored: the error is a *catalog.ValidationError.
+func (s *Store) PutResource(ctx context.Context, r catalog.Resource) error {
 	return put(ctx, s, resourceKind, r)
 }
 
 // Resource returns the resource with the given URI, or an error wrapping
 // ErrNotFound.
-func (s *Store) Resource(ctx context.Context, uri string) (mcpcore.Resource, error) {
+func (s *Store) Resource(ctx context.Context, uri string) (catalog.Resource, error) {
 	return get(ctx, s.db, resourceKind, uri)
 }
 
 // SaveResource stores r in place of the resource stored at oldURI ("" for
 // a new resource), in one transaction: an invalid resource, or a URI
 // another resource has already, is refused with a
-// *mcpcore.ValidationError (the latter with its problem on the "uri"
+// *catalog.ValidationError (the latter with its problem on the "uri"
 // field); the stored resource's Disabled flag is kept; on a URI change the
 // resource at oldURI goes. It returns the resource as stored.
-func (s *Store) SaveResource(ctx context.Context, oldURI string, r mcpcore.Resource) (mcpcore.Resource, error) {
+func (s *Store) SaveResource(ctx context.Context, oldURI string, r catalog.Resource) (catalog.Resource, error) {
 	return save(ctx, s, resourceKind, oldURI, r, nil)
 }
 
@@ -163,14 +163,14 @@ func (s *Store) SetResourceDisabled(ctx context.Context, uri string, disabled bo
 
 // PutResourceTemplate stores a resource template, replacing the one with the
 // same URI template. An invalid template is not stored: the error is a
-// *mcpcore.ValidationError.
-func (s *Store) PutResourceTemplate(ctx context.Context, t mcpcore.ResourceTemplate) error {
+// *catalog.ValidationError.
+func (s *Store) PutResourceTemplate(ctx context.Context, t catalog.ResourceTemplate) error {
 	return put(ctx, s, resourceTemplateKind, t)
 }
 
 // ResourceTemplate returns the resource template with the given URI
 // template, or an error wrapping ErrNotFound.
-func (s *Store) ResourceTemplate(ctx context.Context, uriTemplate string) (mcpcore.ResourceTemplate, error) {
+func (s *Store) ResourceTemplate(ctx context.Context, uriTemplate string) (catalog.ResourceTemplate, error) {
 	return get(ctx, s.db, resourceTemplateKind, uriTemplate)
 }
 
@@ -178,7 +178,7 @@ func (s *Store) ResourceTemplate(ctx context.Context, uriTemplate string) (mcpco
 // as oldURITemplate ("" for a new one), as SaveResource does; a taken URI
 // template is a problem on the "uriTemplate" field. It returns the
 // template as stored.
-func (s *Store) SaveResourceTemplate(ctx context.Context, oldURITemplate string, t mcpcore.ResourceTemplate) (mcpcore.ResourceTemplate, error) {
+func (s *Store) SaveResourceTemplate(ctx context.Context, oldURITemplate string, t catalog.ResourceTemplate) (catalog.ResourceTemplate, error) {
 	return save(ctx, s, resourceTemplateKind, oldURITemplate, t, nil)
 }
 
@@ -195,20 +195,20 @@ func (s *Store) SetResourceTemplateDisabled(ctx context.Context, uriTemplate str
 }
 
 // PutPrompt stores a prompt, replacing the one with the same name. An
-// invalid prompt is not stored: the error is a *mcpcore.ValidationError.
-func (s *Store) PutPrompt(ctx context.Context, p mcpcore.Prompt) error {
+// invalid prompt is not stored: the error is a *catalog.ValidationError.
+func (s *Store) PutPrompt(ctx context.Context, p catalog.Prompt) error {
 	return put(ctx, s, promptKind, p)
 }
 
 // Prompt returns the named prompt, or an error wrapping ErrNotFound.
-func (s *Store) Prompt(ctx context.Context, name string) (mcpcore.Prompt, error) {
+func (s *Store) Prompt(ctx context.Context, name string) (catalog.Prompt, error) {
 	return get(ctx, s.db, promptKind, name)
 }
 
 // SavePrompt stores p in place of the prompt stored as oldName ("" for a
 // new prompt), as SaveResource does; a taken name is a problem on the
 // "name" field. It returns the prompt as stored.
-func (s *Store) SavePrompt(ctx context.Context, oldName string, p mcpcore.Prompt) (mcpcore.Prompt, error) {
+func (s *Store) SavePrompt(ctx context.Context, oldName string, p catalog.Prompt) (catalog.Prompt, error) {
 	return save(ctx, s, promptKind, oldName, p, nil)
 }
 
@@ -231,8 +231,8 @@ func (s *Store) TogglePrompt(ctx context.Context, name string) (disabled bool, e
 
 // put validates v and upserts it.
 func put[T any](ctx context.Context, s *Store, k *kind[T], v T) error {
-	if ps := k.validate(v); len(ps) > 0 {
-		return &mcpcore.ValidationError{Problems: ps}
+	if ps := k.validate(s.validator, v); len(ps) > 0 {
+		return &catalog.ValidationError{Problems: ps}
 	}
 	return s.write(ctx, func(tx *sql.Tx) error { return k.upsert(ctx, tx, &v, now()) })
 }
@@ -261,8 +261,8 @@ func get[T any](ctx context.Context, q queryer, k *kind[T], key string) (T, erro
 // since an editor read the entry — and on a key change deletes the entry
 // under oldKey. It returns v as stored.
 func save[T any](ctx context.Context, s *Store, k *kind[T], oldKey string, v T, also func(tx *sql.Tx) error) (T, error) {
-	if ps := k.validate(v); len(ps) > 0 {
-		return v, &mcpcore.ValidationError{Problems: ps}
+	if ps := k.validate(s.validator, v); len(ps) > 0 {
+		return v, &catalog.ValidationError{Problems: ps}
 	}
 	key := k.key(&v)
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -272,7 +272,7 @@ func save[T any](ctx context.Context, s *Store, k *kind[T], oldKey string, v T, 
 				return err
 			}
 			if taken {
-				return &mcpcore.ValidationError{Problems: []mcpcore.Problem{
+				return &catalog.ValidationError{Problems: []catalog.Problem{
 					{Entry: fmt.Sprintf("%s %q", k.noun, key), Field: k.keyField, Message: k.taken(key)}}}
 			}
 		}
@@ -297,7 +297,7 @@ func save[T any](ctx context.Context, s *Store, k *kind[T], oldKey string, v T, 
 		}
 		return nil
 	})
-	if ve := (*mcpcore.ValidationError)(nil); err != nil && !errors.As(err, &ve) {
+	if ve := (*catalog.ValidationError)(nil); err != nil && !errors.As(err, &ve) {
 		err = fmt.Errorf("save %s %q: %w", k.noun, key, err)
 	}
 	return v, err
@@ -391,7 +391,7 @@ func (k *kind[T]) selectAll(ordinal int) string {
 }
 
 // appendJSON decodes one stored definition onto c's list of this kind.
-func (k *kind[T]) appendJSON(c *mcpcore.Catalog, key string, def []byte) error {
+func (k *kind[T]) appendJSON(c *catalog.Catalog, key string, def []byte) error {
 	var v T
 	if err := json.Unmarshal(def, &v); err != nil {
 		return fmt.Errorf("decode %s %q: %w", k.noun, key, err)
@@ -404,7 +404,7 @@ func (k *kind[T]) appendJSON(c *mcpcore.Catalog, key string, def []byte) error {
 // merge sets dst's list of this kind to old's entries whose key is not in
 // in, followed by all of in's (duplicates within in are kept, so validation
 // still reports them).
-func (k *kind[T]) merge(dst, old, in *mcpcore.Catalog) {
+func (k *kind[T]) merge(dst, old, in *catalog.Catalog) {
 	incoming := *k.list(in)
 	seen := make(map[string]bool, len(incoming))
 	for i := range incoming {
@@ -420,7 +420,7 @@ func (k *kind[T]) merge(dst, old, in *mcpcore.Catalog) {
 }
 
 // writeAll upserts every entry of this kind in c.
-func (k *kind[T]) writeAll(ctx context.Context, tx *sql.Tx, c *mcpcore.Catalog, at string) error {
+func (k *kind[T]) writeAll(ctx context.Context, tx *sql.Tx, c *catalog.Catalog, at string) error {
 	l := *k.list(c)
 	if len(l) == 0 {
 		return nil

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // crudCase drives the same round trip through one kind's methods.
@@ -18,12 +18,12 @@ type crudCase struct {
 	want        func(changed, disabled bool) any
 	setDisabled func(s *Store, key string, disabled bool) error
 	del         func(s *Store, key string) error
-	inCatalog   func(c *mcpcore.Catalog) int
+	inCatalog   func(c *catalog.Catalog) int
 }
 
 func crudCases() []crudCase {
 	ctx := context.Background()
-	tool := func(changed, disabled bool) mcpcore.Tool {
+	tool := func(changed, disabled bool) catalog.Tool {
 		t := greetTool("greet", "Greets someone by name.")
 		if changed {
 			t = commandTool("greet")
@@ -31,7 +31,7 @@ func crudCases() []crudCase {
 		t.Disabled = disabled
 		return t
 	}
-	resource := func(changed, disabled bool) mcpcore.Resource {
+	resource := func(changed, disabled bool) catalog.Resource {
 		r := readmeResource("notes://readme")
 		if changed {
 			r.Text, r.Blob, r.MimeType = "", "aGVsbG8=", "application/octet-stream"
@@ -39,7 +39,7 @@ func crudCases() []crudCase {
 		r.Disabled = disabled
 		return r
 	}
-	template := func(changed, disabled bool) mcpcore.ResourceTemplate {
+	template := func(changed, disabled bool) catalog.ResourceTemplate {
 		rt := notesTemplate("file:///notes/{path}", "/srv/notes")
 		if changed {
 			rt.Folder, rt.Text, rt.Completions = "", "Note {{.args.path}}", nil
@@ -47,11 +47,11 @@ func crudCases() []crudCase {
 		rt.Disabled = disabled
 		return rt
 	}
-	prompt := func(changed, disabled bool) mcpcore.Prompt {
+	prompt := func(changed, disabled bool) catalog.Prompt {
 		p := reviewPrompt("review")
 		if changed {
 			p.Title = "Code review"
-			p.Messages = append(p.Messages, mcpcore.PromptMessage{Role: "assistant", Content: p.Messages[0].Content})
+			p.Messages = append(p.Messages, catalog.PromptMessage{Role: "assistant", Content: p.Messages[0].Content})
 		}
 		p.Disabled = disabled
 		return p
@@ -64,7 +64,7 @@ func crudCases() []crudCase {
 			want:        func(c, d bool) any { return tool(c, d) },
 			setDisabled: func(s *Store, k string, d bool) error { return s.SetToolDisabled(ctx, k, d) },
 			del:         func(s *Store, k string) error { return s.DeleteTool(ctx, k) },
-			inCatalog:   func(c *mcpcore.Catalog) int { return len(c.Tools) },
+			inCatalog:   func(c *catalog.Catalog) int { return len(c.Tools) },
 		},
 		{
 			kind: "resource", key: "notes://readme",
@@ -73,7 +73,7 @@ func crudCases() []crudCase {
 			want:        func(c, d bool) any { return resource(c, d) },
 			setDisabled: func(s *Store, k string, d bool) error { return s.SetResourceDisabled(ctx, k, d) },
 			del:         func(s *Store, k string) error { return s.DeleteResource(ctx, k) },
-			inCatalog:   func(c *mcpcore.Catalog) int { return len(c.Resources) },
+			inCatalog:   func(c *catalog.Catalog) int { return len(c.Resources) },
 		},
 		{
 			kind: "resource template", key: "file:///notes/{path}",
@@ -82,7 +82,7 @@ func crudCases() []crudCase {
 			want:        func(c, d bool) any { return template(c, d) },
 			setDisabled: func(s *Store, k string, d bool) error { return s.SetResourceTemplateDisabled(ctx, k, d) },
 			del:         func(s *Store, k string) error { return s.DeleteResourceTemplate(ctx, k) },
-			inCatalog:   func(c *mcpcore.Catalog) int { return len(c.ResourceTemplates) },
+			inCatalog:   func(c *catalog.Catalog) int { return len(c.ResourceTemplates) },
 		},
 		{
 			kind: "prompt", key: "review",
@@ -91,7 +91,7 @@ func crudCases() []crudCase {
 			want:        func(c, d bool) any { return prompt(c, d) },
 			setDisabled: func(s *Store, k string, d bool) error { return s.SetPromptDisabled(ctx, k, d) },
 			del:         func(s *Store, k string) error { return s.DeletePrompt(ctx, k) },
-			inCatalog:   func(c *mcpcore.Catalog) int { return len(c.Prompts) },
+			inCatalog:   func(c *catalog.Catalog) int { return len(c.Prompts) },
 		},
 	}
 }
@@ -136,7 +136,7 @@ func TestCRUDRoundTrip(t *testing.T) {
 			if n := tc.inCatalog(c); n != 1 {
 				t.Errorf("catalog holds %d, want 1", n)
 			}
-			if c.Format != mcpcore.CatalogFormat || c.Version != mcpcore.CatalogVersion {
+			if c.Format != catalog.CatalogFormat || c.Version != catalog.CatalogVersion {
 				t.Errorf("catalog format %q version %d", c.Format, c.Version)
 			}
 			if err := tc.del(s, tc.key); err != nil {
@@ -166,9 +166,9 @@ func TestPutInvalidWritesNothing(t *testing.T) {
 
 	bad := greetTool("bad name!", "")
 	err := s.PutTool(ctx, bad)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) {
-		t.Fatalf("PutTool(invalid) = %v, want *mcpcore.ValidationError", err)
+		t.Fatalf("PutTool(invalid) = %v, want *catalog.ValidationError", err)
 	}
 	fields := map[string]bool{}
 	for _, p := range ve.Problems {
@@ -177,14 +177,14 @@ func TestPutInvalidWritesNothing(t *testing.T) {
 	if !fields["name"] || !fields["description"] {
 		t.Errorf("problems %v: want both name and description", ve.Problems)
 	}
-	if err := s.PutPrompt(ctx, mcpcore.Prompt{Name: "empty"}); !errors.As(err, &ve) {
-		t.Errorf("PutPrompt(invalid) = %v, want *mcpcore.ValidationError", err)
+	if err := s.PutPrompt(ctx, catalog.Prompt{Name: "empty"}); !errors.As(err, &ve) {
+		t.Errorf("PutPrompt(invalid) = %v, want *catalog.ValidationError", err)
 	}
-	if err := s.PutResource(ctx, mcpcore.Resource{URI: "no-scheme"}); !errors.As(err, &ve) {
-		t.Errorf("PutResource(invalid) = %v, want *mcpcore.ValidationError", err)
+	if err := s.PutResource(ctx, catalog.Resource{URI: "no-scheme"}); !errors.As(err, &ve) {
+		t.Errorf("PutResource(invalid) = %v, want *catalog.ValidationError", err)
 	}
 	if err := s.PutResourceTemplate(ctx, notesTemplate("file:///notes/{path}", "relative/dir")); !errors.As(err, &ve) {
-		t.Errorf("PutResourceTemplate(invalid) = %v, want *mcpcore.ValidationError", err)
+		t.Errorf("PutResourceTemplate(invalid) = %v, want *catalog.ValidationError", err)
 	}
 	if after := dump(t, s); after != before {
 		t.Errorf("database changed:\nbefore %s\nafter  %s", before, after)

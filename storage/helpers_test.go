@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // wait bounds every wait for something asynchronous.
@@ -26,9 +26,9 @@ func openTest(t *testing.T) *Store {
 // openAt opens the database at path, closed when the test ends.
 func openAt(t *testing.T, path string) *Store {
 	t.Helper()
-	s, err := Open(path)
+	s, err := Open(path, mcpcore.Validator{})
 	if err != nil {
-		t.Fatalf("Open(%s): %v", path, err)
+		t.Fatalf("Open(%s, mcpcore.Validator{}): %v", path, err)
 	}
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -40,41 +40,41 @@ func openAt(t *testing.T, path string) *Store {
 
 func ptr[T any](v T) *T { return &v }
 
-func greetTool(name, description string) mcpcore.Tool {
-	return mcpcore.Tool{
+func greetTool(name, description string) catalog.Tool {
+	return catalog.Tool{
 		Name:        name,
 		Title:       "Greet",
 		Description: description,
-		Params: []mcpcore.Param{
+		Params: []catalog.Param{
 			{Name: "who", Type: "string", Description: "Who to greet", Required: true},
 			{Name: "style", Type: "string", Enum: []any{"plain", "loud"}, Default: "plain"},
 		},
-		Hints: &mcpcore.Hints{ReadOnly: ptr(true), OpenWorld: ptr(false)},
-		Action: actions.Spec{Respond: &actions.Respond{
-			Content: []actions.Content{{Type: "text", Text: "Hello, {{.args.who}}!"}},
+		Hints: &catalog.Hints{ReadOnly: ptr(true), OpenWorld: ptr(false)},
+		Action: catalog.Action{Respond: &catalog.Respond{
+			Content: []catalog.Content{{Type: "text", Text: "Hello, {{.args.who}}!"}},
 		}},
 	}
 }
 
-func commandTool(name string) mcpcore.Tool {
-	return mcpcore.Tool{
+func commandTool(name string) catalog.Tool {
+	return catalog.Tool{
 		Name:        name,
 		Description: "Lists a directory.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"dir":{"type":"string"}},"required":["dir"]}`),
-		Hints:       &mcpcore.Hints{ReadOnly: ptr(true)},
-		Action: actions.Spec{Command: &actions.Command{
-			Argv:      []actions.Template{"ls", "-la", "{{.args.dir}}"},
+		Hints:       &catalog.Hints{ReadOnly: ptr(true)},
+		Action: catalog.Action{Command: &catalog.Command{
+			Argv:      []catalog.Template{"ls", "-la", "{{.args.dir}}"},
 			TimeoutMs: 5000,
 		}},
 	}
 }
 
-func readmeResource(uri string) mcpcore.Resource {
-	return mcpcore.Resource{URI: uri, Name: "readme", Title: "Read me", MimeType: "text/markdown", Text: "# Hello\n"}
+func readmeResource(uri string) catalog.Resource {
+	return catalog.Resource{URI: uri, Name: "readme", Title: "Read me", MimeType: "text/markdown", Text: "# Hello\n"}
 }
 
-func notesTemplate(uriTemplate, folder string) mcpcore.ResourceTemplate {
-	return mcpcore.ResourceTemplate{
+func notesTemplate(uriTemplate, folder string) catalog.ResourceTemplate {
+	return catalog.ResourceTemplate{
 		URITemplate: uriTemplate,
 		Name:        "notes",
 		Description: "My notes, by path.",
@@ -84,13 +84,13 @@ func notesTemplate(uriTemplate, folder string) mcpcore.ResourceTemplate {
 	}
 }
 
-func reviewPrompt(name string) mcpcore.Prompt {
-	return mcpcore.Prompt{
+func reviewPrompt(name string) catalog.Prompt {
+	return catalog.Prompt{
 		Name:        name,
 		Description: "Review a piece of code.",
-		Arguments:   []mcpcore.PromptArgument{{Name: "code", Required: true, Completions: []string{"main.go"}}},
-		Messages: []mcpcore.PromptMessage{
-			{Role: "user", Content: actions.Content{Type: "text", Text: "Please review:\n{{.args.code}}"}},
+		Arguments:   []catalog.PromptArgument{{Name: "code", Required: true, Completions: []string{"main.go"}}},
+		Messages: []catalog.PromptMessage{
+			{Role: "user", Content: catalog.Content{Type: "text", Text: "Please review:\n{{.args.code}}"}},
 		},
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mcptray/mcptray/mcpcore"
 )
 
 func TestKeyStableAcrossReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "k.db")
 	ctx := context.Background()
-	s, err := Open(path)
+	s, err := Open(path, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

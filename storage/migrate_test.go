@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // asVersion4 turns a current database back into one of schema version 4,
@@ -94,7 +96,7 @@ func TestNewerDatabaseRefusedUntouched(t *testing.T) {
 	}
 	s.Close()
 	before := sum(t, path)
-	_, err := Open(path)
+	_, err := Open(path, mcpcore.Validator{})
 	if !errors.Is(err, ErrSchemaTooNew) {
 		t.Fatalf("Open = %v, want ErrSchemaTooNew", err)
 	}
@@ -128,7 +130,7 @@ func TestReadOnlyDatabaseSaysSo(t *testing.T) {
 	src := filepath.Join(dir, "src")
 	openAt(t, filepath.Join(src, "r.db")).Close()
 	ro := readOnly(t, src)
-	_, err := Open(filepath.Join(ro, "r.db"))
+	_, err := Open(filepath.Join(ro, "r.db"), mcpcore.Validator{})
 	if err == nil {
 		t.Fatal("opened a database it cannot write")
 	}

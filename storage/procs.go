@@ -5,15 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // A Store records the process groups of running commands.
-var _ actions.ProcessGroups = (*Store)(nil)
 
 // AddProcessGroup records the process group of a command that started.
 // Like task writes, it does not count as a catalog change.
-func (s *Store) AddProcessGroup(ctx context.Context, g actions.ProcessGroup) error {
+func (s *Store) AddProcessGroup(ctx context.Context, g record.ProcessGroup) error {
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO process_groups (id, started, program, recorded_at) VALUES (?, ?, ?, ?)`,
 			g.ID, int64(g.Started), g.Program, now())
@@ -40,8 +39,8 @@ func (s *Store) RemoveProcessGroup(ctx context.Context, id int) error {
 // TakeProcessGroups returns the recorded process groups and forgets them
 // all: a server calls it at start, once it holds the instance lock, to
 // kill what the last run left (actions.KillLeftovers).
-func (s *Store) TakeProcessGroups(ctx context.Context) ([]actions.ProcessGroup, error) {
-	var out []actions.ProcessGroup
+func (s *Store) TakeProcessGroups(ctx context.Context) ([]record.ProcessGroup, error) {
+	var out []record.ProcessGroup
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
 		out = nil
 		rows, err := tx.QueryContext(ctx, `SELECT id, started, program FROM process_groups ORDER BY id`)
@@ -50,7 +49,7 @@ func (s *Store) TakeProcessGroups(ctx context.Context) ([]actions.ProcessGroup, 
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var g actions.ProcessGroup
+			var g record.ProcessGroup
 			var started int64
 			if err := rows.Scan(&g.ID, &started, &g.Program); err != nil {
 				return err

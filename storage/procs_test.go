@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // TestProcessGroupsOutliveTheStore: a recorded group is still there for the
@@ -16,9 +16,9 @@ func TestProcessGroupsOutliveTheStore(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
 	s := openAt(t, path)
-	a := actions.ProcessGroup{ID: 4242, Started: 1 << 40, Program: "sleep"}
-	b := actions.ProcessGroup{ID: 77, Started: 9, Program: "sh"}
-	for _, g := range []actions.ProcessGroup{a, b} {
+	a := record.ProcessGroup{ID: 4242, Started: 1 << 40, Program: "sleep"}
+	b := record.ProcessGroup{ID: 77, Started: 9, Program: "sh"}
+	for _, g := range []record.ProcessGroup{a, b} {
 		if err := s.AddProcessGroup(ctx, g); err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestProcessGroupsOutliveTheStore(t *testing.T) {
 	s.Close()
 	s = openAt(t, path)
 	got, err := s.TakeProcessGroups(ctx)
-	if err != nil || !reflect.DeepEqual(got, []actions.ProcessGroup{a}) {
+	if err != nil || !reflect.DeepEqual(got, []record.ProcessGroup{a}) {
 		t.Fatalf("TakeProcessGroups = %+v, %v; want only %+v", got, err, a)
 	}
 	if got, err := s.TakeProcessGroups(ctx); err != nil || len(got) != 0 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestRecentClients(t *testing.T) {
@@ -14,7 +14,7 @@ func TestRecentClients(t *testing.T) {
 	w := newWriter(t, s, ActivityWriterOptions{})
 	now := time.Now()
 	rec := func(ago time.Duration, client, token string) {
-		w.Record(mcpcore.Activity{Time: now.Add(-ago), Client: client, Token: token, Method: "tools/call", Outcome: mcpcore.OutcomeOK})
+		w.Record(record.Activity{Time: now.Add(-ago), Client: client, Token: token, Method: "tools/call", Outcome: record.OutcomeOK})
 	}
 	rec(time.Hour, "Old Client", "old")      // before the window
 	rec(5*time.Minute, "Cursor", "laptop")   // seen, then again later

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // refused is a request turned away before it was read.
-func refused(detail string) mcpcore.Activity {
-	return mcpcore.Activity{Method: "HTTP POST", Target: "/mcp", Outcome: mcpcore.OutcomeError, ErrorCode: -32600, Detail: detail}
+func refused(detail string) record.Activity {
+	return record.Activity{Method: "HTTP POST", Target: "/mcp", Outcome: record.OutcomeError, ErrorCode: -32600, Detail: detail}
 }
 
 // refusedCount is how many requests the stored refused records stand for:
@@ -80,7 +80,7 @@ func TestRefusedKindsAreBounded(t *testing.T) {
 func TestPruneKeepsAcceptedApartFromRefused(t *testing.T) {
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
-	w.Record(call("kept", mcpcore.OutcomeOK))
+	w.Record(call("kept", record.OutcomeOK))
 	flush(t, w)
 	// Refused records of many kinds, newer than the accepted one.
 	for m := range 40 {

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // saveCase drives one kind's Save method: entries of it differ only by
@@ -164,11 +164,11 @@ func TestSaveRefusesATakenKey(t *testing.T) {
 			changes := s.Changes(ctx)
 			for _, old := range []string{b, ""} { // a rename, a new entry
 				_, err := tc.save(s, old, a, false)
-				var ve *mcpcore.ValidationError
+				var ve *catalog.ValidationError
 				if !errors.As(err, &ve) {
-					t.Fatalf("save %q as %q: %v, want a *mcpcore.ValidationError", old, a, err)
+					t.Fatalf("save %q as %q: %v, want a *catalog.ValidationError", old, a, err)
 				}
-				want := []mcpcore.Problem{{Entry: tc.kind + ` "` + a + `"`, Field: tc.keyField, Message: tc.taken}}
+				want := []catalog.Problem{{Entry: tc.kind + ` "` + a + `"`, Field: tc.keyField, Message: tc.taken}}
 				if !reflect.DeepEqual(ve.Problems, want) {
 					t.Errorf("save %q as %q: problems %+v, want %+v", old, a, ve.Problems, want)
 				}
@@ -311,18 +311,18 @@ func TestSaveRefusesAnInvalidEntry(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if _, err := s.SaveTool(ctx, "", greetTool("bad name!", ""), nil); !errors.As(err, &ve) {
-		t.Errorf("SaveTool(invalid) = %v, want *mcpcore.ValidationError", err)
+		t.Errorf("SaveTool(invalid) = %v, want *catalog.ValidationError", err)
 	}
-	if _, err := s.SavePrompt(ctx, "", mcpcore.Prompt{Name: "empty"}); !errors.As(err, &ve) {
-		t.Errorf("SavePrompt(invalid) = %v, want *mcpcore.ValidationError", err)
+	if _, err := s.SavePrompt(ctx, "", catalog.Prompt{Name: "empty"}); !errors.As(err, &ve) {
+		t.Errorf("SavePrompt(invalid) = %v, want *catalog.ValidationError", err)
 	}
-	if _, err := s.SaveResource(ctx, "", mcpcore.Resource{URI: "no-scheme"}); !errors.As(err, &ve) {
-		t.Errorf("SaveResource(invalid) = %v, want *mcpcore.ValidationError", err)
+	if _, err := s.SaveResource(ctx, "", catalog.Resource{URI: "no-scheme"}); !errors.As(err, &ve) {
+		t.Errorf("SaveResource(invalid) = %v, want *catalog.ValidationError", err)
 	}
 	if _, err := s.SaveResourceTemplate(ctx, "", notesTemplate("file:///notes/{path}", "relative/dir")); !errors.As(err, &ve) {
-		t.Errorf("SaveResourceTemplate(invalid) = %v, want *mcpcore.ValidationError", err)
+		t.Errorf("SaveResourceTemplate(invalid) = %v, want *catalog.ValidationError", err)
 	}
 	if after := dump(t, s); after != before {
 		t.Errorf("database changed:\nbefore %s\nafter  %s", before, after)

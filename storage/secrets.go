@@ -20,10 +20,10 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/atomicfile"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/sessionbus"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // Where secret values are kept, as reported by Secrets.Backend.
@@ -62,12 +62,6 @@ const (
 	// probeUser is the entry OpenSecrets looks up to see whether the
 	// keyring answers; it is never created.
 	probeUser = ":probe"
-)
-
-// A Secrets resolves the {{secret "name"}} of templates.
-var (
-	_ mcpcore.SecretReader = (*Secrets)(nil)
-	_ mcpcore.KeyStore     = (*Secrets)(nil)
 )
 
 // Secrets keeps named secrets and the server's own keys of one database.
@@ -240,10 +234,10 @@ func (x *Secrets) Warning() string {
 }
 
 // SetSecret creates or replaces the named secret. name follows
-// mcpcore.CheckName; value must be non-empty and at most MaxSecretSize
+// catalog.CheckName; value must be non-empty and at most MaxSecretSize
 // bytes.
 func (x *Secrets) SetSecret(ctx context.Context, name, value string) error {
-	if err := mcpcore.CheckName(name); err != nil {
+	if err := catalog.CheckName(name); err != nil {
 		return fmt.Errorf("set secret: name %q: %w", name, err)
 	}
 	if value == "" {
@@ -270,7 +264,7 @@ func (x *Secrets) SetSecret(ctx context.Context, name, value string) error {
 // Secret returns the value of the named secret. A name the database does
 // not list is an error wrapping ErrNotFound, even if a value exists.
 func (x *Secrets) Secret(ctx context.Context, name string) (string, error) {
-	if err := mcpcore.CheckName(name); err != nil {
+	if err := catalog.CheckName(name); err != nil {
 		return "", fmt.Errorf("secret %q: %w", name, err)
 	}
 	ok, err := secretListed(ctx, x.st.db, name)
@@ -326,7 +320,7 @@ func (x *Secrets) ListSecrets(ctx context.Context) ([]SecretInfo, error) {
 // must exist (else ErrNotFound) and the new one must not (else ErrExists).
 func (x *Secrets) RenameSecret(ctx context.Context, oldName, newName string) error {
 	for _, n := range []string{oldName, newName} {
-		if err := mcpcore.CheckName(n); err != nil {
+		if err := catalog.CheckName(n); err != nil {
 			return fmt.Errorf("rename secret: name %q: %w", n, err)
 		}
 	}
@@ -392,7 +386,7 @@ func (x *Secrets) RenameSecret(ctx context.Context, oldName, newName string) err
 
 // DeleteSecret deletes the named secret and its value.
 func (x *Secrets) DeleteSecret(ctx context.Context, name string) error {
-	if err := mcpcore.CheckName(name); err != nil {
+	if err := catalog.CheckName(name); err != nil {
 		return fmt.Errorf("delete secret: name %q: %w", name, err)
 	}
 	return x.st.write(ctx, func(tx *sql.Tx) error {

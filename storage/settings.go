@@ -8,15 +8,15 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
-// Settings returns mcpcore.DefaultSettings overlaid with the stored
+// Settings returns catalog.DefaultSettings overlaid with the stored
 // settings. Settings are stored one row per field, keyed by the field's JSON
 // name; a stored key this binary does not know, or a value it cannot decode,
 // is ignored, so databases written by other versions still load.
-func (s *Store) Settings(ctx context.Context) (mcpcore.Settings, error) {
-	set := mcpcore.DefaultSettings()
+func (s *Store) Settings(ctx context.Context) (catalog.Settings, error) {
+	set := catalog.DefaultSettings()
 	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings ORDER BY key`)
 	if err != nil {
 		return set, fmt.Errorf("read settings: %w", err)
@@ -48,9 +48,9 @@ func (s *Store) Settings(ctx context.Context) (mcpcore.Settings, error) {
 }
 
 // PutSettings validates and stores every field of set; invalid settings
-// are a *mcpcore.ValidationError. Stored keys this
+// are a *catalog.ValidationError. Stored keys this
 // binary does not know are left alone.
-func (s *Store) PutSettings(ctx context.Context, set mcpcore.Settings) error {
+func (s *Store) PutSettings(ctx context.Context, set catalog.Settings) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Store) PutSettings(ctx context.Context, set mcpcore.Settings) error {
 
 // settingsFields encodes each field of set under its JSON name, empty values
 // included (so clearing a field is stored, not skipped by omitempty).
-func settingsFields(set mcpcore.Settings) (map[string]json.RawMessage, error) {
+func settingsFields(set catalog.Settings) (map[string]json.RawMessage, error) {
 	v := reflect.ValueOf(set)
 	out := make(map[string]json.RawMessage, v.NumField())
 	for _, f := range reflect.VisibleFields(v.Type()) {
@@ -91,10 +91,10 @@ func settingsFields(set mcpcore.Settings) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// settingsKeys is the set of JSON names of mcpcore.Settings' fields.
+// settingsKeys is the set of JSON names of catalog.Settings' fields.
 func settingsKeys() map[string]bool {
 	known := make(map[string]bool)
-	for _, f := range reflect.VisibleFields(reflect.TypeFor[mcpcore.Settings]()) {
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[catalog.Settings]()) {
 		if key := jsonName(f); key != "" {
 			known[key] = true
 		}

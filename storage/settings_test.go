@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 func TestSettingsDefaults(t *testing.T) {
@@ -14,7 +14,7 @@ func TestSettingsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, mcpcore.DefaultSettings()) {
+	if !reflect.DeepEqual(got, catalog.DefaultSettings()) {
 		t.Errorf("Settings on a new database = %+v, want defaults", got)
 	}
 }
@@ -22,14 +22,14 @@ func TestSettingsDefaults(t *testing.T) {
 func TestSettingsRoundTrip(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
-	set := mcpcore.DefaultSettings()
+	set := catalog.DefaultSettings()
 	set.ServerTitle = "My tools"
 	set.Instructions = "Use greet to say hello."
 	set.AllowedOrigins = []string{"https://example.com"}
 	set.PageSize = 25
 	set.CacheScope = "private"
 	set.Port = 9000
-	set.AskPolicy = mcpcore.AskClientOnly
+	set.AskPolicy = catalog.AskClientOnly
 	if err := s.PutSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSettingsInvalidNotStored(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)
-	set := mcpcore.DefaultSettings()
+	set := catalog.DefaultSettings()
 	set.PageSize = 0
 	if err := s.PutSettings(ctx, set); err == nil {
 		t.Fatal("PutSettings accepted pageSize 0")
@@ -80,7 +80,7 @@ func TestSettingsToleratesUnknownAndBadKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := mcpcore.DefaultSettings()
+	want := catalog.DefaultSettings()
 	want.ServerName = "from-db"
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
@@ -99,13 +99,13 @@ func TestSettingsPortAndAskPolicyValidated(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)
-	for _, bad := range []func(*mcpcore.Settings){
-		func(set *mcpcore.Settings) { set.Port = 70000 },
-		func(set *mcpcore.Settings) { set.Port = -1 },
-		func(set *mcpcore.Settings) { set.AskPolicy = "maybe" },
-		func(set *mcpcore.Settings) { set.AskPolicy = "" },
+	for _, bad := range []func(*catalog.Settings){
+		func(set *catalog.Settings) { set.Port = 70000 },
+		func(set *catalog.Settings) { set.Port = -1 },
+		func(set *catalog.Settings) { set.AskPolicy = "maybe" },
+		func(set *catalog.Settings) { set.AskPolicy = "" },
 	} {
-		set := mcpcore.DefaultSettings()
+		set := catalog.DefaultSettings()
 		bad(&set)
 		if err := s.PutSettings(ctx, set); err == nil {
 			t.Errorf("PutSettings accepted port %d, askPolicy %q", set.Port, set.AskPolicy)
@@ -115,12 +115,12 @@ func TestSettingsPortAndAskPolicyValidated(t *testing.T) {
 		t.Errorf("database changed:\n%s", after)
 	}
 	// Port 0 is stored as such and means the default port.
-	set := mcpcore.DefaultSettings()
+	set := catalog.DefaultSettings()
 	set.Port = 0
 	if err := s.PutSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Settings(ctx); got.Port != 0 || got.ListenPort() != mcpcore.DefaultPort {
+	if got, _ := s.Settings(ctx); got.Port != 0 || got.ListenPort() != catalog.DefaultPort {
 		t.Errorf("port 0: stored %d, listen port %d", got.Port, got.ListenPort())
 	}
 }

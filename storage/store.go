@@ -4,9 +4,11 @@
 // server's own keys. Its schema is versioned by migrations embedded in the
 // binary.
 //
-// A Store implements mcpcore.Source, mcpcore.TokenVerifier and
-// mcpcore.KeyStore, and reports every committed change — its own or another
-// process's on the same file — through Changes.
+// A Store is what mcpcore's engine reads the catalog and verifies tokens
+// with (mcpcore.Source, mcpcore.TokenVerifier, mcpcore.KeyStore), and it
+// reports every committed change — its own or another process's on the same
+// file — through Changes. It checks what it stores with the Validator it is
+// opened with.
 package storage
 
 import (
@@ -24,7 +26,6 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/signals"
-	"github.com/mcptray/mcptray/mcpcore"
 
 	// Registers the "sqlite3" database/sql driver.
 	_ "github.com/mattn/go-sqlite3"
@@ -47,13 +48,6 @@ const DefaultPollInterval = 150 * time.Millisecond
 // so they sort as text.
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// A Store is what the engine reads and verifies tokens with (its keys live
-// in the Secrets).
-var (
-	_ mcpcore.Source        = (*Store)(nil)
-	_ mcpcore.TokenVerifier = (*Store)(nil)
-)
-
 // queryer is what *sql.DB, *sql.Tx and *sql.Conn have in common for reads.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
@@ -62,8 +56,9 @@ type queryer interface {
 
 // Store is an open mcptray database. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db        *sql.DB
+	path      string
+	validator Validator
 
 	pollInterval time.Duration
 
@@ -114,7 +109,10 @@ func WithPollInterval(d time.Duration) Option {
 // schema up to date. A missing parent directory is created with mode 0700,
 // a new database file with mode 0600. It fails with ErrSchemaTooNew when the
 // database was written by a newer mcptray.
-func Open(path string, opts ...Option) (*Store, error) {
+func Open(path string, v Validator, opts ...Option) (*Store, error) {
+	if v == nil {
+		return nil, errors.New("open database: no validator")
+	}
 	if path == "" {
 		return nil, errors.New("open database: empty path")
 	}
@@ -130,6 +128,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: %w", abs, err)
 	}
 	s := &Store{
+		validator:    v,
 		db:           db,
 		path:         abs,
 		pollInterval: DefaultPollInterval,

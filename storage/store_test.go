@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/mcpcore"
 )
 
 func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
@@ -59,7 +61,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		s, err := Open(path)
+		s, err := Open(path, mcpcore.Validator{})
 		if err != nil {
 			t.Fatalf("open #%d: %v", i+1, err)
 		}
@@ -86,7 +88,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 
 func TestSchemaTooNew(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "new.db")
-	s, err := Open(path)
+	s, err := Open(path, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +98,7 @@ func TestSchemaTooNew(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err = Open(path)
+	s, err = Open(path, mcpcore.Validator{})
 	if err == nil {
 		s.Close()
 		t.Fatal("Open succeeded on a database from the future")
@@ -107,7 +109,7 @@ func TestSchemaTooNew(t *testing.T) {
 }
 
 func TestCloseTwice(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	s, err := Open(filepath.Join(t.TempDir(), "c.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // TestEndedTaskStaysEnded: once a task completed, failed or was cancelled,
@@ -17,22 +17,22 @@ func TestEndedTaskStaysEnded(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	for _, end := range []string{mcpcore.TaskFailed, mcpcore.TaskCompleted, mcpcore.TaskCancelled} {
-		task := mcpcore.Task{ID: "t-" + end, Tool: "slow", Status: mcpcore.TaskWorking, CreatedAt: now, UpdatedAt: now, TTLMs: 60_000}
+	for _, end := range []string{record.TaskFailed, record.TaskCompleted, record.TaskCancelled} {
+		task := record.Task{ID: "t-" + end, Tool: "slow", Status: record.TaskWorking, CreatedAt: now, UpdatedAt: now, TTLMs: 60_000}
 		if err := s.CreateTask(ctx, task); err != nil {
 			t.Fatal(err)
 		}
 		task.Status, task.StatusMessage = end, "ended"
-		if end == mcpcore.TaskFailed {
+		if end == record.TaskFailed {
 			task.Error = json.RawMessage(`{"code":-32603,"message":"mcptray stopped"}`)
 		}
 		if err := s.UpdateTask(ctx, task); err != nil {
 			t.Fatalf("ending the task %s: %v", end, err)
 		}
 		// Progress on the ended task is harmless; a new end is not.
-		for _, later := range []mcpcore.Task{
-			{Status: mcpcore.TaskCompleted, Result: json.RawMessage(`{"content":[]}`)},
-			{Status: mcpcore.TaskWorking},
+		for _, later := range []record.Task{
+			{Status: record.TaskCompleted, Result: json.RawMessage(`{"content":[]}`)},
+			{Status: record.TaskWorking},
 			{Status: end, Result: json.RawMessage(`{"content":[{"type":"text","text":"late"}]}`)},
 		} {
 			flip := task

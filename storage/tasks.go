@@ -8,12 +8,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // A Store keeps the engine's tasks.
-var _ mcpcore.TaskStore = (*Store)(nil)
-
 // taskColumns are the columns every task query reads, in scan order.
 const taskColumns = `id, owner, tool, status, status_message, created_at, updated_at, ttl_ms, poll_interval_ms,
 	input_requests, result, error, progress, total, progress_message`
@@ -21,7 +19,7 @@ const taskColumns = `id, owner, tool, status, status_message, created_at, update
 // CreateTask stores a new task. It is committed when CreateTask returns, so
 // a tasks/get right after the CreateTaskResult finds it. Task writes do not
 // count as catalog changes.
-func (s *Store) CreateTask(ctx context.Context, t mcpcore.Task) error {
+func (s *Store) CreateTask(ctx context.Context, t record.Task) error {
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO tasks (`+taskColumns+`, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, taskArgs(t)...)
@@ -33,8 +31,8 @@ func (s *Store) CreateTask(ctx context.Context, t mcpcore.Task) error {
 	return nil
 }
 
-// UpdateTask replaces a stored task; mcpcore.ErrUnknownTask when it is gone.
-func (s *Store) UpdateTask(ctx context.Context, t mcpcore.Task) error {
+// UpdateTask replaces a stored task; record.ErrUnknownTask when it is gone.
+func (s *Store) UpdateTask(ctx context.Context, t record.Task) error {
 	var n int64
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
 		args := taskArgs(t)
@@ -52,26 +50,26 @@ func (s *Store) UpdateTask(ctx context.Context, t mcpcore.Task) error {
 		return fmt.Errorf("update task: %w", err)
 	}
 	if n == 0 {
-		return mcpcore.ErrUnknownTask
+		return record.ErrUnknownTask
 	}
 	return nil
 }
 
-// GetTask returns a task; mcpcore.ErrUnknownTask when there is none.
-func (s *Store) GetTask(ctx context.Context, id string) (mcpcore.Task, error) {
+// GetTask returns a task; record.ErrUnknownTask when there is none.
+func (s *Store) GetTask(ctx context.Context, id string) (record.Task, error) {
 	row := s.db.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM tasks WHERE id = ?`, id)
 	t, err := scanTask(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return mcpcore.Task{}, mcpcore.ErrUnknownTask
+		return record.Task{}, record.ErrUnknownTask
 	}
 	if err != nil {
-		return mcpcore.Task{}, fmt.Errorf("read task: %w", err)
+		return record.Task{}, fmt.Errorf("read task: %w", err)
 	}
 	return t, nil
 }
 
 // Tasks lists the stored tasks, newest first, at most limit (all when 0).
-func (s *Store) Tasks(ctx context.Context, limit int) ([]mcpcore.Task, error) {
+func (s *Store) Tasks(ctx context.Context, limit int) ([]record.Task, error) {
 	if limit <= 0 {
 		limit = -1
 	}
@@ -80,7 +78,7 @@ func (s *Store) Tasks(ctx context.Context, limit int) ([]mcpcore.Task, error) {
 		return nil, fmt.Errorf("list tasks: %w", err)
 	}
 	defer rows.Close()
-	var out []mcpcore.Task
+	var out []record.Task
 	for rows.Next() {
 		t, err := scanTask(rows)
 		if err != nil {
@@ -97,8 +95,8 @@ func (s *Store) InterruptTasks(ctx context.Context, msg string, rpcErr json.RawM
 	var n int64
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tasks SET status = ?, status_message = ?, error = ?, input_requests = '', updated_at = ?
-			WHERE status IN (?, ?)`, mcpcore.TaskFailed, msg, string(rpcErr), at.UTC().Format(timeLayout),
-			mcpcore.TaskWorking, mcpcore.TaskInputRequired)
+			WHERE status IN (?, ?)`, record.TaskFailed, msg, string(rpcErr), at.UTC().Format(timeLayout),
+			record.TaskWorking, record.TaskInputRequired)
 		if err != nil {
 			return err
 		}
@@ -129,7 +127,7 @@ func (s *Store) DeleteExpiredTasks(ctx context.Context, now time.Time) (int, err
 }
 
 // taskArgs are the values of taskColumns, then expires_at.
-func taskArgs(t mcpcore.Task) []any {
+func taskArgs(t record.Task) []any {
 	expires := ""
 	if t.TTLMs > 0 {
 		expires = t.CreatedAt.Add(time.Duration(t.TTLMs) * time.Millisecond).UTC().Format(timeLayout)
@@ -141,8 +139,8 @@ func taskArgs(t mcpcore.Task) []any {
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanTask(sc scanner) (mcpcore.Task, error) {
-	var t mcpcore.Task
+func scanTask(sc scanner) (record.Task, error) {
+	var t record.Task
 	var created, updated, inputs, result, rpcErr string
 	if err := sc.Scan(&t.ID, &t.Owner, &t.Tool, &t.Status, &t.StatusMessage, &created, &updated, &t.TTLMs,
 		&t.PollIntervalMs, &inputs, &result, &rpcErr, &t.Progress, &t.Total, &t.ProgressMessage); err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestTasks(t *testing.T) {
@@ -18,13 +18,13 @@ func TestTasks(t *testing.T) {
 	s := openAt(t, path)
 	changes := s.Changes(t.Context())
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	running := mcpcore.Task{ID: "t1", Owner: "alice", Tool: "slow", Status: mcpcore.TaskInputRequired, StatusMessage: "waiting",
+	running := record.Task{ID: "t1", Owner: "alice", Tool: "slow", Status: record.TaskInputRequired, StatusMessage: "waiting",
 		CreatedAt: now, UpdatedAt: now, TTLMs: 60_000, PollIntervalMs: 1000,
 		InputRequests: json.RawMessage(`{"a":{"method":"elicitation/create","params":{"message":"A?"}}}`), Progress: 1, Total: 2, ProgressMessage: "half"}
-	done := mcpcore.Task{ID: "t2", Tool: "quick", Status: mcpcore.TaskCompleted, CreatedAt: now, UpdatedAt: now, TTLMs: 60_000,
+	done := record.Task{ID: "t2", Tool: "quick", Status: record.TaskCompleted, CreatedAt: now, UpdatedAt: now, TTLMs: 60_000,
 		PollIntervalMs: 1000, Result: json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`)}
-	old := mcpcore.Task{ID: "t3", Tool: "quick", Status: mcpcore.TaskCompleted, CreatedAt: now.Add(-2 * time.Minute), UpdatedAt: now, TTLMs: 60_000}
-	for _, task := range []mcpcore.Task{running, done, old} {
+	old := record.Task{ID: "t3", Tool: "quick", Status: record.TaskCompleted, CreatedAt: now.Add(-2 * time.Minute), UpdatedAt: now, TTLMs: 60_000}
+	for _, task := range []record.Task{running, done, old} {
 		if err := s.CreateTask(ctx, task); err != nil {
 			t.Fatal(err)
 		}
@@ -32,10 +32,10 @@ func TestTasks(t *testing.T) {
 	if got, err := s.GetTask(ctx, "t1"); err != nil || !reflect.DeepEqual(got, running) {
 		t.Fatalf("GetTask = %+v, %v\nwant %+v", got, err, running)
 	}
-	if _, err := s.GetTask(ctx, "nope"); !errors.Is(err, mcpcore.ErrUnknownTask) {
+	if _, err := s.GetTask(ctx, "nope"); !errors.Is(err, record.ErrUnknownTask) {
 		t.Errorf("unknown task: %v", err)
 	}
-	if err := s.UpdateTask(ctx, mcpcore.Task{ID: "nope"}); !errors.Is(err, mcpcore.ErrUnknownTask) {
+	if err := s.UpdateTask(ctx, record.Task{ID: "nope"}); !errors.Is(err, record.ErrUnknownTask) {
 		t.Errorf("updating an unknown task: %v", err)
 	}
 	if receive(changes, 300*time.Millisecond) {
@@ -48,7 +48,7 @@ func TestTasks(t *testing.T) {
 		t.Fatalf("InterruptTasks = %d, %v", n, err)
 	}
 	got, _ := s.GetTask(ctx, "t1")
-	if got.Status != mcpcore.TaskFailed || got.StatusMessage != "stopped" || string(got.Error) != string(rpcErr) || got.InputRequests != nil {
+	if got.Status != record.TaskFailed || got.StatusMessage != "stopped" || string(got.Error) != string(rpcErr) || got.InputRequests != nil {
 		t.Errorf("interrupted task: %+v", got)
 	}
 	if got, _ := s.GetTask(ctx, "t2"); !reflect.DeepEqual(got, done) {
@@ -58,7 +58,7 @@ func TestTasks(t *testing.T) {
 	if n, err := s.DeleteExpiredTasks(ctx, now); err != nil || n != 1 {
 		t.Fatalf("DeleteExpiredTasks = %d, %v", n, err)
 	}
-	if _, err := s.GetTask(ctx, "t3"); !errors.Is(err, mcpcore.ErrUnknownTask) {
+	if _, err := s.GetTask(ctx, "t3"); !errors.Is(err, record.ErrUnknownTask) {
 		t.Errorf("expired task still there: %v", err)
 	}
 	if list, err := s.Tasks(ctx, 0); err != nil || len(list) != 2 {

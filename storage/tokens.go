@@ -14,7 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
 )
 
 // TokenPrefix starts every client token secret.
@@ -45,7 +46,7 @@ type tokenCache struct {
 // tokenEntry is one stored token hash and who it stands for.
 type tokenEntry struct {
 	hash      []byte
-	principal mcpcore.Principal
+	principal record.Principal
 }
 
 // touch is a token use to record.
@@ -74,7 +75,7 @@ func (s *Store) ReplaceToken(ctx context.Context, name string) (string, error) {
 // newToken stores a new token; with replace, one of that name is replaced
 // and its tools (not tools) kept.
 func (s *Store) newToken(ctx context.Context, what, name string, tools []string, replace bool) (string, error) {
-	if err := mcpcore.CheckName(name); err != nil {
+	if err := catalog.CheckName(name); err != nil {
 		return "", fmt.Errorf("%s token: name %q: %w", what, name, err)
 	}
 	toolsJSON, err := encodeTools(tools)
@@ -168,6 +169,15 @@ func (s *Store) RevokeToken(ctx context.Context, name string) error {
 	})
 }
 
+// ForgetToken is RevokeToken for a token that may not exist: none is no
+// error. An AI client's entry removed forgets its token so.
+func (s *Store) ForgetToken(ctx context.Context, name string) error {
+	if err := s.RevokeToken(ctx, name); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
 // SetTokenTools restricts the named token to tools, nil meaning all.
 func (s *Store) SetTokenTools(ctx context.Context, name string, tools []string) error {
 	toolsJSON, err := encodeTools(tools)
@@ -240,14 +250,14 @@ func updateTokenTx(ctx context.Context, tx *sql.Tx, what, name, query string, ar
 }
 
 // VerifyToken resolves a bearer token secret to its principal, or returns
-// an error wrapping mcpcore.ErrUnknownToken. It compares the secret's hash
+// an error wrapping record.ErrUnknownToken. It compares the secret's hash
 // with every known hash in constant time, from an in-memory list refreshed
 // whenever the database changes, and records the use at most once a minute
 // per token, in the background.
-func (s *Store) VerifyToken(ctx context.Context, secret string) (mcpcore.Principal, error) {
+func (s *Store) VerifyToken(ctx context.Context, secret string) (record.Principal, error) {
 	entries, err := s.tokenEntries(ctx)
 	if err != nil {
-		return mcpcore.Principal{}, fmt.Errorf("verify token: %w", err)
+		return record.Principal{}, fmt.Errorf("verify token: %w", err)
 	}
 	hash := sha256.Sum256([]byte(secret))
 	found := -1
@@ -256,7 +266,7 @@ func (s *Store) VerifyToken(ctx context.Context, secret string) (mcpcore.Princip
 		found = subtle.ConstantTimeSelect(eq, i, found)
 	}
 	if found < 0 {
-		return mcpcore.Principal{}, fmt.Errorf("verify token: %w", mcpcore.ErrUnknownToken)
+		return record.Principal{}, fmt.Errorf("verify token: %w", record.ErrUnknownToken)
 	}
 	p := entries[found].principal
 	p.Tools = slices.Clone(p.Tools)
@@ -368,7 +378,7 @@ func encodeTools(tools []string) (sql.NullString, error) {
 	}
 	list := slices.Clone(tools)
 	for _, t := range list {
-		if err := mcpcore.CheckName(t); err != nil {
+		if err := catalog.CheckName(t); err != nil {
 			return sql.NullString{}, fmt.Errorf("tool name %q: %w", t, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestTokenLifecycle(t *testing.T) {
@@ -88,7 +89,7 @@ func TestTokenLifecycle(t *testing.T) {
 	if err := s.RevokeToken(ctx, "claude-desktop"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.VerifyToken(ctx, all); !errors.Is(err, mcpcore.ErrUnknownToken) {
+	if _, err := s.VerifyToken(ctx, all); !errors.Is(err, record.ErrUnknownToken) {
 		t.Errorf("VerifyToken(revoked) = %v, want ErrUnknownToken", err)
 	}
 	if err := s.RevokeToken(ctx, "claude-desktop"); !errors.Is(err, ErrNotFound) {
@@ -108,7 +109,7 @@ func TestVerifyWrongToken(t *testing.T) {
 	}
 	for _, wrong := range []string{"", "mcpt_", real[:len(real)-1], real + "x", "Bearer " + real, "mcpt_wrong-secret-value"} {
 		_, err := s.VerifyToken(ctx, wrong)
-		if !errors.Is(err, mcpcore.ErrUnknownToken) {
+		if !errors.Is(err, record.ErrUnknownToken) {
 			t.Errorf("VerifyToken(%q) = %v, want ErrUnknownToken", wrong, err)
 		}
 		if wrong != "" && strings.Contains(err.Error(), wrong) {
@@ -140,7 +141,7 @@ func TestCreateTokenRejects(t *testing.T) {
 }
 
 func TestTokenLastUsedIsQuiet(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "t.db"), WithPollInterval(20*time.Millisecond))
+	s, err := Open(filepath.Join(t.TempDir(), "t.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestTokenCacheSeesOtherStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shared.db")
 	a, b := openAt(t, path), openAt(t, path)
 	ctx := context.Background()
-	if _, err := a.VerifyToken(ctx, "mcpt_nothing"); !errors.Is(err, mcpcore.ErrUnknownToken) {
+	if _, err := a.VerifyToken(ctx, "mcpt_nothing"); !errors.Is(err, record.ErrUnknownToken) {
 		t.Fatal(err) // loads a's cache
 	}
 	changes := a.Changes(ctx)
@@ -203,7 +204,7 @@ func TestTokenCacheSeesOtherStore(t *testing.T) {
 	if !receive(changes, wait) {
 		t.Fatal("no change seen")
 	}
-	if _, err := a.VerifyToken(ctx, secret); !errors.Is(err, mcpcore.ErrUnknownToken) {
+	if _, err := a.VerifyToken(ctx, secret); !errors.Is(err, record.ErrUnknownToken) {
 		t.Errorf("revoked elsewhere, still verifies: %v", err)
 	}
 }

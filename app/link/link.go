@@ -21,8 +21,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // None is the params or result of a method that carries nothing.
@@ -44,9 +46,9 @@ var (
 	// a tool just saved).
 	Sync = winlink.Method[None, None]{Name: "sync"}
 	// Approvals lists the remembered approvals, in memory and stored.
-	Approvals = winlink.Method[None, []mcpcore.RememberedApproval]{Name: "approvals"}
+	Approvals = winlink.Method[None, []record.RememberedApproval]{Name: "approvals"}
 	// ForgetApproval revokes one remembered approval.
-	ForgetApproval = winlink.Method[mcpcore.ApprovalKey, None]{Name: "forgetApproval"}
+	ForgetApproval = winlink.Method[record.ApprovalKey, None]{Name: "forgetApproval"}
 	// ForgetAllApprovals revokes every remembered approval.
 	ForgetAllApprovals = winlink.Method[None, None]{Name: "forgetAllApprovals"}
 	// RunningTasks answers the tasks running now.
@@ -156,7 +158,7 @@ type Pane struct {
 // SettingsChange is SaveSettings's params: the settings, and whether to
 // move to their port first.
 type SettingsChange struct {
-	Settings mcpcore.Settings
+	Settings catalog.Settings
 	MovePort bool
 }
 
@@ -213,14 +215,14 @@ type Task struct {
 }
 
 // TaskOf is t on the link.
-func TaskOf(t mcpcore.Task) Task {
+func TaskOf(t record.Task) Task {
 	return Task{ID: t.ID, Tool: t.Tool, Title: t.Title, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, Progress: t.Progress, Total: t.Total, ProgressMessage: t.ProgressMessage}
 }
 
 // Core is t as mcpcore has it, with what the link leaves out empty.
-func (t Task) Core() mcpcore.Task {
-	return mcpcore.Task{ID: t.ID, Tool: t.Tool, Title: t.Title, Status: t.Status, StatusMessage: t.StatusMessage,
+func (t Task) Core() record.Task {
+	return record.Task{ID: t.ID, Tool: t.Tool, Title: t.Title, Status: t.Status, StatusMessage: t.StatusMessage,
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, Progress: t.Progress, Total: t.Total, ProgressMessage: t.ProgressMessage}
 }
 
@@ -229,10 +231,10 @@ func (t Task) Core() mcpcore.Task {
 const codeInvalidSettings = -32010
 
 // SettingsError is err as SaveSettings answers it: a
-// *mcpcore.ValidationError keeps its problems, so that the window shows
+// *catalog.ValidationError keeps its problems, so that the window shows
 // each next to its field.
 func SettingsError(err error) error {
-	var ve *mcpcore.ValidationError
+	var ve *catalog.ValidationError
 	if !errors.As(err, &ve) {
 		return err
 	}
@@ -244,11 +246,11 @@ func SettingsError(err error) error {
 }
 
 // SettingsProblem is SaveSettings's error as the window process gets it:
-// the *mcpcore.ValidationError SettingsError sent, or err itself.
+// the *catalog.ValidationError SettingsError sent, or err itself.
 func SettingsProblem(err error) error {
 	var we *winlink.Error
 	if errors.As(err, &we) && we.Code == codeInvalidSettings {
-		ve := &mcpcore.ValidationError{}
+		ve := &catalog.ValidationError{}
 		if json.Unmarshal(we.Data, &ve.Problems) == nil {
 			return ve
 		}

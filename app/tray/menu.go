@@ -6,7 +6,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/words"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Item is a line of the tray's menu as it stands: what it says, whether it
@@ -98,7 +98,7 @@ func newMenu(do commands) *menu {
 type menuState struct {
 	URL     string
 	Paused  bool
-	Tasks   []mcpcore.Task
+	Tasks   []record.Task
 	Waiting int
 	// Recent are the clients seen lately, most recent first; nil before
 	// the first look.
@@ -158,7 +158,7 @@ const maxTaskLine = 72
 
 // taskLine is a running task as the menu shows it: the tool's title, its
 // progress and its latest progress message.
-func taskLine(t mcpcore.Task) string {
+func taskLine(t record.Task) string {
 	line := words.TaskTitle(t)
 	if t.Total > 0 {
 		line += fmt.Sprintf(" — %d%%", int(t.Progress/t.Total*100))

@@ -20,7 +20,8 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/assets"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -31,17 +32,17 @@ type Server interface {
 	SetPaused(bool)
 	// SaveSettings stores set, which the server applies at once; with
 	// movePort it first moves to set's port.
-	SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error)
+	SaveSettings(ctx context.Context, set catalog.Settings, movePort bool) (moved bool, err error)
 }
 
 // Engine is what the tray and the windows need of the MCP engine: its
 // tasks, its remembered approvals, and a catalog sync.
 type Engine interface {
-	RunningTasks() []mcpcore.Task
-	SubscribeTasks(ctx context.Context) <-chan mcpcore.Task
+	RunningTasks() []record.Task
+	SubscribeTasks(ctx context.Context) <-chan record.Task
 	CancelTask(id string) error
-	RememberedApprovals(ctx context.Context) ([]mcpcore.RememberedApproval, error)
-	ForgetApproval(ctx context.Context, k mcpcore.ApprovalKey) error
+	RememberedApprovals(ctx context.Context) ([]record.RememberedApproval, error)
+	ForgetApproval(ctx context.Context, k record.ApprovalKey) error
 	ForgetAllApprovals(ctx context.Context) error
 	SubscribeApprovals(ctx context.Context) <-chan struct{}
 	Sync(ctx context.Context) error
@@ -58,7 +59,7 @@ type Store interface {
 // ActivityFeed delivers the activity records the server writes, as it
 // writes them (storage.ActivityWriter), until ctx ends.
 type ActivityFeed interface {
-	SubscribeActivity(ctx context.Context) <-chan mcpcore.Activity
+	SubscribeActivity(ctx context.Context) <-chan record.Activity
 }
 
 // Config is what the tray works on.

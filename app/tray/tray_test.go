@@ -17,20 +17,21 @@ import (
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/assets"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 )
 
 // testCatalog has a destructive tool (its call asks for an approval) and a
 // slow one that may run as a task.
-var testCatalog = &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion, Tools: []mcpcore.Tool{
+var testCatalog = &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{
 	{
-		Name: "files.wipe", Title: "Wipe the files", Description: "Wipes (pretends to).", Hints: &mcpcore.Hints{Destructive: ptr(true)},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "wiped"}}}},
+		Name: "files.wipe", Title: "Wipe the files", Description: "Wipes (pretends to).", Hints: &catalog.Hints{Destructive: ptr(true)},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "wiped"}}}},
 	},
 	testcatalog.SyncTool(),
 }}
@@ -346,9 +347,9 @@ func TestTaskLines(t *testing.T) {
 		}
 		return out
 	}
-	var tasks []mcpcore.Task
+	var tasks []record.Task
 	for i := range maxTaskItems + 2 {
-		tasks = append(tasks, mcpcore.Task{Tool: fmt.Sprintf("t%d", i), Status: mcpcore.TaskWorking})
+		tasks = append(tasks, record.Task{Tool: fmt.Sprintf("t%d", i), Status: record.TaskWorking})
 	}
 	m.update(menuState{URL: "u", Tasks: tasks[:2]})
 	if got := lines(); !slices.Equal(got, []string{"t0 · Running…", "t1 · Running…"}) {
@@ -363,13 +364,13 @@ func TestTaskLines(t *testing.T) {
 		t.Errorf("none again: %q", got)
 	}
 	for _, c := range []struct {
-		task mcpcore.Task
+		task record.Task
 		want string
 	}{
-		{mcpcore.Task{Tool: "sync.run", Title: "Sync my folders", Status: mcpcore.TaskWorking, Progress: 1, Total: 4, ProgressMessage: "folder 1"},
+		{record.Task{Tool: "sync.run", Title: "Sync my folders", Status: record.TaskWorking, Progress: 1, Total: 4, ProgressMessage: "folder 1"},
 			"Sync my folders — 25% · folder 1"},
-		{mcpcore.Task{Tool: "backup.run", Status: mcpcore.TaskWorking}, "backup.run · Running…"},
-		{mcpcore.Task{Tool: "backup.run", Status: mcpcore.TaskWorking, ProgressMessage: strings.Repeat("copying ", 20)},
+		{record.Task{Tool: "backup.run", Status: record.TaskWorking}, "backup.run · Running…"},
+		{record.Task{Tool: "backup.run", Status: record.TaskWorking, ProgressMessage: strings.Repeat("copying ", 20)},
 			string([]rune("backup.run · " + strings.Repeat("copying ", 20))[:maxTaskLine-1]) + "…"},
 	} {
 		if got := taskLine(c.task); got != c.want {
@@ -429,9 +430,9 @@ func TestTheTrayListsRecentClients(t *testing.T) {
 	f.listToolsAs(t, tryit.ClientName)
 	// A request of the Try it token that names no client (turned away
 	// before its clientInfo was read).
-	f.srv.Activity.Record(mcpcore.Activity{Token: tryit.TokenName, Method: "HTTP POST", Outcome: mcpcore.OutcomeError})
+	f.srv.Activity.Record(record.Activity{Token: tryit.TokenName, Method: "HTTP POST", Outcome: record.OutcomeError})
 	// A client seen long ago.
-	f.srv.Activity.Record(mcpcore.Activity{Time: time.Now().Add(-time.Hour), Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
+	f.srv.Activity.Record(record.Activity{Time: time.Now().Add(-time.Hour), Client: "Cursor", Method: "tools/list", Outcome: record.OutcomeOK})
 	f.flush(t)
 	w.clientsDue = true // as a request from another client makes it
 	w.round(t.Context())
@@ -496,8 +497,8 @@ func TestTheTrayReadsTheClientsOnlyWhenTheLineWouldChange(t *testing.T) {
 	f := newFixture(t, false)
 	w := f.tray.newWatcher()
 	at := time.Now().Add(-9 * time.Minute).Truncate(time.Millisecond)
-	f.srv.Activity.Record(mcpcore.Activity{Time: at, Client: "Cursor", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
-	f.srv.Activity.Record(mcpcore.Activity{Time: at.Add(time.Minute), Client: "Claude Code", Method: "tools/list", Outcome: mcpcore.OutcomeOK})
+	f.srv.Activity.Record(record.Activity{Time: at, Client: "Cursor", Method: "tools/list", Outcome: record.OutcomeOK})
+	f.srv.Activity.Record(record.Activity{Time: at.Add(time.Minute), Client: "Claude Code", Method: "tools/list", Outcome: record.OutcomeOK})
 	f.flush(t)
 	w.round(t.Context())
 	if want := []string{"Claude Code", "Cursor"}; !slices.Equal(w.recent, want) {
@@ -509,15 +510,15 @@ func TestTheTrayReadsTheClientsOnlyWhenTheLineWouldChange(t *testing.T) {
 		t.Errorf("the first client leaves at %v, want %v", w.leaves, want)
 	}
 	for _, c := range []struct {
-		a    mcpcore.Activity
+		a    record.Activity
 		read bool
 	}{
-		{mcpcore.Activity{Client: "Claude Code"}, false}, // named first already
-		{mcpcore.Activity{Client: tryit.ClientName}, false},
-		{mcpcore.Activity{Token: tryit.TokenName}, false},
-		{mcpcore.Activity{}, false}, // refused before it said who it was
-		{mcpcore.Activity{Client: "Cursor"}, true},
-		{mcpcore.Activity{Token: "laptop"}, true},
+		{record.Activity{Client: "Claude Code"}, false}, // named first already
+		{record.Activity{Client: tryit.ClientName}, false},
+		{record.Activity{Token: tryit.TokenName}, false},
+		{record.Activity{}, false}, // refused before it said who it was
+		{record.Activity{Client: "Cursor"}, true},
+		{record.Activity{Token: "laptop"}, true},
 	} {
 		w.clientsDue = false
 		w.heard(c.a)
@@ -618,7 +619,7 @@ func TestAQuestionIsAskedInTheWindowProcess(t *testing.T) {
 	result := f.wipe(t.Context(), t)
 	w := f.win.next(t)
 	q := receive(t, w.asked, "question")
-	if q.Tool != "files.wipe" || q.Client != "Claude Code" || q.Kind != mcpcore.StepApproval {
+	if q.Tool != "files.wipe" || q.Client != "Claude Code" || q.Kind != catalog.StepApproval {
 		t.Errorf("asked %+v", q.Question)
 	}
 	if got := receive(t, result, "result"); got != "wiped" {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 const (
@@ -32,7 +32,7 @@ func (t *Tray) watch(ctx context.Context, w *watcher) {
 	cfg := t.cfg
 	var (
 		tasks, questions, stored <-chan struct{}
-		activity                 <-chan mcpcore.Activity
+		activity                 <-chan record.Activity
 	)
 	if cfg.Engine != nil {
 		tasks = coalesce(cfg.Engine.SubscribeTasks(ctx))
@@ -136,7 +136,7 @@ func (t *Tray) newWatcher() *watcher {
 // heard notes a request: the clients line is read again unless the
 // request came from the client it names first, which it would only name
 // first again.
-func (w *watcher) heard(a mcpcore.Activity) {
+func (w *watcher) heard(a record.Activity) {
 	name := a.Client
 	if name == "" {
 		name = a.Token
@@ -225,7 +225,7 @@ func isTryIt(client, token string) bool {
 }
 
 // runningTaskIDs is the set of the tasks' ids.
-func runningTaskIDs(ts []mcpcore.Task) map[string]bool {
+func runningTaskIDs(ts []record.Task) map[string]bool {
 	ids := make(map[string]bool, len(ts))
 	for _, t := range ts {
 		ids[t.ID] = true

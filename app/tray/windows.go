@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/internal/winlink"
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Process is a started window process (`mcptray window`): its stdin and
@@ -369,13 +369,13 @@ func (w *windows) mux(ctx context.Context, p *proc) *winlink.Mux {
 		}
 		return link.None{}, t.cfg.Engine.Sync(ctx)
 	})
-	winlink.Handle(mux, link.Approvals, func(ctx context.Context, _ link.None) ([]mcpcore.RememberedApproval, error) {
+	winlink.Handle(mux, link.Approvals, func(ctx context.Context, _ link.None) ([]record.RememberedApproval, error) {
 		if t.cfg.Engine == nil {
-			return []mcpcore.RememberedApproval{}, nil
+			return []record.RememberedApproval{}, nil
 		}
 		return t.cfg.Engine.RememberedApprovals(ctx)
 	})
-	winlink.Handle(mux, link.ForgetApproval, func(ctx context.Context, k mcpcore.ApprovalKey) (link.None, error) {
+	winlink.Handle(mux, link.ForgetApproval, func(ctx context.Context, k record.ApprovalKey) (link.None, error) {
 		if t.cfg.Engine == nil {
 			return link.None{}, nil
 		}
@@ -402,7 +402,7 @@ func (w *windows) mux(ctx context.Context, p *proc) *winlink.Mux {
 	})
 	winlink.Handle(mux, link.CancelTask, func(_ context.Context, id string) (link.None, error) {
 		if t.cfg.Engine == nil {
-			return link.None{}, mcpcore.ErrUnknownTask
+			return link.None{}, record.ErrUnknownTask
 		}
 		return link.None{}, t.cfg.Engine.CancelTask(id)
 	})

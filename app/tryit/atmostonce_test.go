@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // cutter forwards TCP connections to a server until cut, which breaks
@@ -74,8 +73,8 @@ func TestServerStoppingDuringACallIsNotRetried(t *testing.T) {
 	}
 	s := newServed(t)
 	lines := filepath.Join(t.TempDir(), "lines")
-	tool := mcpcore.Tool{Name: "append_slow", Description: "Appends a line, then works.",
-		Action: actions.Spec{Command: &actions.Command{Argv: []actions.Template{"sh", "-c", `echo ran >> "$1"; exec sleep 30`, "sh", actions.Template(lines)}}}}
+	tool := catalog.Tool{Name: "append_slow", Description: "Appends a line, then works.",
+		Action: catalog.Action{Command: &catalog.Command{Argv: []catalog.Template{"sh", "-c", `echo ran >> "$1"; exec sleep 30`, "sh", catalog.Template(lines)}}}}
 	if err := s.st.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -30,8 +29,8 @@ func newServed(t *testing.T) *served {
 // putRespond stores a respond tool with an optional string parameter who.
 func (s *served) putRespond(t *testing.T, name, text string) {
 	t.Helper()
-	tool := mcpcore.Tool{Name: name, Description: "test tool", Params: []mcpcore.Param{{Name: "who", Type: "string"}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(text)}}}}}
+	tool := catalog.Tool{Name: name, Description: "test tool", Params: []catalog.Param{{Name: "who", Type: "string"}},
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(text)}}}}}
 	if err := s.st.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}
@@ -179,9 +178,9 @@ func TestTryToolFollowsTheURL(t *testing.T) {
 // that may never end (a long command, an approval nobody answers).
 func TestCloseCancelsARunningCall(t *testing.T) {
 	s := newServed(t)
-	slow := mcpcore.Tool{Name: "slow", Description: "Takes a minute.",
-		Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 60000, Log: &actions.LogStep{Level: "info", Data: "still going"}}},
-			Content: []actions.Content{{Type: "text", Text: "done"}}}}}
+	slow := catalog.Tool{Name: "slow", Description: "Takes a minute.",
+		Action: catalog.Action{Respond: &catalog.Respond{Steps: []catalog.Step{{DelayMs: 60000, Log: &catalog.LogStep{Level: "info", Data: "still going"}}},
+			Content: []catalog.Content{{Type: "text", Text: "done"}}}}}
 	if err := s.st.PutTool(context.Background(), slow); err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +220,10 @@ func TestCloseCancelsARunningCall(t *testing.T) {
 // TryTool cancels it.
 func TestTryToolAnswersTheToolsForm(t *testing.T) {
 	s := newServed(t)
-	tool := mcpcore.Tool{Name: "ask", Description: "asks",
-		Steps: []mcpcore.InputStep{{Key: "q", Kind: mcpcore.StepForm, Message: "Your name?",
+	tool := catalog.Tool{Name: "ask", Description: "asks",
+		Steps: []catalog.InputStep{{Key: "q", Kind: catalog.StepForm, Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}},
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "Hi {{.inputs.q.content.name}}"}}}}}
 	if err := s.st.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"cmp"
 	"fmt"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // Count words a number of things for people: "1 problem", "3 problems",
@@ -45,7 +45,7 @@ func QuestionLine(waiting int) string {
 
 // TaskTitle names a task for people: its tool's title, else the tool's
 // name. Task ids mean nothing to a person; no window shows them.
-func TaskTitle(t mcpcore.Task) string { return cmp.Or(t.Title, t.Tool) }
+func TaskTitle(t record.Task) string { return cmp.Or(t.Title, t.Tool) }
 
 // TaskEnded is the status of a task a window saw running and then lost
 // track of: it ended, how is not known.
@@ -54,20 +54,20 @@ const TaskEnded = "ended"
 // TaskStatus says where a task is, for people: the action's latest
 // progress message while it runs (not the protocol's "working"), what it
 // waits for, or how it ended.
-func TaskStatus(t mcpcore.Task) string {
+func TaskStatus(t record.Task) string {
 	switch t.Status {
-	case mcpcore.TaskWorking:
+	case record.TaskWorking:
 		return cmp.Or(t.ProgressMessage, "Running…")
-	case mcpcore.TaskInputRequired:
+	case record.TaskInputRequired:
 		return "Waiting for an answer from the AI app"
-	case mcpcore.TaskCompleted:
+	case record.TaskCompleted:
 		if t.StatusMessage == "completed with a tool error" {
 			return "Done, but the tool reported a problem"
 		}
 		return "Done"
-	case mcpcore.TaskFailed:
+	case record.TaskFailed:
 		return "Failed: " + t.StatusMessage
-	case mcpcore.TaskCancelled:
+	case record.TaskCancelled:
 		switch t.StatusMessage {
 		case "cancelled on the desktop":
 			return "Cancelled here"

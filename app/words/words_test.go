@@ -3,7 +3,7 @@ package words
 import (
 	"testing"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 func TestCount(t *testing.T) {
@@ -32,27 +32,27 @@ func TestQuestionLine(t *testing.T) {
 
 func TestTaskStatus(t *testing.T) {
 	for _, c := range []struct {
-		task mcpcore.Task
+		task record.Task
 		want string
 	}{
-		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working"}, "Running…"},
-		{mcpcore.Task{Status: mcpcore.TaskWorking, StatusMessage: "working", ProgressMessage: "3 of 10"}, "3 of 10"},
-		{mcpcore.Task{Status: mcpcore.TaskInputRequired}, "Waiting for an answer from the AI app"},
-		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed"}, "Done"},
-		{mcpcore.Task{Status: mcpcore.TaskCompleted, StatusMessage: "completed with a tool error"}, "Done, but the tool reported a problem"},
-		{mcpcore.Task{Status: mcpcore.TaskFailed, StatusMessage: "mcptray stopped while this task ran"}, "Failed: mcptray stopped while this task ran"},
-		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled by the client"}, "Cancelled by the AI app"},
-		{mcpcore.Task{Status: mcpcore.TaskCancelled, StatusMessage: "cancelled on the desktop"}, "Cancelled here"},
-		{mcpcore.Task{Status: TaskEnded}, "Ended"},
+		{record.Task{Status: record.TaskWorking, StatusMessage: "working"}, "Running…"},
+		{record.Task{Status: record.TaskWorking, StatusMessage: "working", ProgressMessage: "3 of 10"}, "3 of 10"},
+		{record.Task{Status: record.TaskInputRequired}, "Waiting for an answer from the AI app"},
+		{record.Task{Status: record.TaskCompleted, StatusMessage: "completed"}, "Done"},
+		{record.Task{Status: record.TaskCompleted, StatusMessage: "completed with a tool error"}, "Done, but the tool reported a problem"},
+		{record.Task{Status: record.TaskFailed, StatusMessage: "mcptray stopped while this task ran"}, "Failed: mcptray stopped while this task ran"},
+		{record.Task{Status: record.TaskCancelled, StatusMessage: "cancelled by the client"}, "Cancelled by the AI app"},
+		{record.Task{Status: record.TaskCancelled, StatusMessage: "cancelled on the desktop"}, "Cancelled here"},
+		{record.Task{Status: TaskEnded}, "Ended"},
 	} {
 		if got := TaskStatus(c.task); got != c.want {
 			t.Errorf("%s/%q: %q, want %q", c.task.Status, c.task.StatusMessage, got, c.want)
 		}
 	}
-	if got := TaskTitle(mcpcore.Task{Tool: "sync.run"}); got != "sync.run" {
+	if got := TaskTitle(record.Task{Tool: "sync.run"}); got != "sync.run" {
 		t.Errorf("untitled tool: %q", got)
 	}
-	if got := TaskTitle(mcpcore.Task{Tool: "sync.run", Title: "Sync my folders"}); got != "Sync my folders" {
+	if got := TaskTitle(record.Task{Tool: "sync.run", Title: "Sync my folders"}); got != "Sync my folders" {
 		t.Errorf("titled tool: %q", got)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -91,13 +91,13 @@ func activityCmd(ctx context.Context, args []string, env Env) error {
 
 // activityOutcomes are the outcomes a record can have.
 func activityOutcomes() []string {
-	return append(slices.Clone(mcpcore.Outcomes), storage.OutcomeDropped)
+	return append(slices.Clone(record.Outcomes), storage.OutcomeDropped)
 }
 
 // printActivity prints one record as a table line.
 func printActivity(w io.Writer, r storage.ActivityRecord) {
 	out := r.Outcome
-	if r.Outcome == mcpcore.OutcomeError && r.ErrorCode != 0 {
+	if r.Outcome == record.OutcomeError && r.ErrorCode != 0 {
 		out += " " + strconv.FormatInt(r.ErrorCode, 10)
 	}
 	target := r.Target

@@ -8,27 +8,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
 func TestActivityCmd(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "mcptray.db")
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	w := st.NewActivityWriter(storage.ActivityWriterOptions{})
 	defer w.Close()
-	w.Record(mcpcore.Activity{Client: "claude-code", Token: "laptop", Method: "tools/call", Target: "greet",
-		Duration: 1234 * time.Microsecond, Outcome: mcpcore.OutcomeOK})
-	w.Record(mcpcore.Activity{Client: "cursor", Method: "resources/read", Target: "file:///a-very-long/path/to/some/notes.md",
-		Outcome: mcpcore.OutcomeError, ErrorCode: -32602})
+	w.Record(record.Activity{Client: "claude-code", Token: "laptop", Method: "tools/call", Target: "greet",
+		Duration: 1234 * time.Microsecond, Outcome: record.OutcomeOK})
+	w.Record(record.Activity{Client: "cursor", Method: "resources/read", Target: "file:///a-very-long/path/to/some/notes.md",
+		Outcome: record.OutcomeError, ErrorCode: -32602})
 	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -59,14 +60,14 @@ func TestActivityCmd(t *testing.T) {
 		done <- Run(followCtx, []string{"activity", "--db", db, "--follow", "--tool", "deploy", "--limit", "0"}, Env{Stdout: &followed})
 	}()
 	time.Sleep(300 * time.Millisecond) // let it start following
-	other, err := storage.Open(db)
+	other, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
 	ow := other.NewActivityWriter(storage.ActivityWriterOptions{})
-	ow.Record(mcpcore.Activity{Client: "zed", Method: "tools/call", Target: "greet", Outcome: mcpcore.OutcomeOK})
-	ow.Record(mcpcore.Activity{Client: "zed", Method: "tools/call", Target: "deploy", Outcome: mcpcore.OutcomeToolError})
+	ow.Record(record.Activity{Client: "zed", Method: "tools/call", Target: "greet", Outcome: record.OutcomeOK})
+	ow.Record(record.Activity{Client: "zed", Method: "tools/call", Target: "deploy", Outcome: record.OutcomeToolError})
 	if err := ow.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -84,10 +85,10 @@ func TestActivityCmd(t *testing.T) {
 // TestActivityShowsCancelledTasks: a task cancelled on the desktop is
 // "cancelled" — neither ok nor error — in the log and its filter.
 func TestActivityShowsCancelledTasks(t *testing.T) {
-	s := testserver.Start(t, testserver.Options{Catalog: &mcpcore.Catalog{Format: mcpcore.CatalogFormat, Version: mcpcore.CatalogVersion,
-		Tools: []mcpcore.Tool{{Name: "slow", Description: "Waits.", TaskMode: mcpcore.TaskOptional,
-			Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: "done"}},
-				Steps: []actions.Step{{DelayMs: 60_000, Log: &actions.LogStep{Level: "info", Data: "waited"}}}}}}}}})
+	s := testserver.Start(t, testserver.Options{Catalog: &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion,
+		Tools: []catalog.Tool{{Name: "slow", Description: "Waits.", TaskMode: catalog.TaskOptional,
+			Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "done"}},
+				Steps: []catalog.Step{{DelayMs: 60_000, Log: &catalog.LogStep{Level: "info", Data: "waited"}}}}}}}}})
 	id := s.StartTask(t, "slow", nil)
 	if err := s.Engine.CancelTask(id); err != nil {
 		t.Fatal(err)

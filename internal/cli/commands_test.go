@@ -90,7 +90,7 @@ func TestImportExportToggleAndTokens(t *testing.T) {
 	if _, err := run(t, db, "token", "revoke", "ci"); err != nil {
 		t.Fatal(err)
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,11 +11,11 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
-	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -275,8 +275,12 @@ func (j configJob) remove(ctx context.Context, in io.Reader, yes bool) error {
 	// Even with no entry left to take out, its token goes: the entry may
 	// have been deleted by hand.
 	err := withExistingStore(j.db, func(st *storage.Store) error {
+		var tokens clientconfig.Tokens // none without a database: a nil *Store is not a nil interface
+		if st != nil {
+			tokens = st
+		}
 		var err error
-		done, err = clientconfig.Uninstall(ctx, st, plans, token)
+		done, err = clientconfig.Uninstall(ctx, tokens, plans, token)
 		return err
 	})
 	if err != nil {
@@ -344,7 +348,7 @@ func serverURL(ctx context.Context, db string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	set := mcpcore.DefaultSettings()
+	set := catalog.DefaultSettings()
 	if _, err := os.Stat(path); err == nil {
 		if err := withStore(path, func(st *storage.Store) error {
 			set, err = st.Settings(ctx)

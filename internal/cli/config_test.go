@@ -13,6 +13,7 @@ import (
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -109,7 +110,7 @@ func TestConfigInstallHTTPCreatesToken(t *testing.T) {
 			secret = s
 		}
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestShimTokenCmd(t *testing.T) {
 	if bytes.Equal(first, second) || strings.Contains(out.String(), strings.TrimSpace(string(second))) {
 		t.Error("renew kept the token, or the secret was printed")
 	}
-	st, _ := storage.Open(db)
+	st, _ := storage.Open(db, mcpcore.Validator{})
 	defer st.Close()
 	if _, err := st.VerifyToken(ctx, strings.TrimSpace(string(first))); err == nil {
 		t.Error("the old token still works after renew")
@@ -204,7 +205,7 @@ func startDefault(t *testing.T, addr string) *daemon.Daemon {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -26,7 +26,7 @@ func exportCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		b, err := mcpcore.MarshalCatalog(c)
+		b, err := catalog.Marshal(c)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcptray/mcptray/internal/paths"
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -63,7 +64,7 @@ func withStore(dbFlag string, fn func(st *storage.Store) error) error {
 	if err != nil {
 		return err
 	}
-	st, err := storage.Open(path)
+	st, err := storage.Open(path, mcpcore.Validator{})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -174,7 +175,7 @@ func TestFromCurlAsksForSecretNamesAndRefusesClashes(t *testing.T) {
 		!strings.Contains(err.Error(), "items_x_api_key already exists with another value") {
 		t.Errorf("overwriting a secret: %v", err)
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -61,7 +62,7 @@ func TestSecretCmd(t *testing.T) {
 		t.Errorf("second delete: %v", err)
 	}
 
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

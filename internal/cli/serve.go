@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -16,8 +17,8 @@ import (
 // or a launch of the desktop app takes over.
 func serveCmd(ctx context.Context, args []string, env Env) error {
 	fs, db := newFlags("serve")
-	addr := fs.String("addr", "", fmt.Sprintf("listen address; loopback only (port 0 picks a free port) (default: 127.0.0.1 on the port setting, %d unless changed)", mcpcore.DefaultPort))
-	catalog := fs.String("catalog", "", "catalog JSON to import (replacing the catalog) before serving")
+	addr := fs.String("addr", "", fmt.Sprintf("listen address; loopback only (port 0 picks a free port) (default: 127.0.0.1 on the port setting, %d unless changed)", catalog.DefaultPort))
+	catalogFile := fs.String("catalog", "", "catalog JSON to import (replacing the catalog) before serving")
 	noAuth := fs.Bool("no-auth", false, "accept requests without a client token (tests only)")
 	endpointFile := fs.String("endpoint-file", "", "where to publish the endpoint (default: <config dir>/mcptray/endpoint.json)")
 	ask := fs.String("ask", "", "how questions meant for the desktop are answered without the desktop app: deny (approvals and desktop forms are declined, saying why) or client-only (desktop forms go to the client when it can answer them; approvals are declined) (default: the askPolicy setting, deny unless changed)")
@@ -28,18 +29,18 @@ func serveCmd(ctx context.Context, args []string, env Env) error {
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("serve takes no arguments (got %q)", pos[0])}
 	}
-	if *ask != "" && !slices.Contains(mcpcore.AskPolicies, *ask) {
-		return usageError{fmt.Sprintf("--ask %q: must be one of %s", *ask, strings.Join(mcpcore.AskPolicies, ", "))}
+	if *ask != "" && !slices.Contains(catalog.AskPolicies, *ask) {
+		return usageError{fmt.Sprintf("--ask %q: must be one of %s", *ask, strings.Join(catalog.AskPolicies, ", "))}
 	}
 	if err := checkLoopback(*addr); err != nil {
 		return err
 	}
 	cfg := daemon.Config{DB: *db, Addr: *addr, EndpointFile: *endpointFile, NoAuth: *noAuth, AskPolicy: *ask,
 		Version: env.Version, Stderr: env.Stderr}
-	if *catalog != "" {
+	if *catalogFile != "" {
 		// Read and checked before the server starts: a broken file changes
 		// nothing and serves nothing.
-		if cfg.Catalog, err = storage.ReadCatalogFile(*catalog); err != nil {
+		if cfg.Catalog, err = storage.ReadCatalogFile(*catalogFile, mcpcore.Validator{}); err != nil {
 			return err
 		}
 	}

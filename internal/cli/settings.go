@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -51,7 +51,7 @@ func settingsCmd(ctx context.Context, args []string, env Env) error {
 }
 
 // applySettings sets key=value pairs on a copy of s, rejecting unknown keys.
-func applySettings(s mcpcore.Settings, pairs []string) (mcpcore.Settings, error) {
+func applySettings(s catalog.Settings, pairs []string) (catalog.Settings, error) {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return s, err
@@ -80,7 +80,7 @@ func applySettings(s mcpcore.Settings, pairs []string) (mcpcore.Settings, error)
 	b, _ = json.Marshal(m)
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var out mcpcore.Settings
+	var out catalog.Settings
 	if err := dec.Decode(&out); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
@@ -109,7 +109,7 @@ func kindName(t reflect.Type) string {
 // settingKeys lists the JSON names of the settings fields.
 func settingKeys() []string {
 	var keys []string
-	t := reflect.TypeFor[mcpcore.Settings]()
+	t := reflect.TypeFor[catalog.Settings]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
 		keys = append(keys, name)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -30,7 +31,7 @@ func TestSettingsSetPortAndAskPolicy(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", arg, err, want)
 		}
 	}
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // TestSecondLaunchShowsTheAppsWindow: the app publishes a control secret;
@@ -32,7 +32,7 @@ func TestSecondLaunchShowsTheAppsWindow(t *testing.T) {
 	}
 
 	show := func(auth, origin string) int {
-		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.URL(), mcpcore.EndpointPath)+ControlShow, nil)
+		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(s.URL(), catalog.EndpointPath)+ControlShow, nil)
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}
@@ -102,7 +102,7 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 		t.Fatalf("a headless server's endpoint file: %+v", ep)
 	}
 	post := func(path, secret string) int {
-		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(ep.URL, mcpcore.EndpointPath)+path, nil)
+		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(ep.URL, catalog.EndpointPath)+path, nil)
 		req.Header.Set("Authorization", "Bearer "+secret)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

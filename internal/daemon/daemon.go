@@ -24,6 +24,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -41,7 +42,7 @@ type Config struct {
 	// restarts.
 	Addr string
 	// Catalog, when set, replaces the stored catalog before serving.
-	Catalog *mcpcore.Catalog
+	Catalog *catalog.Catalog
 	// EndpointFile is where the endpoint is published; "" is the default
 	// file, which the stdio shim reads. Only a server publishing there keeps
 	// the shim's token valid.
@@ -134,7 +135,7 @@ func Start(ctx context.Context, cfg Config) (_ *Daemon, err error) {
 			d.close(published)
 		}
 	}()
-	if d.st, err = storage.Open(d.db); err != nil {
+	if d.st, err = storage.Open(d.db, mcpcore.Validator{}); err != nil {
 		return nil, err
 	}
 	// What a crashed run left running dies before anything runs again.
@@ -224,7 +225,7 @@ func resolveDB(db string) (string, error) {
 
 // engineOptions wires the engine to the store (tasks, remembered
 // approvals), the secret store, the activity writer and the asker.
-func (d *Daemon) engineOptions(ctx context.Context, set mcpcore.Settings) mcpcore.Options {
+func (d *Daemon) engineOptions(ctx context.Context, set catalog.Settings) mcpcore.Options {
 	exe, _ := os.Executable()
 	opts := mcpcore.Options{Version: d.cfg.Version, Logger: d.cfg.Logger, Executable: exe, DBPath: d.db,
 		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st, Processes: d.procs}

@@ -20,10 +20,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/record"
 )
 
 // TestMain keeps the tests away from the user's keyring. With
@@ -213,7 +215,7 @@ func TestOneServerPerDatabase(t *testing.T) {
 	first := start(t, cfg)
 	ctx := context.Background()
 	now := time.Now().UTC()
-	task := mcpcore.Task{ID: "t1", Owner: "x", Tool: "slow", Status: mcpcore.TaskWorking, CreatedAt: now, UpdatedAt: now, TTLMs: 3_600_000}
+	task := record.Task{ID: "t1", Owner: "x", Tool: "slow", Status: record.TaskWorking, CreatedAt: now, UpdatedAt: now, TTLMs: 3_600_000}
 	if err := first.Store().CreateTask(ctx, task); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +233,7 @@ func TestOneServerPerDatabase(t *testing.T) {
 		t.Fatalf("the refusal does not name the running server: %v", err)
 	}
 	got, err := first.Store().GetTask(ctx, "t1")
-	if err != nil || got.Status != mcpcore.TaskWorking {
+	if err != nil || got.Status != record.TaskWorking {
 		t.Fatalf("the running server's task is now %q (%v)", got.Status, err)
 	}
 	if _, err := os.Stat(second.EndpointFile); err == nil {
@@ -252,7 +254,7 @@ func TestSetPortMovesTheEndpoint(t *testing.T) {
 	if err := d.SetPort(port); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("http://127.0.0.1:%d%s", port, mcpcore.EndpointPath)
+	want := fmt.Sprintf("http://127.0.0.1:%d%s", port, catalog.EndpointPath)
 	if d.URL() != want {
 		t.Fatalf("URL() = %s, want %s", d.URL(), want)
 	}
@@ -420,14 +422,14 @@ func TestAskPolicyFromSettings(t *testing.T) {
 	cfg.Catalog, cfg.NoAuth = cat, true
 	d := start(t, cfg)
 	set, _ := d.Store().Settings(context.Background())
-	set.AskPolicy = mcpcore.AskClientOnly
+	set.AskPolicy = catalog.AskClientOnly
 	if err := d.Store().PutSettings(context.Background(), set); err != nil {
 		t.Fatal(err)
 	}
 	d.Stop()
 	for _, tc := range []struct{ flag, want string }{
 		{"", "name=Ann"},
-		{mcpcore.AskDeny, "desktop app is not running"},
+		{catalog.AskDeny, "desktop app is not running"},
 	} {
 		cfg.AskPolicy = tc.flag
 		d, err := Start(context.Background(), cfg)

@@ -23,18 +23,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
 // slowTool answers after a minute: a call still running when the test acts.
-var slowTool = mcpcore.Tool{Name: "slow", Description: "Answers after a minute.",
-	Action: actions.Spec{Respond: &actions.Respond{Steps: []actions.Step{{DelayMs: 60000, Log: &actions.LogStep{Level: "info", Data: "late"}}},
-		Content: []actions.Content{{Type: "text", Text: "late"}}}}}
+var slowTool = catalog.Tool{Name: "slow", Description: "Answers after a minute.",
+	Action: catalog.Action{Respond: &catalog.Respond{Steps: []catalog.Step{{DelayMs: 60000, Log: &catalog.LogStep{Level: "info", Data: "late"}}},
+		Content: []catalog.Content{{Type: "text", Text: "late"}}}}}
 
 // callBody is a 2026-07-28 tools/call of name.
 func callBody(id int, name string) string {
@@ -80,7 +81,7 @@ func TestControlEndpointChecksHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{ControlLeave, ControlShow} {
-		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(d.URL(), mcpcore.EndpointPath)+path, nil)
+		req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(d.URL(), catalog.EndpointPath)+path, nil)
 		req.Host = "rebound.example.com"
 		req.Header.Set("Authorization", "Bearer "+ep.Control)
 		resp, err := http.DefaultClient.Do(req)
@@ -103,7 +104,7 @@ func TestControlEndpointChecksHost(t *testing.T) {
 // Quit) gets a JSON-RPC answer saying so before its connection closes.
 func TestStopAnswersRunningCall(t *testing.T) {
 	cfg := testConfig(t.TempDir())
-	cfg.Catalog = &mcpcore.Catalog{Tools: []mcpcore.Tool{slowTool}}
+	cfg.Catalog = &catalog.Catalog{Tools: []catalog.Tool{slowTool}}
 	d := start(t, cfg)
 	token, err := d.Store().CreateToken(context.Background(), "test", nil)
 	if err != nil {
@@ -149,7 +150,7 @@ func inFlight(d *Daemon) bool {
 	if err := d.Activity().Flush(ctx); err != nil {
 		return false
 	}
-	recs, err := d.Store().Activity(ctx, storage.ActivityQuery{Outcome: mcpcore.OutcomeRunning})
+	recs, err := d.Store().Activity(ctx, storage.ActivityQuery{Outcome: record.OutcomeRunning})
 	return err == nil && len(recs) > 0
 }
 
@@ -207,9 +208,9 @@ func startChild(t *testing.T, db string, fds int) (paths.Endpoint, *exec.Cmd, *t
 }
 
 // prepare makes the database a child serves: a token and the tools.
-func prepare(t *testing.T, db string, tools ...mcpcore.Tool) string {
+func prepare(t *testing.T, db string, tools ...catalog.Tool) string {
 	t.Helper()
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func TestIdleFloodLocksNoClientOut(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "x.db")
 	token := prepare(t, db)
 	ep, _, stderr := startChild(t, db, 1024)
-	addr := strings.TrimSuffix(strings.TrimPrefix(ep.URL, "http://"), mcpcore.EndpointPath)
+	addr := strings.TrimSuffix(strings.TrimPrefix(ep.URL, "http://"), catalog.EndpointPath)
 	var flood []net.Conn
 	t.Cleanup(func() {
 		for _, c := range flood {
@@ -316,7 +317,7 @@ func TestActivityLossAfterKill(t *testing.T) {
 	_ = cmd.Wait()
 	cancel()
 	wg.Wait()
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +372,7 @@ func TestKillDuringLongCallKeepsItsRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +381,7 @@ func TestKillDuringLongCallKeepsItsRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1 || recs[0].Outcome != mcpcore.OutcomeRunning || recs[0].Token != "test" {
+	if len(recs) != 1 || recs[0].Outcome != record.OutcomeRunning || recs[0].Token != "test" {
 		t.Fatalf("records of the call running when mcptray was killed: %+v", recs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -36,7 +37,7 @@ const (
 // publish makes ln the endpoint: its URL is the one URL reports and the
 // endpoint file names, so the stdio shim finds it.
 func (d *Daemon) publish(ln net.Listener) error {
-	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcpcore.EndpointPath)
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), catalog.EndpointPath)
 	if err := paths.WriteEndpoint(d.epPath, d.endpoint(url)); err != nil {
 		return fmt.Errorf("publishing the endpoint %s: %w", url, err)
 	}
@@ -140,7 +141,7 @@ func (d *Daemon) SetPort(port int) error {
 		return errors.New("mcptray has stopped serving")
 	}
 	if port == 0 {
-		port = mcpcore.DefaultPort
+		port = catalog.DefaultPort
 	}
 	if port < 1 || port > 65535 {
 		return fmt.Errorf("port %d: must be between 1 and 65535", port)

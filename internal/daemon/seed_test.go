@@ -52,7 +52,7 @@ func TestSeedWhenNeverSeeded(t *testing.T) {
 	ctx := context.Background()
 	cfg := userConfig(t)
 	db, _ := paths.DefaultDB()
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestNoSeedOverACatalog(t *testing.T) {
 	ctx := context.Background()
 	cfg := userConfig(t)
 	db, _ := paths.DefaultDB()
-	st, err := storage.Open(db)
+	st, err := storage.Open(db, mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // SaveSettings stores set, which the running server applies at once.
-// Invalid settings are a *mcpcore.ValidationError and change nothing. With
+// Invalid settings are a *catalog.ValidationError and change nothing. With
 // movePort, and a port other than the one served now, the server moves to
-// set's port first: a taken port is a *mcpcore.ValidationError about the
+// set's port first: a taken port is a *catalog.ValidationError about the
 // field "port" and nothing is stored; when storing then fails, the server
 // moves back. It reports whether the server moved.
-func (d *Daemon) SaveSettings(ctx context.Context, set mcpcore.Settings, movePort bool) (moved bool, err error) {
+func (d *Daemon) SaveSettings(ctx context.Context, set catalog.Settings, movePort bool) (moved bool, err error) {
 	old, err := d.port()
 	if err != nil {
 		return false, err
@@ -23,7 +23,7 @@ func (d *Daemon) SaveSettings(ctx context.Context, set mcpcore.Settings, movePor
 			return false, err
 		}
 		if err := d.SetPort(set.ListenPort()); err != nil {
-			return false, &mcpcore.ValidationError{Problems: []mcpcore.Problem{{Field: "port", Message: err.Error()}}}
+			return false, &catalog.ValidationError{Problems: []catalog.Problem{{Field: "port", Message: err.Error()}}}
 		}
 		moved = true
 	}

@@ -2,34 +2,31 @@
 // store and serve.
 package testcatalog
 
-import (
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/mcpcore/actions"
-)
+import "github.com/mcptray/mcptray/catalog"
 
 // RespondTool is a valid tool named name that answers text (a template).
-func RespondTool(name, text string) mcpcore.Tool {
-	return mcpcore.Tool{Name: name, Description: "A test tool.",
-		Action: actions.Spec{Respond: &actions.Respond{Content: []actions.Content{{Type: "text", Text: actions.Template(text)}}}}}
+func RespondTool(name, text string) catalog.Tool {
+	return catalog.Tool{Name: name, Description: "A test tool.",
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(text)}}}}}
 }
 
 // CommandTool is a valid tool named name that runs argv.
-func CommandTool(name string, argv ...actions.Template) mcpcore.Tool {
-	return mcpcore.Tool{Name: name, Description: "Runs a command.", Action: actions.Spec{Command: &actions.Command{Argv: argv}}}
+func CommandTool(name string, argv ...catalog.Template) catalog.Tool {
+	return catalog.Tool{Name: name, Description: "Runs a command.", Action: catalog.Action{Command: &catalog.Command{Argv: argv}}}
 }
 
 // SyncTool is "sync.run", titled "Sync my folders": a tool that may run as
 // a task, reports that it synced 3 of 10 folders, then waits 30 s before
 // it is done (long enough for a test to see it run, and cancel it).
-func SyncTool() mcpcore.Tool {
-	return mcpcore.Tool{
-		Name: "sync.run", Title: "Sync my folders", Description: "Syncs (pretends to).", TaskMode: mcpcore.TaskOptional,
-		Action: actions.Spec{Respond: &actions.Respond{
-			Steps: []actions.Step{
-				{Progress: &actions.ProgressStep{Progress: 3, Total: 10, Message: "synced 3 of 10 folders"}},
-				{DelayMs: 30000, Progress: &actions.ProgressStep{Progress: 10, Total: 10}},
+func SyncTool() catalog.Tool {
+	return catalog.Tool{
+		Name: "sync.run", Title: "Sync my folders", Description: "Syncs (pretends to).", TaskMode: catalog.TaskOptional,
+		Action: catalog.Action{Respond: &catalog.Respond{
+			Steps: []catalog.Step{
+				{Progress: &catalog.ProgressStep{Progress: 3, Total: 10, Message: "synced 3 of 10 folders"}},
+				{DelayMs: 30000, Progress: &catalog.ProgressStep{Progress: 10, Total: 10}},
 			},
-			Content: []actions.Content{{Type: "text", Text: "synced"}},
+			Content: []catalog.Content{{Type: "text", Text: "synced"}},
 		}},
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -32,7 +33,7 @@ type Options struct {
 	// Auth turns bearer-token auth on: the store verifies the tokens.
 	Auth bool
 	// Catalog, when set, replaces the catalog before the engine starts.
-	Catalog *mcpcore.Catalog
+	Catalog *catalog.Catalog
 	// Asker answers the questions meant for the desktop; nil declines them
 	// as a headless mcptray serve does.
 	Asker mcpcore.Asker

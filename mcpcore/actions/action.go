@@ -1,8 +1,9 @@
-// Package actions holds what a catalog tool does when it is called: the
-// respond action (templated content), and the command action (a program run
-// directly, never through a shell). Each action is plain data, validated
-// before it is stored, and run with the arguments, input answers and secrets
-// of one call as template data.
+// Package actions runs what a catalog tool does when it is called: the
+// respond action (templated content), the command action (a program run
+// directly, never through a shell) and the http action. The actions are
+// plain data in package catalog (catalog.Action); this package validates
+// them before they are stored (Validate) and runs them (Run) with the
+// arguments, input answers and secrets of one call as template data.
 package actions
 
 import (
@@ -10,28 +11,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// Spec is a tool's action: exactly one of its fields is set.
-type Spec struct {
-	Respond *Respond `json:"respond,omitempty"`
-	Command *Command `json:"command,omitempty"`
-	HTTP    *HTTP    `json:"http,omitempty"`
-}
-
-// Kind names the action that is set, or "" when none is.
-func (s Spec) Kind() string {
-	switch {
-	case s.Respond != nil:
-		return "respond"
-	case s.Command != nil:
-		return "command"
-	case s.HTTP != nil:
-		return "http"
-	}
-	return ""
-}
 
 // Problem is one thing wrong with a definition, located by a field path
 // relative to the action (e.g. "respond.content[1].text").
@@ -41,7 +23,7 @@ type Problem struct {
 }
 
 // Validate lists every problem with the action; none means it can run.
-func Validate(s Spec) []Problem {
+func Validate(s catalog.Action) []Problem {
 	n := 0
 	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil} {
 		if set {
@@ -72,7 +54,7 @@ type Reporter interface {
 }
 
 // Run executes the action with the given template data.
-func Run(ctx context.Context, s Spec, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+func Run(ctx context.Context, s catalog.Action, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
 	switch {
 	case s.Respond != nil:
 		return runRespond(ctx, s.Respond, data, rep)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 )
 
@@ -39,12 +40,12 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 }
 
 func TestRespondRendersStepsThenContent(t *testing.T) {
-	r := &Respond{
-		Content:    []Content{{Type: "text", Text: "Hello, {{.args.name}}{{.args.missing}}!"}, {Type: "image", Data: "aGk=", MimeType: "image/png"}},
+	r := &catalog.Respond{
+		Content:    []catalog.Content{{Type: "text", Text: "Hello, {{.args.name}}{{.args.missing}}!"}, {Type: "image", Data: "aGk=", MimeType: "image/png"}},
 		Structured: json.RawMessage(`{"greeting":"hi {{.args.name}}","n":3,"list":["{{upper .args.name}}"]}`),
-		Steps: []Step{
-			{Progress: &ProgressStep{Progress: 1, Total: 2, Message: "half of {{.args.name}}"}},
-			{DelayMs: 1, Log: &LogStep{Level: "info", Data: "done"}},
+		Steps: []catalog.Step{
+			{Progress: &catalog.ProgressStep{Progress: 1, Total: 2, Message: "half of {{.args.name}}"}},
+			{DelayMs: 1, Log: &catalog.LogStep{Level: "info", Data: "done"}},
 		},
 	}
 	if ps := validateRespond(r); len(ps) > 0 {
@@ -71,7 +72,7 @@ func TestRespondRendersStepsThenContent(t *testing.T) {
 }
 
 func TestRespondStopsOnCancel(t *testing.T) {
-	r := &Respond{Content: []Content{{Type: "text", Text: "x"}}, Steps: []Step{{DelayMs: 60_000, Log: &LogStep{Level: "info", Data: "late"}}}}
+	r := &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}, Steps: []catalog.Step{{DelayMs: 60_000, Log: &catalog.LogStep{Level: "info", Data: "late"}}}}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	if _, err := runRespond(ctx, r, nil, &recorder{}); err == nil {
@@ -80,9 +81,9 @@ func TestRespondStopsOnCancel(t *testing.T) {
 }
 
 func TestValidateReportsFields(t *testing.T) {
-	spec := Spec{Respond: &Respond{
-		Content: []Content{{Type: "video"}, {Type: "image", Data: "***", MimeType: "audio/wav"}, {Type: "resource_link"}},
-		Steps:   []Step{{}, {Log: &LogStep{Level: "loud"}}},
+	spec := catalog.Action{Respond: &catalog.Respond{
+		Content: []catalog.Content{{Type: "video"}, {Type: "image", Data: "***", MimeType: "audio/wav"}, {Type: "resource_link"}},
+		Steps:   []catalog.Step{{}, {Log: &catalog.LogStep{Level: "loud"}}},
 	}}
 	fields := map[string]bool{}
 	for _, p := range Validate(spec) {
@@ -93,10 +94,10 @@ func TestValidateReportsFields(t *testing.T) {
 			t.Errorf("no problem reported on %s; got %v", f, fields)
 		}
 	}
-	if ps := Validate((Spec{})); len(ps) != 1 {
+	if ps := Validate((catalog.Action{})); len(ps) != 1 {
 		t.Errorf("missing action: %v", ps)
 	}
-	if ps := Validate((Spec{Respond: &Respond{Content: []Content{{Type: "text", Text: "x"}}}, Command: &Command{Argv: []Template{"true"}}})); len(ps) != 1 {
+	if ps := Validate((catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}, Command: &catalog.Command{Argv: []catalog.Template{"true"}}})); len(ps) != 1 {
 		t.Errorf("two actions: %v", ps)
 	}
 }
@@ -108,17 +109,17 @@ func TestSecretsRenderAndRedact(t *testing.T) {
 		}
 		return "", errors.New("no such secret")
 	}}
-	got, err := Render(Template(`token={{secret "api"}}`), d)
+	got, err := Render(catalog.Template(`token={{secret "api"}}`), d)
 	if err != nil || got != "token=s3cr3t-value" {
 		t.Fatalf("render = %q, %v", got, err)
 	}
 	if r := d.Redact("echo: s3cr3t-value!"); r != "echo: [secret:api]!" {
 		t.Errorf("redact = %q", r)
 	}
-	if _, err := Render(Template(`{{secret "missing"}}`), d); err == nil || strings.Contains(err.Error(), "s3cr3t") {
+	if _, err := Render(catalog.Template(`{{secret "missing"}}`), d); err == nil || strings.Contains(err.Error(), "s3cr3t") {
 		t.Errorf("missing secret: %v", err)
 	}
-	if _, err := Render(Template(`{{secret "api"}}`), &Data{}); err == nil {
+	if _, err := Render(catalog.Template(`{{secret "api"}}`), &Data{}); err == nil {
 		t.Error("a secret rendered without a secret store")
 	}
 }
@@ -135,7 +136,7 @@ func TestMissingAndNullPrintNothing(t *testing.T) {
 		"{{with .args.said}}{{.}}{{end}} {{$x := .args.missing}}[{{$x}}]": "<no value> []",
 		"{{default \"anon\" .args.missing}}":                              "anon",
 	} {
-		got, err := Render(Template(src), d)
+		got, err := Render(catalog.Template(src), d)
 		if err != nil || got != want {
 			t.Errorf("%s rendered %q, %v; want %q", src, got, err, want)
 		}

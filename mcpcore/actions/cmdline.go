@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -148,7 +149,7 @@ func restore(s string, tmpls []string) string {
 // removed as a POSIX shell removes them. Templates stay whole and unsplit.
 // An empty line gives no arguments. Shell syntax that would need a shell
 // to run is a *CommandLineError saying what it is and what to do instead.
-func SplitCommandLine(line string) ([]Template, error) {
+func SplitCommandLine(line string) ([]catalog.Template, error) {
 	if strings.ContainsRune(line, '\n') {
 		return nil, &CommandLineError{Msg: "a command is one line: a new line would start a second command, which needs a shell; " + runAScript}
 	}
@@ -205,12 +206,12 @@ func SplitCommandLine(line string) ([]Template, error) {
 		a := call.Assigns[0]
 		return nil, &CommandLineError{Column: col(a.Pos()), Msg: fmt.Sprintf("%s=… sets an environment variable, which a shell does: set it under Environment instead", a.Name.Value)}
 	}
-	argv := make([]Template, 0, len(call.Args))
+	argv := make([]catalog.Template, 0, len(call.Args))
 	for _, w := range call.Args {
 		if err := checkWord(w, col); err != nil {
 			return nil, err
 		}
-		argv = append(argv, Template(restore(wordText(w), tmpls)))
+		argv = append(argv, catalog.Template(restore(wordText(w), tmpls)))
 	}
 	return argv, nil
 }
@@ -350,7 +351,7 @@ var plainWord = regexp.MustCompile(`^[\p{L}\p{N}_@%+=:,./^-]+$`)
 // reads back to the same argv: an argument that needs quotes gets single
 // quotes (a single quote inside it is ended, escaped with a backslash and
 // reopened, the POSIX way); templates are written as they are.
-func JoinCommandLine(argv []Template) string {
+func JoinCommandLine(argv []catalog.Template) string {
 	words := make([]string, len(argv))
 	for i, a := range argv {
 		words[i] = quoteArg(string(a))
@@ -384,7 +385,7 @@ func quoteArg(s string) string {
 // the working folder). server is the template data of .server. It says
 // nothing (known false) when the program or the folder depends on the
 // call — its arguments, answers or a secret.
-func LocateProgram(c *Command, server map[string]string) (path string, known bool, err error) {
+func LocateProgram(c *catalog.Command, server map[string]string) (path string, known bool, err error) {
 	if len(c.Argv) == 0 || dependsOnCall(c.Argv[0]) || dependsOnCall(c.Dir) {
 		return "", false, nil
 	}
@@ -399,12 +400,12 @@ func LocateProgram(c *Command, server map[string]string) (path string, known boo
 	}
 	// Only PATH of the extra variables matters here, and the others may
 	// hold secrets this check cannot read.
-	probe := Command{InheritEnv: c.InheritEnv}
+	probe := catalog.Command{InheritEnv: c.InheritEnv}
 	if p, ok := c.Env["PATH"]; ok {
 		if dependsOnCall(p) {
 			return "", false, nil
 		}
-		probe.Env = map[string]Template{"PATH": p}
+		probe.Env = map[string]catalog.Template{"PATH": p}
 	}
 	env, err := commandEnviron(&probe, data)
 	if err != nil {
@@ -416,7 +417,7 @@ func LocateProgram(c *Command, server map[string]string) (path string, known boo
 
 // dependsOnCall says whether a template reads what only a call has: its
 // arguments, the answers to its steps, or a secret.
-func dependsOnCall(t Template) bool {
+func dependsOnCall(t catalog.Template) bool {
 	s := string(t)
 	return strings.Contains(s, "{{") && (strings.Contains(s, ".args") || strings.Contains(s, ".inputs") || strings.Contains(s, "secret"))
 }

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
 )
 
 func TestSplitCommandLine(t *testing.T) {
-	for line, want := range map[string][]Template{
+	for line, want := range map[string][]catalog.Template{
 		"date -R": {"date", "-R"},
 		"  git -C {{.args.repo}} log -5 --oneline ": {"git", "-C", "{{.args.repo}}", "log", "-5", "--oneline"},
 		// A template is one piece, whatever it holds: spaces, quotes, a
@@ -76,7 +77,7 @@ func TestSplitCommandLineRefusesShellSyntax(t *testing.T) {
 // TestJoinCommandLineReadsBack: every argv written as a line reads back to
 // the same argv, those of the starter catalog among them.
 func TestJoinCommandLineReadsBack(t *testing.T) {
-	argvs := [][]Template{
+	argvs := [][]catalog.Template{
 		{"date", "+%A %Y-%m-%d %H:%M:%S %Z"},
 		{"A=b", "c=d"},
 		{"grep", "-rniI", "--max-count=5", "--include=*.md", "-e", "{{.args.query}}", "."},
@@ -84,7 +85,7 @@ func TestJoinCommandLineReadsBack(t *testing.T) {
 	}
 	var starter struct {
 		Tools []struct {
-			Action Spec `json:"action"`
+			Action catalog.Action `json:"action"`
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(examples.Starter, &starter); err != nil {
@@ -102,10 +103,10 @@ func TestJoinCommandLineReadsBack(t *testing.T) {
 			t.Errorf("%q written as %s reads back as %q, %v", argv, line, got, err)
 		}
 	}
-	if got := JoinCommandLine([]Template{"git", "-C", "{{.args.repo}}", "log", "-5"}); got != "git -C {{.args.repo}} log -5" {
+	if got := JoinCommandLine([]catalog.Template{"git", "-C", "{{.args.repo}}", "log", "-5"}); got != "git -C {{.args.repo}} log -5" {
 		t.Errorf("a plain command is written %s", got)
 	}
-	if got := JoinCommandLine([]Template{"date", "+%A %d"}); got != "date '+%A %d'" {
+	if got := JoinCommandLine([]catalog.Template{"date", "+%A %d"}); got != "date '+%A %d'" {
 		t.Errorf("an argument with a space is written %s", got)
 	}
 }
@@ -118,20 +119,20 @@ func TestLocateProgram(t *testing.T) {
 	}
 	server := map[string]string{"home": dir}
 	for _, c := range []struct {
-		cmd   Command
+		cmd   catalog.Command
 		known bool
 		found bool
 	}{
-		{Command{Argv: []Template{"sh", "-c", "true"}}, true, true},
-		{Command{Argv: []Template{"no-such-program-mcptray"}}, true, false},
-		{Command{Argv: []Template{"{{.server.home}}/run.sh"}}, true, true},
-		{Command{Argv: []Template{"./run.sh"}, Dir: "{{.server.home}}"}, true, true},
-		{Command{Argv: []Template{"{{.server.home}}/missing.sh"}}, true, false},
+		{catalog.Command{Argv: []catalog.Template{"sh", "-c", "true"}}, true, true},
+		{catalog.Command{Argv: []catalog.Template{"no-such-program-mcptray"}}, true, false},
+		{catalog.Command{Argv: []catalog.Template{"{{.server.home}}/run.sh"}}, true, true},
+		{catalog.Command{Argv: []catalog.Template{"./run.sh"}, Dir: "{{.server.home}}"}, true, true},
+		{catalog.Command{Argv: []catalog.Template{"{{.server.home}}/missing.sh"}}, true, false},
 		// Known only at call time.
-		{Command{Argv: []Template{"{{.server.home}}/{{.args.script}}"}}, false, false},
-		{Command{Argv: []Template{"ls"}, Dir: "{{.args.dir}}"}, false, false},
+		{catalog.Command{Argv: []catalog.Template{"{{.server.home}}/{{.args.script}}"}}, false, false},
+		{catalog.Command{Argv: []catalog.Template{"ls"}, Dir: "{{.args.dir}}"}, false, false},
 		// The PATH the command sets is the one searched.
-		{Command{Argv: []Template{"run.sh"}, Env: map[string]Template{"PATH": Template(dir), "TOKEN": `{{secret "t"}}`}}, true, true},
+		{catalog.Command{Argv: []catalog.Template{"run.sh"}, Env: map[string]catalog.Template{"PATH": catalog.Template(dir), "TOKEN": `{{secret "t"}}`}}, true, true},
 	} {
 		_, known, err := LocateProgram(&c.cmd, server)
 		if known != c.known || c.known && (err == nil) != c.found {

@@ -3,7 +3,6 @@ package actions
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,63 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// Command runs a program directly — never through a shell — so a templated
-// argument is always exactly one argv entry, whatever it contains: a value
-// like "; rm -rf ~" or "$(id)" reaches the program as those literal bytes.
-//
-// In JSON (defaults in brackets):
-//
-//	{
-//	  "argv": ["git", "-C", "{{.args.repo}}", "log", "-n", "{{.args.n}}"],
-//	  "dir": "/home/me/src",           // working directory [the server's]
-//	  "inheritEnv": "default",         // "default" | "none" | "all" | ["NAME", "LC_*", "@default"] ["default"]
-//	  "env": {"TOKEN": "{{secret \"api\"}}"},
-//	  "stdin": "{{.args.text}}",       // [empty]
-//	  "timeoutMs": 60000,              // [60000]
-//	  "maxOutputBytes": 1048576,       // cap on stdout, and on stderr [1 MiB]
-//	  "stream": "progress"             // "progress" | "log" | "" [""]
-//	}
-//
-// Exit status 0 gives stdout as text content; any other exit gives an
-// isError result carrying the status and stderr. Secret values the templates
-// resolved are redacted from everything the command returns, even when the
-// program echoes them.
-type Command struct {
-	// Argv is the program followed by its arguments, each a template over
-	// .args, .inputs, .server and {{secret "name"}}. Each rendered entry is
-	// one argument, never split and never interpreted by a shell. A program
-	// without a path separator is searched in PATH — the PATH the command's
-	// environment sets, else the server's; one with a separator is used as
-	// is (relative to Dir when relative).
-	Argv []Template `json:"argv"`
-	// Dir is the working directory (a template); empty means the server's.
-	Dir Template `json:"dir,omitempty"`
-	// InheritEnv selects which of the server's environment variables the
-	// program sees; the zero value means "default" (DefaultInheritedEnv).
-	InheritEnv InheritEnv `json:"inheritEnv,omitzero"`
-	// Env sets variables on top of the inherited ones, NAME → template;
-	// secrets are allowed and are redacted from the output.
-	Env map[string]Template `json:"env,omitempty"`
-	// Stdin is written to the program's standard input (a template); empty
-	// means the program reads end-of-file at once.
-	Stdin Template `json:"stdin,omitempty"`
-	// TimeoutMs bounds the run; 0 means DefaultCommandTimeout. When it
-	// expires the whole process group is killed.
-	TimeoutMs int `json:"timeoutMs,omitempty"`
-	// MaxOutputBytes caps what is kept of stdout and, separately, of
-	// stderr; 0 means DefaultMaxOutputBytes, at most MaxOutputBytesLimit.
-	// Output past the cap is read and discarded (the program is not
-	// blocked and not killed for it) and the result says it was truncated.
-	MaxOutputBytes int `json:"maxOutputBytes,omitempty"`
-	// Stream sends each non-blank stdout line while the program runs:
-	// "progress" as notifications/progress (message = the line, progress =
-	// the number of lines so far), "log" as notifications/message at level
-	// info; "" streams nothing. Only lines within the output cap stream.
-	Stream string `json:"stream,omitempty"`
-}
 
 const (
 	// DefaultCommandTimeout applies when a command sets no timeout.
@@ -120,53 +65,8 @@ var DefaultInheritedEnv = []string{
 	"NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE",
 }
 
-// InheritEnv says which of the server's environment variables a command
-// inherits. In JSON it is either a string — "default" (DefaultInheritedEnv),
-// "none" or "all" — or a list of names, where "LC_*" matches a prefix and
-// "@default" stands for DefaultInheritedEnv: ["@default", "HTTPS_PROXY"]
-// adds one variable to the default set. An empty list means none.
-type InheritEnv struct {
-	// Mode is "default" (or empty), "none" or "all"; ignored when Names is set.
-	Mode string
-	// Names, when not nil, lists exactly the variables to inherit.
-	Names []string
-}
-
-// IsZero reports whether the default applies.
-func (e InheritEnv) IsZero() bool { return e.Names == nil && (e.Mode == "" || e.Mode == "default") }
-
-// MarshalJSON writes the mode string or the list of names.
-func (e InheritEnv) MarshalJSON() ([]byte, error) {
-	if e.Names != nil {
-		return json.Marshal(e.Names)
-	}
-	if e.Mode == "" {
-		return json.Marshal("default")
-	}
-	return json.Marshal(e.Mode)
-}
-
-// UnmarshalJSON reads a mode string or a list of names.
-func (e *InheritEnv) UnmarshalJSON(b []byte) error {
-	var mode string
-	if err := json.Unmarshal(b, &mode); err == nil {
-		*e = InheritEnv{Mode: mode}
-		return nil
-	}
-	var names []string
-	if err := json.Unmarshal(b, &names); err != nil {
-		return errors.New(`inheritEnv: want "default", "none", "all" or a list of variable names`)
-	}
-	if len(names) == 0 {
-		*e = InheritEnv{Mode: "none"}
-		return nil
-	}
-	*e = InheritEnv{Names: names}
-	return nil
-}
-
 // patterns lists the name patterns to inherit; nil with all=true means all.
-func inheritPatterns(e InheritEnv) (pats []string, all bool) {
+func inheritPatterns(e catalog.InheritEnv) (pats []string, all bool) {
 	if e.Names != nil {
 		for _, n := range e.Names {
 			if n == "@default" {
@@ -186,7 +86,7 @@ func inheritPatterns(e InheritEnv) (pats []string, all bool) {
 	return DefaultInheritedEnv, false
 }
 
-func validateInherit(e InheritEnv) []Problem {
+func validateInherit(e catalog.InheritEnv) []Problem {
 	var ps []Problem
 	if e.Names == nil {
 		switch e.Mode {
@@ -247,7 +147,7 @@ func sameEnvName(a, b string) bool {
 }
 
 // Validate lists the problems of the command action.
-func ValidateCommand(c *Command) []Problem {
+func ValidateCommand(c *catalog.Command) []Problem {
 	var ps []Problem
 	if len(c.Argv) == 0 || strings.TrimSpace(string(c.Argv[0])) == "" {
 		ps = append(ps, problemf("argv", "the program (argv[0]) is required"))
@@ -310,7 +210,7 @@ type Output struct {
 // or the run timed out (ErrCommandTimeout; the partial output is returned
 // too). When ctx is cancelled the process group is killed and ctx's error
 // is returned.
-func CommandOutput(ctx context.Context, c *Command, data *Data) (*Output, error) {
+func CommandOutput(ctx context.Context, c *catalog.Command, data *Data) (*Output, error) {
 	return execCommand(ctx, c, data, nil)
 }
 
@@ -320,7 +220,7 @@ func CommandOutput(ctx context.Context, c *Command, data *Data) (*Output, error)
 // found or started, or that timed out, is an isError result too; only
 // cancellation of ctx is returned as an error. Stdout lines stream through
 // rep when Stream is set.
-func runCommand(ctx context.Context, c *Command, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+func runCommand(ctx context.Context, c *catalog.Command, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
 	out, err := execCommand(ctx, c, data, rep)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -372,7 +272,7 @@ func errorResult(msg string) *mcp.CallToolResult {
 
 // run renders the definition, runs the program and collects its output,
 // streaming stdout lines to rep when the command asks for it.
-func execCommand(ctx context.Context, c *Command, data *Data, rep Reporter) (*Output, error) {
+func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Reporter) (*Output, error) {
 	if len(c.Argv) == 0 {
 		return nil, errors.New("command: no program (argv is empty)")
 	}
@@ -491,7 +391,7 @@ func runGrouped(ctx context.Context, cmd *exec.Cmd, grp *procGroup, data *Data, 
 
 // streamer returns the function that sends one stdout line (redacted
 // already) to rep.
-func commandStreamer(ctx context.Context, c *Command, rep Reporter, logger string) func(string) {
+func commandStreamer(ctx context.Context, c *catalog.Command, rep Reporter, logger string) func(string) {
 	n := 0
 	return func(line string) {
 		if strings.TrimSpace(line) == "" {
@@ -510,7 +410,7 @@ func commandStreamer(ctx context.Context, c *Command, rep Reporter, logger strin
 
 // environ builds the program's environment: the inherited variables, then
 // the command's own entries, which replace inherited ones of the same name.
-func commandEnviron(c *Command, data *Data) ([]string, error) {
+func commandEnviron(c *catalog.Command, data *Data) ([]string, error) {
 	pats, all := inheritPatterns(c.InheritEnv)
 	env := []string{}
 	for _, kv := range os.Environ() {

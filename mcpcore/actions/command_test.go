@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // These tests run real programs (sh, printf, sleep, cat, head, env, pwd).
@@ -72,13 +74,13 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 	requireUnix(t)
 	values := []string{"; rm -rf ~", "$(id)", "`id` && echo pwned", "a b\tc", `"q" 'r'`, "*", "--help", "", "line1\nline2"}
 	args := map[string]any{}
-	argv := []Template{"printf", `[%s]\n`}
+	argv := []catalog.Template{"printf", `[%s]\n`}
 	for i, v := range values {
 		key := fmt.Sprintf("v%d", i)
 		args[key] = v
-		argv = append(argv, Template("{{.args."+key+"}}"))
+		argv = append(argv, catalog.Template("{{.args."+key+"}}"))
 	}
-	res, err := runCommand(context.Background(), (&Command{Argv: argv}), &Data{Args: args}, nil)
+	res, err := runCommand(context.Background(), (&catalog.Command{Argv: argv}), &Data{Args: args}, nil)
 	if err != nil || res.IsError {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
@@ -92,8 +94,8 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 
 	// Counted by a shell that receives them as positional parameters: each
 	// value is exactly one argument.
-	argv = append([]Template{"sh", "-c", `echo "$#"`, "sh"}, argv[2:]...)
-	res, err = runCommand(context.Background(), (&Command{Argv: argv}), &Data{Args: args}, nil)
+	argv = append([]catalog.Template{"sh", "-c", `echo "$#"`, "sh"}, argv[2:]...)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: argv}), &Data{Args: args}, nil)
 	if err != nil || strings.TrimSpace(text(t, res)) != fmt.Sprint(len(values)) {
 		t.Errorf("argument count: %q, %v", text(t, res), err)
 	}
@@ -101,7 +103,7 @@ func TestCommandArgumentsStayLiteral(t *testing.T) {
 
 func TestCommandNonZeroExit(t *testing.T) {
 	requireUnix(t)
-	c := &Command{Argv: []Template{"sh", "-c", "echo partial; echo oops >&2; exit 3"}}
+	c := &catalog.Command{Argv: []catalog.Template{"sh", "-c", "echo partial; echo oops >&2; exit 3"}}
 	res, err := runCommand(context.Background(), c, nil, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("non-zero exit: %+v, %v", res, err)
@@ -113,11 +115,11 @@ func TestCommandNonZeroExit(t *testing.T) {
 	if err != nil || out.ExitCode != 3 || string(out.Stdout) != "partial\n" || string(out.Stderr) != "oops\n" || out.Status != "exit status 3" {
 		t.Errorf("output = %+v, %v", out, err)
 	}
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "echo 'error: on stdout'; exit 1"}}), nil, nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"sh", "-c", "echo 'error: on stdout'; exit 1"}}), nil, nil)
 	if err != nil || !res.IsError || text(t, res) != "sh failed (exit status 1); no stderr, stdout:\nerror: on stdout" {
 		t.Errorf("stdout fallback: %q, %v", text(t, res), err)
 	}
-	out, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"sh", "-c", "kill -TERM $$"}}), nil)
+	out, err = CommandOutput(context.Background(), (&catalog.Command{Argv: []catalog.Template{"sh", "-c", "kill -TERM $$"}}), nil)
 	if err != nil || out.ExitCode != -1 || !strings.Contains(out.Status, "terminated") {
 		t.Errorf("killed by a signal: %+v, %v", out, err)
 	}
@@ -126,19 +128,19 @@ func TestCommandNonZeroExit(t *testing.T) {
 func TestCommandMissingProgram(t *testing.T) {
 	requireUnix(t)
 	t.Setenv("PATH", "/usr/bin:/bin")
-	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"no-such-program-{{.args.n}}"}}), &Data{Args: map[string]any{"n": 7}}, nil)
+	res, err := runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"no-such-program-{{.args.n}}"}}), &Data{Args: map[string]any{"n": 7}}, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("missing program: %+v, %v", res, err)
 	}
 	if got := text(t, res); !strings.Contains(got, `"no-such-program-7"`) || !strings.Contains(got, `"/usr/bin:/bin"`) {
 		t.Errorf("the message names neither the program nor the PATH searched: %q", got)
 	}
-	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"/no/such/program"}}), nil)
+	_, err = CommandOutput(context.Background(), (&catalog.Command{Argv: []catalog.Template{"/no/such/program"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) || !strings.Contains(err.Error(), "/no/such/program") {
 		t.Errorf("absolute path: %v", err)
 	}
 	// The PATH of the command's own environment is the one searched.
-	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"ls"}, Env: map[string]Template{"PATH": "/nowhere:/nothing"}}), nil)
+	_, err = CommandOutput(context.Background(), (&catalog.Command{Argv: []catalog.Template{"ls"}, Env: map[string]catalog.Template{"PATH": "/nowhere:/nothing"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) || !strings.Contains(err.Error(), `"/nowhere:/nothing"`) {
 		t.Errorf("command PATH: %v", err)
 	}
@@ -155,21 +157,21 @@ func TestCommandFindsProgramInItsPathAndDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"greet"}, Dir: Template(work), Env: map[string]Template{"PATH": Template(bin + ":/usr/bin:/bin")}}), nil, nil)
+	res, err := runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"greet"}, Dir: catalog.Template(work), Env: map[string]catalog.Template{"PATH": catalog.Template(bin + ":/usr/bin:/bin")}}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "hello from "+filepath.Join(bin, "greet")+" in "+work+"\n" {
 		t.Errorf("PATH from env, dir: %+v, %v", res, err)
 	}
 	// A path with a separator is relative to dir; a relative PATH entry is
 	// never searched.
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"./greet"}, Dir: Template(bin)}), nil, nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"./greet"}, Dir: catalog.Template(bin)}), nil, nil)
 	if err != nil || res.IsError || !strings.HasPrefix(text(t, res), "hello from ./greet") {
 		t.Errorf("relative program: %+v, %v", res, err)
 	}
-	_, err = CommandOutput(context.Background(), (&Command{Argv: []Template{"greet"}, Dir: Template(bin), Env: map[string]Template{"PATH": ".:/usr/bin"}}), nil)
+	_, err = CommandOutput(context.Background(), (&catalog.Command{Argv: []catalog.Template{"greet"}, Dir: catalog.Template(bin), Env: map[string]catalog.Template{"PATH": ".:/usr/bin"}}), nil)
 	if !errors.Is(err, ErrProgramNotFound) {
 		t.Errorf("a relative PATH entry was searched: %v", err)
 	}
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"ls"}, Dir: Template(filepath.Join(bin, "nope"))}), nil, nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"ls"}, Dir: catalog.Template(filepath.Join(bin, "nope"))}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "working directory") || !strings.Contains(text(t, res), "nope") {
 		t.Errorf("missing dir: %+v, %v", res, err)
 	}
@@ -179,7 +181,7 @@ func TestCommandTimeoutKillsProcessGroup(t *testing.T) {
 	requireUnix(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	start := time.Now()
-	c := &Command{Argv: []Template{"sh", "-c", `sleep 30 & echo $! > "$1"; echo started >&2; wait`, "sh", Template(pidFile)}, TimeoutMs: 300}
+	c := &catalog.Command{Argv: []catalog.Template{"sh", "-c", `sleep 30 & echo $! > "$1"; echo started >&2; wait`, "sh", catalog.Template(pidFile)}, TimeoutMs: 300}
 	res, err := runCommand(context.Background(), c, nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "timed out after 300ms") || !strings.Contains(text(t, res), "started") {
 		t.Fatalf("timeout: %+v, %v", res, err)
@@ -212,7 +214,7 @@ func TestCommandCancelKillsProcessGroup(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	c := &Command{Argv: []Template{"sh", "-c", `sleep 30 & echo $! > "$1"; wait`, "sh", Template(pidFile)}}
+	c := &catalog.Command{Argv: []catalog.Template{"sh", "-c", `sleep 30 & echo $! > "$1"; wait`, "sh", catalog.Template(pidFile)}}
 	if _, err := runCommand(ctx, c, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
@@ -258,7 +260,7 @@ func processExists(pid string) bool {
 
 func TestCommandHugeOutputIsCappedInBoundedMemory(t *testing.T) {
 	requireUnix(t)
-	c := &Command{Argv: []Template{"sh", "-c", "head -c 100000000 /dev/zero; head -c 3000000 /dev/zero >&2"}}
+	c := &catalog.Command{Argv: []catalog.Template{"sh", "-c", "head -c 100000000 /dev/zero; head -c 3000000 /dev/zero >&2"}}
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -283,7 +285,7 @@ func TestCommandHugeOutputIsCappedInBoundedMemory(t *testing.T) {
 	}
 	t.Logf("100 MB stdout: %s, %d KB allocated", elapsed, (after.TotalAlloc-before.TotalAlloc)>>10)
 
-	res, err := runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "printf 'héllo wörld'"}, MaxOutputBytes: 2}), nil, nil)
+	res, err := runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"sh", "-c", "printf 'héllo wörld'"}, MaxOutputBytes: 2}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "h\n[output truncated: kept 2 of 13 bytes]" {
 		t.Errorf("small cap: %q, %v", text(t, res), err)
 	}
@@ -295,9 +297,9 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 	data := func() *Data {
 		return &Data{Secret: secrets(map[string]string{"api": value})}
 	}
-	c := &Command{
-		Argv: []Template{"sh", "-c", `echo "token is $TOKEN"; echo "arg $1"; cat`, "sh", `{{secret "api"}}`},
-		Env:  map[string]Template{"TOKEN": `{{secret "api"}}`},
+	c := &catalog.Command{
+		Argv: []catalog.Template{"sh", "-c", `echo "token is $TOKEN"; echo "arg $1"; cat`, "sh", `{{secret "api"}}`},
+		Env:  map[string]catalog.Template{"TOKEN": `{{secret "api"}}`},
 		// stdin may carry it too.
 		Stdin:  `stdin {{secret "api"}}`,
 		Stream: "log",
@@ -321,15 +323,15 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 	}
 
 	// On failure, stderr is redacted too, and so are errors.
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", `echo "bad token $TOKEN" >&2; exit 1`}, Env: map[string]Template{"TOKEN": `{{secret "api"}}`}}), data(), nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"sh", "-c", `echo "bad token $TOKEN" >&2; exit 1`}, Env: map[string]catalog.Template{"TOKEN": `{{secret "api"}}`}}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) || !strings.Contains(text(t, res), "bad token [secret:api]") {
 		t.Errorf("stderr: %q, %v", text(t, res), err)
 	}
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{`/opt/{{secret "api"}}/tool`}}), data(), nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{`/opt/{{secret "api"}}/tool`}}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) || !strings.Contains(text(t, res), "[secret:api]") {
 		t.Errorf("error: %q, %v", text(t, res), err)
 	}
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"sh", "-c", "sleep 5; echo $T", "sh"}, Env: map[string]Template{"T": `{{secret "api"}}`}, TimeoutMs: 100}), data(), nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"sh", "-c", "sleep 5; echo $T", "sh"}, Env: map[string]catalog.Template{"T": `{{secret "api"}}`}, TimeoutMs: 100}), data(), nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), value) {
 		t.Errorf("timeout: %q, %v", text(t, res), err)
 	}
@@ -340,9 +342,9 @@ func TestCommandSecretsAreRedacted(t *testing.T) {
 }
 
 // envOf runs env under a command's environment settings.
-func envOf(t *testing.T, c *Command) map[string]string {
+func envOf(t *testing.T, c *catalog.Command) map[string]string {
 	t.Helper()
-	c.Argv = []Template{"env"}
+	c.Argv = []catalog.Template{"env"}
 	out, err := CommandOutput(context.Background(), c, nil)
 	if err != nil || out.ExitCode != 0 {
 		t.Fatalf("env: %+v, %v", out, err)
@@ -362,7 +364,7 @@ func TestCommandEnvironmentInheritance(t *testing.T) {
 	t.Setenv("LC_MCPTRAY_TEST", "fr_FR")
 	t.Setenv("HOME", "/home/test")
 
-	env := envOf(t, &Command{})
+	env := envOf(t, &catalog.Command{})
 	if env["PATH"] != os.Getenv("PATH") || env["HOME"] != "/home/test" || env["LC_MCPTRAY_TEST"] != "fr_FR" {
 		t.Errorf("default mode lost an allowlisted variable: %v", env)
 	}
@@ -370,30 +372,30 @@ func TestCommandEnvironmentInheritance(t *testing.T) {
 		t.Error("default mode leaked a variable outside the allowlist")
 	}
 
-	if env := envOf(t, &Command{InheritEnv: InheritEnv{Mode: "none"}}); len(env) != 0 {
+	if env := envOf(t, &catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "none"}}); len(env) != 0 {
 		t.Errorf("none: %v", env)
 	}
-	if env := envOf(t, &Command{InheritEnv: InheritEnv{Mode: "all"}}); env["MCPTRAY_TEST_TOKEN"] != "hunter2" {
+	if env := envOf(t, &catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "all"}}); env["MCPTRAY_TEST_TOKEN"] != "hunter2" {
 		t.Errorf("all: %v", env)
 	}
-	env = envOf(t, &Command{InheritEnv: InheritEnv{Names: []string{"MCPTRAY_TEST_*"}}})
+	env = envOf(t, &catalog.Command{InheritEnv: catalog.InheritEnv{Names: []string{"MCPTRAY_TEST_*"}}})
 	if len(env) != 1 || env["MCPTRAY_TEST_TOKEN"] != "hunter2" {
 		t.Errorf("list: %v", env)
 	}
-	env = envOf(t, &Command{InheritEnv: InheritEnv{Names: []string{"@default", "MCPTRAY_TEST_TOKEN"}}})
+	env = envOf(t, &catalog.Command{InheritEnv: catalog.InheritEnv{Names: []string{"@default", "MCPTRAY_TEST_TOKEN"}}})
 	if env["MCPTRAY_TEST_TOKEN"] != "hunter2" || env["HOME"] != "/home/test" {
 		t.Errorf("@default plus a name: %v", env)
 	}
 
 	// Templated entries replace inherited ones and may use secrets.
-	env = envOf(t, &Command{
-		InheritEnv: InheritEnv{Mode: "none"},
-		Env:        map[string]Template{"HOME": "/elsewhere", "GREETING": "hi {{.args.who}}"},
+	env = envOf(t, &catalog.Command{
+		InheritEnv: catalog.InheritEnv{Mode: "none"},
+		Env:        map[string]catalog.Template{"HOME": "/elsewhere", "GREETING": "hi {{.args.who}}"},
 	})
 	if len(env) != 2 || env["HOME"] != "/elsewhere" || env["GREETING"] != "hi " {
 		t.Errorf("templated entries: %v", env)
 	}
-	c := &Command{InheritEnv: InheritEnv{Mode: "default"}, Env: map[string]Template{"HOME": "/elsewhere"}}
+	c := &catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "default"}, Env: map[string]catalog.Template{"HOME": "/elsewhere"}}
 	if env := envOf(t, c); env["HOME"] != "/elsewhere" || env["PATH"] == "" {
 		t.Errorf("override: %v", env)
 	}
@@ -408,7 +410,7 @@ func TestInheritEnvJSON(t *testing.T) {
 		{`{"argv":["env"],"inheritEnv":[]}`, `{"argv":["env"],"inheritEnv":"none"}`},
 		{`{"argv":["env"],"inheritEnv":["@default","LC_*"]}`, `{"argv":["env"],"inheritEnv":["@default","LC_*"]}`},
 	} {
-		var c Command
+		var c catalog.Command
 		if err := json.Unmarshal([]byte(tc.in), &c); err != nil {
 			t.Errorf("%s: %v", tc.in, err)
 			continue
@@ -417,7 +419,7 @@ func TestInheritEnvJSON(t *testing.T) {
 			t.Errorf("%s → %s, want %s", tc.in, got, tc.out)
 		}
 	}
-	var c Command
+	var c catalog.Command
 	if err := json.Unmarshal([]byte(`{"argv":["env"],"inheritEnv":3}`), &c); err == nil {
 		t.Error("a number was accepted as inheritEnv")
 	}
@@ -425,18 +427,18 @@ func TestInheritEnvJSON(t *testing.T) {
 
 func TestCommandStdin(t *testing.T) {
 	requireUnix(t)
-	c := &Command{Argv: []Template{"cat"}, Stdin: "name={{.args.name}}\nsecond line\n"}
+	c := &catalog.Command{Argv: []catalog.Template{"cat"}, Stdin: "name={{.args.name}}\nsecond line\n"}
 	res, err := runCommand(context.Background(), c, &Data{Args: map[string]any{"name": "Ada; $(id)"}}, nil)
 	if err != nil || res.IsError || text(t, res) != "name=Ada; $(id)\nsecond line\n" {
 		t.Errorf("stdin: %+v, %v", res, err)
 	}
 	// Without stdin the program reads end-of-file at once instead of hanging.
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"cat"}, TimeoutMs: 5000}), nil, nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"cat"}, TimeoutMs: 5000}), nil, nil)
 	if err != nil || res.IsError || text(t, res) != "" {
 		t.Errorf("no stdin: %+v, %v", res, err)
 	}
 	// A program that ignores a large stdin does not fail for it.
-	res, err = runCommand(context.Background(), (&Command{Argv: []Template{"true"}, Stdin: Template(strings.Repeat("x", 1<<20))}), nil, nil)
+	res, err = runCommand(context.Background(), (&catalog.Command{Argv: []catalog.Template{"true"}, Stdin: catalog.Template(strings.Repeat("x", 1<<20))}), nil, nil)
 	if err != nil || res.IsError {
 		t.Errorf("unread stdin: %+v, %v", res, err)
 	}
@@ -444,8 +446,8 @@ func TestCommandStdin(t *testing.T) {
 
 func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 	requireUnix(t)
-	c := &Command{
-		Argv:   []Template{"sh", "-c", `for i in 1 2 3 4; do echo "step $i of $1"; [ $i = 2 ] && echo; sleep 0.1; done; printf 'tail\r\n'; printf 'no newline'`, "sh", "{{.args.n}}"},
+	c := &catalog.Command{
+		Argv:   []catalog.Template{"sh", "-c", `for i in 1 2 3 4; do echo "step $i of $1"; [ $i = 2 ] && echo; sleep 0.1; done; printf 'tail\r\n'; printf 'no newline'`, "sh", "{{.args.n}}"},
 		Stream: "progress",
 	}
 	rec := &streamRecorder{}
@@ -473,7 +475,7 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 		t.Errorf("result = %q", text(t, res))
 	}
 
-	c = &Command{Argv: []Template{"/bin/sh", "-c", "echo one; echo two"}, Stream: "log"}
+	c = &catalog.Command{Argv: []catalog.Template{"/bin/sh", "-c", "echo one; echo two"}, Stream: "log"}
 	rec = &streamRecorder{}
 	if _, err := runCommand(context.Background(), c, nil, rec); err != nil {
 		t.Fatal(err)
@@ -484,7 +486,7 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 	}
 
 	// A long line is cut; streaming stops at the output cap.
-	c = &Command{Argv: []Template{"sh", "-c", "head -c 10000 /dev/zero | tr '\\0' a; echo; echo b; echo c"}, Stream: "progress", MaxOutputBytes: 10003}
+	c = &catalog.Command{Argv: []catalog.Template{"sh", "-c", "head -c 10000 /dev/zero | tr '\\0' a; echo; echo b; echo c"}, Stream: "progress", MaxOutputBytes: 10003}
 	rec = &streamRecorder{}
 	if _, err := runCommand(context.Background(), c, nil, rec); err != nil {
 		t.Fatal(err)
@@ -496,11 +498,11 @@ func TestCommandStreamsLinesInOrderWhileRunning(t *testing.T) {
 }
 
 func TestCommandValidate(t *testing.T) {
-	c := &Command{
-		Argv:           []Template{"ls", "{{.args.x"},
+	c := &catalog.Command{
+		Argv:           []catalog.Template{"ls", "{{.args.x"},
 		Dir:            "{{end}}",
-		InheritEnv:     InheritEnv{Names: []string{"OK", "BAD=NAME", "@default", "LC_*"}},
-		Env:            map[string]Template{"A=B": "x", "GOOD": "{{"},
+		InheritEnv:     catalog.InheritEnv{Names: []string{"OK", "BAD=NAME", "@default", "LC_*"}},
+		Env:            map[string]catalog.Template{"A=B": "x", "GOOD": "{{"},
 		Stdin:          "{{if}}",
 		TimeoutMs:      -1,
 		MaxOutputBytes: MaxOutputBytesLimit + 1,
@@ -518,10 +520,10 @@ func TestCommandValidate(t *testing.T) {
 	if len(fields) != 9 {
 		t.Errorf("unexpected problems: %v", fields)
 	}
-	if ps := ValidateCommand((&Command{InheritEnv: InheritEnv{Mode: "some"}, Argv: []Template{""}})); len(ps) != 2 {
+	if ps := ValidateCommand((&catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "some"}, Argv: []catalog.Template{""}})); len(ps) != 2 {
 		t.Errorf("mode and program: %v", ps)
 	}
-	ok := &Command{Argv: []Template{"ls"}, InheritEnv: InheritEnv{Mode: "all"}, Env: map[string]Template{"X": "{{.args.x}}"}, Stream: "log", MaxOutputBytes: 10}
+	ok := &catalog.Command{Argv: []catalog.Template{"ls"}, InheritEnv: catalog.InheritEnv{Mode: "all"}, Env: map[string]catalog.Template{"X": "{{.args.x}}"}, Stream: "log", MaxOutputBytes: 10}
 	if ps := ValidateCommand(ok); len(ps) != 0 {
 		t.Errorf("valid command rejected: %v", ps)
 	}

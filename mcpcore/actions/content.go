@@ -8,36 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Content is one templated content block of a result or a prompt message.
-// Which fields apply depends on Type:
-//
-//	text           Text
-//	image, audio   Data (base64) or File (read at call time), MimeType
-//	resource       URI, MimeType, and Text or Blob (base64): an embedded resource
-//	resource_link  URI, Name, Title, Description, MimeType
-type Content struct {
-	Type        string   `json:"type"`
-	Text        Template `json:"text,omitempty"`
-	Data        Template `json:"data,omitempty"`
-	File        Template `json:"file,omitempty"`
-	Blob        Template `json:"blob,omitempty"`
-	MimeType    string   `json:"mimeType,omitempty"`
-	URI         Template `json:"uri,omitempty"`
-	Name        Template `json:"name,omitempty"`
-	Title       string   `json:"title,omitempty"`
-	Description string   `json:"description,omitempty"`
-}
-
-// ContentTypes are the block types a definition may use.
-var ContentTypes = []string{"text", "image", "audio", "resource", "resource_link"}
-
 // Validate lists the problems of one block.
-func ValidateContent(c Content) []Problem {
+func ValidateContent(c catalog.Content) []Problem {
 	var ps []Problem
-	check := func(field string, t Template) {
+	check := func(field string, t catalog.Template) {
 		if err := CheckTemplate(t); err != nil {
 			ps = append(ps, problemf(field, "%v", err))
 		}
@@ -88,16 +66,16 @@ func ValidateContent(c Content) []Problem {
 			ps = append(ps, problemf("name", "a resource link needs a name"))
 		}
 	case "":
-		ps = append(ps, problemf("type", "missing; one of %s", strings.Join(ContentTypes, ", ")))
+		ps = append(ps, problemf("type", "missing; one of %s", strings.Join(catalog.ContentTypes, ", ")))
 	default:
-		ps = append(ps, problemf("type", "unknown content type %q; one of %s", c.Type, strings.Join(ContentTypes, ", ")))
+		ps = append(ps, problemf("type", "unknown content type %q; one of %s", c.Type, strings.Join(catalog.ContentTypes, ", ")))
 	}
 	return ps
 }
 
 // Render produces the MCP content block for one call.
-func RenderContent(c Content, data *Data) (mcp.Content, error) {
-	r := func(t Template) (string, error) { return Render(t, data) }
+func RenderContent(c catalog.Content, data *Data) (mcp.Content, error) {
+	r := func(t catalog.Template) (string, error) { return Render(t, data) }
 	switch c.Type {
 	case "text":
 		text, err := r(c.Text)
@@ -148,7 +126,7 @@ func RenderContent(c Content, data *Data) (mcp.Content, error) {
 
 // binary returns the decoded bytes of an image or audio block and its MIME
 // type, reading the file when the block names one.
-func contentBinary(c Content, data *Data) ([]byte, string, error) {
+func contentBinary(c catalog.Content, data *Data) ([]byte, string, error) {
 	if c.File != "" {
 		path, err := Render(c.File, data)
 		if err != nil {
@@ -176,7 +154,7 @@ func contentBinary(c Content, data *Data) ([]byte, string, error) {
 }
 
 // RenderAll renders a list of blocks in order.
-func RenderAll(blocks []Content, data *Data) ([]mcp.Content, error) {
+func RenderAll(blocks []catalog.Content, data *Data) ([]mcp.Content, error) {
 	out := make([]mcp.Content, 0, len(blocks))
 	for i, b := range blocks {
 		c, err := RenderContent(b, data)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 func FuzzTemplateValues(f *testing.F) {
@@ -27,7 +29,7 @@ func FuzzTemplateValues(f *testing.F) {
 			}}
 		render := func(src string) string {
 			t.Helper()
-			out, err := Render(Template(src), data)
+			out, err := Render(catalog.Template(src), data)
 			if err != nil {
 				t.Fatalf("%s over %q: %v", src, v, err)
 			}

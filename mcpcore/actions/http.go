@@ -17,85 +17,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// HTTP calls a web API. The URL, query values, headers and body are
-// templates over .args, .inputs, .server and {{secret "name"}}.
-//
-// In JSON (defaults in brackets):
-//
-//	{
-//	  "method": "POST",                  // GET HEAD POST PUT PATCH DELETE OPTIONS [GET]
-//	  "url": "https://api.example.com/repos/{{pathescape .args.repo}}/issues",
-//	  "query": {"q": "{{.args.q}}"},     // escaped for you; empty values are left out
-//	  "headers": {"Authorization": "Bearer {{secret \"gh\"}}"},
-//	  "body": "{\"title\": {{json .args.title}}}",
-//	  "timeoutMs": 30000,                // whole exchange, body included [30000]
-//	  "maxBytes": 5242880                // response body cap [5 MiB]
-//	}
-//
-// Escaping: the URL template is used as written, so a value placed in a
-// path segment must be escaped with {{pathescape .args.x}} (which also
-// escapes "/", so a value cannot climb to another path), and one placed in
-// a hand-written query with {{urlquery .args.x}}. Values in Query are
-// escaped automatically and appended to the URL's own query. A value can
-// never change the scheme or host when the URL template writes them
-// literally ("https://host/…"); only http and https URLs are called. In a
-// JSON body, write values with {{json .args.x}} so they arrive quoted and
-// escaped.
-//
-// Each call has its own client: TLS certificates are always verified, the
-// environment's proxy settings (HTTPS_PROXY, NO_PROXY) apply but loopback
-// is never proxied, no cookies are kept. At most MaxRedirects redirects
-// are followed, never from https to http; on a redirect to another host
-// (or port) the headers that carry a secret are dropped (as Go already
-// does for Authorization and Cookie), and a body that carries a secret is
-// not resent.
-//
-// A 2xx response becomes a text block (JSON, text, XML…; the engine turns
-// JSON into structured content when the tool has an output schema), an
-// image or audio block for image/* and audio/*, or an embedded resource
-// blob for other binary types. Any other status is an isError result
-// "HTTP <status> <reason>" with an excerpt of the body.
-type HTTP struct {
-	// Method is the request method, GET when empty (see HTTPMethods).
-	Method string `json:"method,omitempty"`
-	// URL is the address, a template; see the escaping rules above.
-	URL Template `json:"url"`
-	// Query adds query parameters, name → template, escaped automatically
-	// and sent in name order; a value that renders empty is left out.
-	Query map[string]Template `json:"query,omitempty"`
-	// Headers are request headers, name → template; secrets are allowed.
-	// A value that renders empty is left out; "Host" sets the request's
-	// host. Content-Type defaults to application/json when the body is
-	// JSON, else text/plain; User-Agent to "mcptray".
-	Headers map[string]Template `json:"headers,omitempty"`
-	// Body is the request body, a template; empty sends none.
-	Body Template `json:"body,omitempty"`
-	// TimeoutMs bounds the whole exchange; 0 means DefaultHTTPTimeout.
-	TimeoutMs int `json:"timeoutMs,omitempty"`
-	// MaxBytes caps the response body read; 0 means DefaultHTTPMaxBytes,
-	// at most HTTPMaxBytesLimit. A longer body is cut and reported as
-	// truncated.
-	MaxBytes int64 `json:"maxBytes,omitempty"`
-}
-
-const (
-	// DefaultHTTPTimeout applies when an http action sets no timeout.
-	DefaultHTTPTimeout = 30 * time.Second
-	// DefaultHTTPMaxBytes caps a response body when an http action sets no cap.
-	DefaultHTTPMaxBytes = 5 << 20
-	// HTTPMaxBytesLimit is the largest cap an http action may set.
-	HTTPMaxBytesLimit = 64 << 20
-	// MaxRedirects is how many redirects an http action follows.
-	MaxRedirects = 5
-	// errorExcerpt is how much of a failed response's body an error shows.
-	errorExcerpt = 1 << 10
-)
-
-// HTTPMethods are the methods an http action may use.
-var HTTPMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+// errorExcerpt is how much of a failed response's body an error shows.
+const errorExcerpt = 1 << 10
 
 // managedHeaders are set by the HTTP client itself, never by a definition.
 var managedHeaders = []string{"Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "Te", "Trailer", "Proxy-Connection"}
@@ -122,10 +49,10 @@ type Response struct {
 func (r *Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
 
 // Validate lists the problems of the http action.
-func ValidateHTTP(h *HTTP) []Problem {
+func ValidateHTTP(h *catalog.HTTP) []Problem {
 	var ps []Problem
-	if h.Method != "" && !slices.Contains(HTTPMethods, strings.ToUpper(h.Method)) {
-		ps = append(ps, problemf("method", "unknown method %q; one of %s", h.Method, strings.Join(HTTPMethods, ", ")))
+	if h.Method != "" && !slices.Contains(catalog.HTTPMethods, strings.ToUpper(h.Method)) {
+		ps = append(ps, problemf("method", "unknown method %q; one of %s", h.Method, strings.Join(catalog.HTTPMethods, ", ")))
 	}
 	switch raw := strings.TrimSpace(string(h.URL)); {
 	case raw == "":
@@ -169,8 +96,8 @@ func ValidateHTTP(h *HTTP) []Problem {
 	if h.TimeoutMs < 0 {
 		ps = append(ps, problemf("timeoutMs", "must not be negative"))
 	}
-	if h.MaxBytes < 0 || h.MaxBytes > HTTPMaxBytesLimit {
-		ps = append(ps, problemf("maxBytes", "must be between 0 (the default, %d) and %d", DefaultHTTPMaxBytes, HTTPMaxBytesLimit))
+	if h.MaxBytes < 0 || h.MaxBytes > catalog.HTTPMaxBytesLimit {
+		ps = append(ps, problemf("maxBytes", "must be between 0 (the default, %d) and %d", catalog.DefaultHTTPMaxBytes, catalog.HTTPMaxBytesLimit))
 	}
 	return ps
 }
@@ -211,7 +138,7 @@ func parseHTTPURL(raw string) (*url.URL, error) {
 // render, the URL is not http(s), the network failed, TLS verification
 // failed, the redirect limit was hit or the exchange timed out. Errors are
 // redacted; when ctx is cancelled its error is returned.
-func Fetch(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
+func Fetch(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, error) {
 	r, err := fetchHTTP(ctx, h, data)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -223,7 +150,7 @@ func Fetch(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
 }
 
 // Run calls the API and turns the response into a tool result.
-func runHTTP(ctx context.Context, h *HTTP, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
+func runHTTP(ctx context.Context, h *catalog.HTTP, data *Data, _ Reporter) (*mcp.CallToolResult, error) {
 	r, err := Fetch(ctx, h, data)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -234,12 +161,12 @@ func runHTTP(ctx context.Context, h *HTTP, data *Data, _ Reporter) (*mcp.CallToo
 	return r.result(), nil
 }
 
-func fetchHTTP(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
+func fetchHTTP(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, error) {
 	method := "GET"
 	if h.Method != "" {
 		method = strings.ToUpper(h.Method)
 	}
-	if !slices.Contains(HTTPMethods, method) {
+	if !slices.Contains(catalog.HTTPMethods, method) {
 		return nil, fmt.Errorf("unknown method %q", h.Method)
 	}
 	raw, err := Render(h.URL, data)
@@ -277,11 +204,11 @@ func fetchHTTP(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
 		body = strings.NewReader(bodyText)
 	}
 
-	timeout := DefaultHTTPTimeout
+	timeout := catalog.DefaultHTTPTimeout
 	if h.TimeoutMs > 0 {
 		timeout = time.Duration(h.TimeoutMs) * time.Millisecond
 	}
-	limit := int64(DefaultHTTPMaxBytes)
+	limit := int64(catalog.DefaultHTTPMaxBytes)
 	if h.MaxBytes > 0 {
 		limit = h.MaxBytes
 	}
@@ -348,7 +275,7 @@ func fetchHTTP(ctx context.Context, h *HTTP, data *Data) (*Response, error) {
 
 // exchangeError words a failed exchange: a timeout, or the network's own
 // error without net/url's quoting of the whole URL.
-func exchangeError(ctx, tctx context.Context, h *HTTP, method string, u *url.URL, timeout time.Duration, err error) error {
+func exchangeError(ctx, tctx context.Context, h *catalog.HTTP, method string, u *url.URL, timeout time.Duration, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -408,8 +335,8 @@ func newHTTPClient(data *Data, bodyHasSecret bool) *http.Client {
 	return &http.Client{
 		Transport: tr,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > MaxRedirects {
-				return fmt.Errorf("stopped after %d redirects", MaxRedirects)
+			if len(via) > catalog.MaxRedirects {
+				return fmt.Errorf("stopped after %d redirects", catalog.MaxRedirects)
 			}
 			for _, v := range via {
 				if v.URL.Scheme == "https" && req.URL.Scheme != "https" {

@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,9 +35,9 @@ func TestHTTPGetEscapesPathAndQuery(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	h := &HTTP{
-		URL:   Template(srv.URL + "/items/{{pathescape .args.id}}/x?fixed=1"),
-		Query: map[string]Template{"q": "{{.args.q}}", "empty": "{{.args.missing}}", "n": "{{.args.n}}"},
+	h := &catalog.HTTP{
+		URL:   catalog.Template(srv.URL + "/items/{{pathescape .args.id}}/x?fixed=1"),
+		Query: map[string]catalog.Template{"q": "{{.args.q}}", "empty": "{{.args.missing}}", "n": "{{.args.n}}"},
 	}
 	if ps := ValidateHTTP(h); len(ps) > 0 {
 		t.Fatalf("valid action rejected: %v", ps)
@@ -82,10 +83,10 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	h := &HTTP{
+	h := &catalog.HTTP{
 		Method:  "post",
-		URL:     Template(srv.URL + "/things"),
-		Headers: map[string]Template{"X-Api-Key": `{{secret "api"}}`, "Authorization": `Bearer {{secret "api"}}`, "X-Optional": "{{.args.none}}"},
+		URL:     catalog.Template(srv.URL + "/things"),
+		Headers: map[string]catalog.Template{"X-Api-Key": `{{secret "api"}}`, "Authorization": `Bearer {{secret "api"}}`, "X-Optional": "{{.args.none}}"},
 		Body:    `{"name": {{json .args.name}}, "tags": {{json .args.tags}}}`,
 	}
 	data := &Data{Args: map[string]any{"name": `Ada "the first"`, "tags": []any{"a", "b"}}, Secret: secrets(map[string]string{"api": key})}
@@ -109,7 +110,7 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 	}
 
 	// The secret stays out of errors too: a URL carrying it, a failed call.
-	h = &HTTP{URL: Template(srv.URL + `/x?token={{secret "api"}}`), TimeoutMs: 1}
+	h = &catalog.HTTP{URL: catalog.Template(srv.URL + `/x?token={{secret "api"}}`), TimeoutMs: 1}
 	srv.Close()
 	res, err = runHTTP(context.Background(), h, data, nil)
 	if err != nil || !res.IsError || strings.Contains(text(t, res), key) || !strings.Contains(text(t, res), "token=[secret:api]") {
@@ -117,7 +118,7 @@ func TestHTTPPostJSONWithSecretHeader(t *testing.T) {
 	}
 	// Even when escaping changed how the secret is written in the URL.
 	const odd = "p@ss/w+rd w%rd"
-	h = &HTTP{URL: Template(srv.URL + `/{{pathescape (secret "odd")}}`), Query: map[string]Template{"t": `{{secret "odd"}}`}}
+	h = &catalog.HTTP{URL: catalog.Template(srv.URL + `/{{pathescape (secret "odd")}}`), Query: map[string]catalog.Template{"t": `{{secret "odd"}}`}}
 	res, err = runHTTP(context.Background(), h, &Data{Secret: secrets(map[string]string{"odd": odd})}, nil)
 	if got := text(t, res); err != nil || !res.IsError || strings.Contains(got, "ss/w") || strings.Contains(got, "w%25rd") || !strings.Contains(got, "/[secret:odd]?t=[secret:odd]") {
 		t.Errorf("escaped secret: %q, %v", got, err)
@@ -132,7 +133,7 @@ func TestHTTPNon2xxIsErrorWithExcerpt(t *testing.T) {
 		io.WriteString(w, body)
 	}))
 	defer srv.Close()
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/missing")}), nil, nil)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL + "/missing")}), nil, nil)
 	if err != nil || !res.IsError {
 		t.Fatalf("404: %+v, %v", res, err)
 	}
@@ -155,7 +156,7 @@ func TestHTTPResponseSizeCap(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	h := &HTTP{URL: Template(srv.URL), MaxBytes: 1000}
+	h := &catalog.HTTP{URL: catalog.Template(srv.URL), MaxBytes: 1000}
 	resp, err := Fetch(context.Background(), h, nil)
 	if err != nil || len(resp.Body) != 1000 || !resp.Truncated {
 		t.Fatalf("fetch: %d bytes, truncated %v, %v", len(resp.Body), resp.Truncated, err)
@@ -165,8 +166,8 @@ func TestHTTPResponseSizeCap(t *testing.T) {
 		t.Errorf("run: %+v, %v", res, err)
 	}
 	// The default cap applies to the 10 MB body.
-	resp, err = Fetch(context.Background(), (&HTTP{URL: Template(srv.URL)}), nil)
-	if err != nil || len(resp.Body) != DefaultHTTPMaxBytes || !resp.Truncated {
+	resp, err = Fetch(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL)}), nil)
+	if err != nil || len(resp.Body) != catalog.DefaultHTTPMaxBytes || !resp.Truncated {
 		t.Errorf("default cap: %d bytes, %v", len(resp.Body), err)
 	}
 }
@@ -182,13 +183,13 @@ func TestHTTPRedirects(t *testing.T) {
 		io.WriteString(w, "arrived")
 	}))
 	defer srv.Close()
-	resp, err := Fetch(context.Background(), (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": MaxRedirects}})
+	resp, err := Fetch(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": catalog.MaxRedirects}})
 	if err != nil || string(resp.Body) != "arrived" || resp.URL != srv.URL+"/hop/0" {
-		t.Fatalf("%d redirects: %+v, %v", MaxRedirects, resp, err)
+		t.Fatalf("%d redirects: %+v, %v", catalog.MaxRedirects, resp, err)
 	}
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": MaxRedirects + 1}}, nil)
-	if err != nil || !res.IsError || !strings.Contains(text(t, res), fmt.Sprintf("stopped after %d redirects", MaxRedirects)) {
-		t.Errorf("%d redirects: %+v, %v", MaxRedirects+1, res, err)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL + "/hop/{{.args.n}}")}), &Data{Args: map[string]any{"n": catalog.MaxRedirects + 1}}, nil)
+	if err != nil || !res.IsError || !strings.Contains(text(t, res), fmt.Sprintf("stopped after %d redirects", catalog.MaxRedirects)) {
+		t.Errorf("%d redirects: %+v, %v", catalog.MaxRedirects+1, res, err)
 	}
 
 	// https → http is refused.
@@ -223,7 +224,7 @@ func TestHTTPRedirectToAnotherHostDropsSecrets(t *testing.T) {
 	defer first.Close()
 	data := func() *Data { return &Data{Secret: secrets(map[string]string{"api": key})} }
 
-	h := &HTTP{URL: Template(first.URL + "/get"), Headers: map[string]Template{"X-Api-Key": `{{secret "api"}}`, "X-Plain": "visible"}}
+	h := &catalog.HTTP{URL: catalog.Template(first.URL + "/get"), Headers: map[string]catalog.Template{"X-Api-Key": `{{secret "api"}}`, "X-Plain": "visible"}}
 	res, err := runHTTP(context.Background(), h, data(), nil)
 	if err != nil || res.IsError || text(t, res) != "other host" {
 		t.Fatalf("run: %+v, %v", res, err)
@@ -233,7 +234,7 @@ func TestHTTPRedirectToAnotherHostDropsSecrets(t *testing.T) {
 		t.Errorf("the other host saw %v", hdr)
 	}
 
-	h = &HTTP{Method: "POST", URL: Template(first.URL + "/post"), Body: `{"key": "{{secret "api"}}"}`}
+	h = &catalog.HTTP{Method: "POST", URL: catalog.Template(first.URL + "/post"), Body: `{"key": "{{secret "api"}}"}`}
 	res, err = runHTTP(context.Background(), h, data(), nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "body carrying a secret") || bodyHits.Load() != 1 {
 		t.Errorf("body resent: %+v, %v", res, err)
@@ -256,7 +257,7 @@ func TestHTTPTimeout(t *testing.T) {
 	defer srv.Close()
 	defer close(release)
 	start := time.Now()
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL), TimeoutMs: 200}), nil, nil)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL), TimeoutMs: 200}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "timed out after 200ms") {
 		t.Fatalf("timeout: %+v, %v", res, err)
 	}
@@ -267,7 +268,7 @@ func TestHTTPTimeout(t *testing.T) {
 	// Cancellation is the caller's error, not a tool result.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, err := runHTTP(ctx, (&HTTP{URL: Template(srv.URL)}), nil, nil); !errors.Is(err, context.Canceled) {
+	if _, err := runHTTP(ctx, (&catalog.HTTP{URL: catalog.Template(srv.URL)}), nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -292,7 +293,7 @@ func TestHTTPContentTypes(t *testing.T) {
 	defer srv.Close()
 	run := func(path string) *mcp.CallToolResult {
 		t.Helper()
-		res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + path)}), nil, nil)
+		res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL + path)}), nil, nil)
 		if err != nil || res.IsError || len(res.Content) != 1 {
 			t.Fatalf("%s: %+v, %v", path, res, err)
 		}
@@ -311,7 +312,7 @@ func TestHTTPContentTypes(t *testing.T) {
 		t.Errorf("empty: %q", got)
 	}
 	// A cut image is useless: a tool error, not a broken block.
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL + "/img"), MaxBytes: 4}), nil, nil)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL + "/img"), MaxBytes: 4}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "maxBytes") {
 		t.Errorf("cut image: %+v, %v", res, err)
 	}
@@ -324,12 +325,12 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template("http://" + addr + "/x")}), nil, nil)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template("http://" + addr + "/x")}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "connection refused") || !strings.Contains(text(t, res), "GET http://"+addr+"/x") {
 		t.Errorf("refused: %+v, %v", res, err)
 	}
 	// A URL that renders to something else than http(s) is refused before dialing.
-	res, err = runHTTP(context.Background(), (&HTTP{URL: "{{.args.u}}"}), &Data{Args: map[string]any{"u": "file:///etc/passwd"}}, nil)
+	res, err = runHTTP(context.Background(), (&catalog.HTTP{URL: "{{.args.u}}"}), &Data{Args: map[string]any{"u": "file:///etc/passwd"}}, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "not an http or https URL") {
 		t.Errorf("file URL: %+v, %v", res, err)
 	}
@@ -344,7 +345,7 @@ func TestHTTPRejectsUntrustedCertificate(t *testing.T) {
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake error is expected
 	srv.StartTLS()
 	defer srv.Close()
-	res, err := runHTTP(context.Background(), (&HTTP{URL: Template(srv.URL)}), nil, nil)
+	res, err := runHTTP(context.Background(), (&catalog.HTTP{URL: catalog.Template(srv.URL)}), nil, nil)
 	if err != nil || !res.IsError || !strings.Contains(text(t, res), "certificate") {
 		t.Errorf("untrusted certificate: %+v, %v", res, err)
 	}
@@ -354,11 +355,11 @@ func TestHTTPRejectsUntrustedCertificate(t *testing.T) {
 }
 
 func TestHTTPValidate(t *testing.T) {
-	h := &HTTP{
+	h := &catalog.HTTP{
 		Method:    "FETCH",
 		URL:       "ftp://{{.args.host}}/x",
-		Query:     map[string]Template{"q": "{{"},
-		Headers:   map[string]Template{"Bad Name": "x", "Content-Length": "3", "X-Ok": "{{end}}"},
+		Query:     map[string]catalog.Template{"q": "{{"},
+		Headers:   map[string]catalog.Template{"Bad Name": "x", "Content-Length": "3", "X-Ok": "{{end}}"},
 		Body:      "{{if}}",
 		TimeoutMs: -1,
 		MaxBytes:  -1,
@@ -372,23 +373,23 @@ func TestHTTPValidate(t *testing.T) {
 			t.Errorf("no problem reported on %s; got %v", f, fields)
 		}
 	}
-	for _, u := range []Template{"", "not a url", "https:///nohost", "{{.args.x"} {
-		if ps := ValidateHTTP((&HTTP{URL: u})); len(ps) != 1 || ps[0].Field != "url" {
+	for _, u := range []catalog.Template{"", "not a url", "https:///nohost", "{{.args.x"} {
+		if ps := ValidateHTTP((&catalog.HTTP{URL: u})); len(ps) != 1 || ps[0].Field != "url" {
 			t.Errorf("url %q: %v", u, ps)
 		}
 	}
-	ok := &HTTP{Method: "delete", URL: "https://api.example.com/v1/{{pathescape .args.id}}", Headers: map[string]Template{"Accept": "application/json"}, TimeoutMs: 10, MaxBytes: 10}
+	ok := &catalog.HTTP{Method: "delete", URL: "https://api.example.com/v1/{{pathescape .args.id}}", Headers: map[string]catalog.Template{"Accept": "application/json"}, TimeoutMs: 10, MaxBytes: 10}
 	if ps := ValidateHTTP(ok); len(ps) != 0 {
 		t.Errorf("valid action rejected: %v", ps)
 	}
-	if ps := Validate((Spec{HTTP: &HTTP{}})); len(ps) != 1 || ps[0].Field != "http.url" {
+	if ps := Validate((catalog.Action{HTTP: &catalog.HTTP{}})); len(ps) != 1 || ps[0].Field != "http.url" {
 		t.Errorf("spec: %v", ps)
 	}
 }
 
 func TestActionsJSONShape(t *testing.T) {
 	in := `{"command":{"argv":["git","log","-n","{{.args.n}}"],"dir":"/src","inheritEnv":["@default","GIT_*"],"env":{"TOKEN":"{{secret \"gh\"}}"},"stdin":"x","timeoutMs":5000,"maxOutputBytes":4096,"stream":"progress"}}`
-	var s Spec
+	var s catalog.Action
 	if err := json.Unmarshal([]byte(in), &s); err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +397,7 @@ func TestActionsJSONShape(t *testing.T) {
 		t.Errorf("command round trip:\n%s\n%s", out, in)
 	}
 	in = `{"http":{"method":"POST","url":"https://api.example.com/x","query":{"q":"{{.args.q}}"},"headers":{"Authorization":"Bearer {{secret \"gh\"}}"},"body":"{}","timeoutMs":1000,"maxBytes":2048}}`
-	s = Spec{}
+	s = catalog.Action{}
 	if err := json.Unmarshal([]byte(in), &s); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"text/template/parse"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // Sample is what an editor's preview fills a template with: sample
@@ -38,7 +40,7 @@ func (e *TemplateError) Error() string { return e.Msg }
 // value. A template that could not render at call time — not closed,
 // an unknown function or parameter or step, an error while rendering — is
 // a *TemplateError.
-func Preview(t Template, s Sample) (string, error) {
+func Preview(t catalog.Template, s Sample) (string, error) {
 	src := string(t)
 	if !strings.Contains(src, "{{") {
 		return src, nil

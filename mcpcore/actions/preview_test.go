@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 func TestPreview(t *testing.T) {
@@ -14,7 +16,7 @@ func TestPreview(t *testing.T) {
 		Params: []string{"city", "n"},
 		Steps:  []string{"mood"},
 	}
-	for tmpl, want := range map[Template]string{
+	for tmpl, want := range map[catalog.Template]string{
 		"plain text": "plain text",
 		"Weather in {{.args.city}} ({{.args.n}} days)":       "Weather in Paris (3 days)",
 		"{{upper .args.city}} {{.inputs.mood.content.tone}}": "PARIS warm",
@@ -27,7 +29,7 @@ func TestPreview(t *testing.T) {
 			t.Errorf("Preview(%q) = %q, %v; want %q", tmpl, got, err, want)
 		}
 	}
-	for tmpl, want := range map[Template]struct {
+	for tmpl, want := range map[catalog.Template]struct {
 		msg    string
 		offset int
 	}{

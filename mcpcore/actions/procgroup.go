@@ -4,6 +4,8 @@ import (
 	"context"
 	"os/exec"
 	"time"
+
+	"github.com/mcptray/mcptray/record"
 )
 
 // No orphans: a command's processes end with mcptray, however it ends.
@@ -25,25 +27,12 @@ import (
 // mcptray kills what a crash left (KillLeftovers), checking start times
 // so that a process that merely got a reused id is never touched.
 
-// ProcessGroup identifies a running command's processes for a later start
-// of mcptray, should this one die before the command ends.
-type ProcessGroup struct {
-	// ID is the process group id — the leader's pid (on Windows: the pid).
-	ID int
-	// Started is the leader's start time as the OS counts it (Linux: clock
-	// ticks since boot; macOS: microseconds since 1970; Windows: 100 ns
-	// since 1601); 0 when it cannot be read, and then nothing is killed.
-	Started uint64
-	// Program is argv[0], for the log.
-	Program string
-}
-
 // ProcessGroups keeps the process groups of running commands durably.
 // storage implements it; commands record their group when they start and
 // forget it when they end.
 type ProcessGroups interface {
 	// AddProcessGroup records a group that started.
-	AddProcessGroup(ctx context.Context, g ProcessGroup) error
+	AddProcessGroup(ctx context.Context, g record.ProcessGroup) error
 	// RemoveProcessGroup forgets the group with that id.
 	RemoveProcessGroup(ctx context.Context, id int) error
 }
@@ -58,7 +47,7 @@ func recordGroup(ctx context.Context, data *Data, cmd *exec.Cmd, program string)
 	if data == nil || data.Processes == nil {
 		return func() {}
 	}
-	g := ProcessGroup{ID: cmd.Process.Pid, Program: program}
+	g := record.ProcessGroup{ID: cmd.Process.Pid, Program: program}
 	g.Started, _ = startTime(g.ID)
 	// Recorded and forgotten even when the call was cancelled meanwhile.
 	ctx = context.WithoutCancel(ctx)
@@ -81,7 +70,7 @@ func recordGroup(ctx context.Context, data *Data, cmd *exec.Cmd, program string)
 // leader's start time was not recorded is left alone. It returns how many
 // processes it killed. Call it only while no command of this process runs
 // (at start, before serving).
-func KillLeftovers(groups []ProcessGroup) int {
+func KillLeftovers(groups []record.ProcessGroup) int {
 	n := 0
 	for _, g := range groups {
 		if g.ID <= 0 || g.Started == 0 {

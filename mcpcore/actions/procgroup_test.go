@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/record"
 )
 
 // TestKillLeftoversOnlyKillsTheRecordedGroup: a group recorded by a
@@ -36,11 +37,11 @@ func TestKillLeftoversOnlyKillsTheRecordedGroup(t *testing.T) {
 		t.Fatalf("startTime(%d) = %d, %v", pid, started, err)
 	}
 
-	for _, g := range []ProcessGroup{
+	for _, g := range []record.ProcessGroup{
 		{ID: pid, Started: started + 1, Program: "reused pid"},
 		{ID: pid, Started: 0, Program: "no start time"},
 	} {
-		if n := KillLeftovers([]ProcessGroup{g}); n != 0 {
+		if n := KillLeftovers([]record.ProcessGroup{g}); n != 0 {
 			t.Errorf("%s: killed %d processes", g.Program, n)
 		}
 		if m, _ := groupMembers(pid); len(m) != 3 {
@@ -48,7 +49,7 @@ func TestKillLeftoversOnlyKillsTheRecordedGroup(t *testing.T) {
 		}
 	}
 
-	if n := KillLeftovers([]ProcessGroup{{ID: pid, Started: started, Program: "sh"}}); n != 3 {
+	if n := KillLeftovers([]record.ProcessGroup{{ID: pid, Started: started, Program: "sh"}}); n != 3 {
 		t.Errorf("the recorded group: killed %d processes, want 3", n)
 	}
 	select {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/mcptray/mcptray/record"
 )
 
 // procGroup is a command's process group: the program leads it.
@@ -46,7 +48,7 @@ type member struct {
 // leader: the leader itself when its start time matches, and what it
 // started (the leader may be gone: Pdeathsig killed it). Each process is
 // checked just before it is killed.
-func killLeftover(g ProcessGroup) int {
+func killLeftover(g record.ProcessGroup) int {
 	members, err := groupMembers(g.ID)
 	if err != nil {
 		return 0

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/mcptray/mcptray/record"
 )
 
 // Reaper is a ProcessGroups that also tells a small watcher process, started
@@ -37,7 +39,7 @@ func StartReaper(next ProcessGroups) (*Reaper, error) {
 }
 
 // AddProcessGroup records g, then lists it with the watcher.
-func (r *Reaper) AddProcessGroup(ctx context.Context, g ProcessGroup) error {
+func (r *Reaper) AddProcessGroup(ctx context.Context, g record.ProcessGroup) error {
 	err := r.next.AddProcessGroup(ctx, g)
 	r.tell('+', g.ID)
 	return err

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // straddle is a secret and an output whose cap falls inside it: the first
@@ -35,9 +37,9 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 
 	t.Run("command", func(t *testing.T) {
 		requireUnix(t)
-		c := &Command{
-			Argv:           []Template{"sh", "-c", `printf '%s%s tail' "$1" "$T"; printf '%s%s tail' "$1" "$T" >&2; exit 3`, "sh", Template(pad)},
-			Env:            map[string]Template{"T": `{{secret "api"}}`},
+		c := &catalog.Command{
+			Argv:           []catalog.Template{"sh", "-c", `printf '%s%s tail' "$1" "$T"; printf '%s%s tail' "$1" "$T" >&2; exit 3`, "sh", catalog.Template(pad)},
+			Env:            map[string]catalog.Template{"T": `{{secret "api"}}`},
 			MaxOutputBytes: limit,
 		}
 		out, err := CommandOutput(context.Background(), c, data())
@@ -63,9 +65,9 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 
 	t.Run("a secret starting at the cut is dropped", func(t *testing.T) {
 		requireUnix(t)
-		c := &Command{
-			Argv:           []Template{"sh", "-c", `printf '%s%s' "$1" "$T"`, "sh", Template(strings.Repeat("y", limit))},
-			Env:            map[string]Template{"T": `{{secret "api"}}`},
+		c := &catalog.Command{
+			Argv:           []catalog.Template{"sh", "-c", `printf '%s%s' "$1" "$T"`, "sh", catalog.Template(strings.Repeat("y", limit))},
+			Env:            map[string]catalog.Template{"T": `{{secret "api"}}`},
 			MaxOutputBytes: limit,
 		}
 		out, err := CommandOutput(context.Background(), c, data())
@@ -77,9 +79,9 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 	t.Run("streamed line", func(t *testing.T) {
 		requireUnix(t)
 		long := strings.Repeat("z", maxStreamLine-len(straddleSecret)/2)
-		c := &Command{
-			Argv:   []Template{"sh", "-c", `printf '%s%s more\nshort %s\n' "$1" "$T" "$T"`, "sh", Template(long)},
-			Env:    map[string]Template{"T": `{{secret "api"}}`},
+		c := &catalog.Command{
+			Argv:   []catalog.Template{"sh", "-c", `printf '%s%s more\nshort %s\n' "$1" "$T" "$T"`, "sh", catalog.Template(long)},
+			Env:    map[string]catalog.Template{"T": `{{secret "api"}}`},
 			Stream: "progress",
 		}
 		rec := &streamRecorder{}
@@ -107,7 +109,7 @@ func TestSecretStraddlingTheCutNeverLeaks(t *testing.T) {
 			fmt.Fprintf(w, "%s%s and more", pad, r.Header.Get("Authorization"))
 		}))
 		defer srv.Close()
-		h := &HTTP{URL: Template(srv.URL), Headers: map[string]Template{"Authorization": `{{secret "api"}}`}, MaxBytes: limit}
+		h := &catalog.HTTP{URL: catalog.Template(srv.URL), Headers: map[string]catalog.Template{"Authorization": `{{secret "api"}}`}, MaxBytes: limit}
 		resp, err := Fetch(context.Background(), h, data())
 		if err != nil {
 			t.Fatal(err)

@@ -6,68 +6,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Respond answers a call with templated content, optionally after streaming
-// progress and log steps.
-type Respond struct {
-	// Content blocks of the result, rendered in order.
-	Content []Content `json:"content,omitempty"`
-	// Structured is the result's structuredContent: any JSON value whose
-	// string leaves are templates. When the tool has an output schema the
-	// rendered value is checked against it.
-	Structured json.RawMessage `json:"structured,omitempty"`
-	// IsError marks the result as a tool error the model should see.
-	IsError bool `json:"isError,omitempty"`
-	// Steps stream before the result, each after its delay.
-	Steps []Step `json:"steps,omitempty"`
-	// Error, when set, ends the call with this JSON-RPC (protocol) error
-	// after the steps instead of a result: a way to simulate a failing
-	// server. Content is then not required.
-	Error *ProtocolError `json:"error,omitempty"`
-}
-
-// ProtocolError is a JSON-RPC error a respond action ends with.
-type ProtocolError struct {
-	Code    int64  `json:"code"`
-	Message string `json:"message"`
-}
-
-// Step is one progress or log notification sent while a respond action runs.
-type Step struct {
-	// DelayMs is waited before the step is sent.
-	DelayMs int `json:"delayMs,omitempty"`
-	// Progress, when set, sends notifications/progress (if the request
-	// carries a progress token).
-	Progress *ProgressStep `json:"progress,omitempty"`
-	// Log, when set, sends notifications/message (if the request asked for
-	// a log level that admits it).
-	Log *LogStep `json:"log,omitempty"`
-}
-
-// ProgressStep is a progress notification.
-type ProgressStep struct {
-	Progress float64  `json:"progress"`
-	Total    float64  `json:"total,omitempty"`
-	Message  Template `json:"message,omitempty"`
-}
-
-// LogStep is a log message.
-type LogStep struct {
-	Level  string   `json:"level"`
-	Logger string   `json:"logger,omitempty"`
-	Data   Template `json:"data"`
-}
-
-// LogLevels are the syslog levels MCP uses, least severe first.
-var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
 const maxStepDelay = 10 * time.Minute
 
 // Validate lists the problems of the respond action.
-func validateRespond(r *Respond) []Problem {
+func validateRespond(r *catalog.Respond) []Problem {
 	var ps []Problem
 	if r.Error != nil {
 		if r.Error.Code > -32000 || r.Error.Code < -32768 {
@@ -119,7 +66,7 @@ func validateRespond(r *Respond) []Problem {
 }
 
 func validLevel(l string) bool {
-	for _, x := range LogLevels {
+	for _, x := range catalog.LogLevels {
 		if x == l {
 			return true
 		}
@@ -128,7 +75,7 @@ func validLevel(l string) bool {
 }
 
 // Run streams the steps, then renders the result.
-func runRespond(ctx context.Context, r *Respond, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+func runRespond(ctx context.Context, r *catalog.Respond, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
 	for i, s := range r.Steps {
 		if err := sleep(ctx, time.Duration(s.DelayMs)*time.Millisecond); err != nil {
 			return nil, err
@@ -155,7 +102,7 @@ func runRespond(ctx context.Context, r *Respond, data *Data, rep Reporter) (*mcp
 	return res, nil
 }
 
-func runStep(ctx context.Context, s Step, data *Data, rep Reporter) error {
+func runStep(ctx context.Context, s catalog.Step, data *Data, rep Reporter) error {
 	if s.Progress != nil {
 		msg, err := Render(s.Progress.Message, data)
 		if err != nil {

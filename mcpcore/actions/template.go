@@ -10,6 +10,8 @@ import (
 	"sync"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // Data is what templates see: {{.args.name}}, {{.inputs.key.content.field}},
@@ -194,12 +196,8 @@ func blankMissingIn(tree *parse.Tree, n parse.Node) {
 	}
 }
 
-// Template is a text/template source in a definition. Plain text without
-// "{{" is used as is.
-type Template string
-
 // Check parses the template and reports a syntax error.
-func CheckTemplate(t Template) error {
+func CheckTemplate(t catalog.Template) error {
 	if !strings.Contains(string(t), "{{") {
 		return nil
 	}
@@ -209,7 +207,7 @@ func CheckTemplate(t Template) error {
 
 // Render executes the template over data. A missing key renders as empty,
 // never as "<no value>".
-func Render(t Template, data *Data) (string, error) {
+func Render(t catalog.Template, data *Data) (string, error) {
 	s := string(t)
 	if !strings.Contains(s, "{{") {
 		return s, nil
@@ -253,7 +251,7 @@ func renderJSON(raw json.RawMessage, data *Data) (any, error) {
 func renderValue(v any, data *Data) (any, error) {
 	switch x := v.(type) {
 	case string:
-		return Render(Template(x), data)
+		return Render(catalog.Template(x), data)
 	case []any:
 		for i := range x {
 			r, err := renderValue(x[i], data)
@@ -279,7 +277,7 @@ func renderValue(v any, data *Data) (any, error) {
 func checkJSONTemplates(v any) error {
 	switch x := v.(type) {
 	case string:
-		return CheckTemplate(Template(x))
+		return CheckTemplate(catalog.Template(x))
 	case []any:
 		for _, e := range x {
 			if err := checkJSONTemplates(e); err != nil {

@@ -1,4 +1,4 @@
-package mcpcore
+package catalog
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // bytes that are not UTF-8 (JSON would replace them silently) — and
 // validates it. A leading UTF-8 byte order mark is skipped. A
 // *ValidationError lists every problem.
-func ParseCatalog(data []byte) (*Catalog, error) {
+func Decode(data []byte) (*Catalog, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("reading catalog JSON: %s", invalidUTF8(data))
@@ -43,15 +43,12 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 	if c.Version < 1 {
 		return nil, fmt.Errorf("reading catalog JSON: \"version\" must be %d", CatalogVersion)
 	}
-	if err := ValidateCatalog(&c); err != nil {
-		return nil, err
-	}
 	return &c, nil
 }
 
 // MarshalCatalog encodes a catalog in its documented form, indented for
 // people and version control.
-func MarshalCatalog(c *Catalog) ([]byte, error) {
+func Marshal(c *Catalog) ([]byte, error) {
 	out := *c
 	out.Format, out.Version = CatalogFormat, CatalogVersion
 	b, err := json.MarshalIndent(&out, "", "  ")

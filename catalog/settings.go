@@ -1,7 +1,8 @@
-package mcpcore
+package catalog
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -197,7 +198,7 @@ func (s Settings) Problems() []Problem {
 		bad("askPolicy", "must be one of %s", strings.Join(AskPolicies, ", "))
 	}
 	for _, o := range s.AllowedOrigins {
-		if _, err := normalizeOrigin(o); err != nil {
+		if _, err := NormalizeOrigin(o); err != nil {
 			bad("allowedOrigins", "%v", err)
 		}
 	}
@@ -205,4 +206,30 @@ func (s Settings) Problems() []Problem {
 }
 
 // Validate returns a *ValidationError listing the Problems, or nil.
-func (s Settings) Validate() error { return asError(s.Problems()) }
+func (s Settings) Validate() error { return AsError(s.Problems()) }
+
+// Ask policies of PolicyAsker.
+const (
+	// AskDeny declines every desktop question.
+	AskDeny = "deny"
+	// AskClientOnly sends desktop-routed forms and URLs to the client when
+	// it can answer them, and declines approvals.
+	AskClientOnly = "client-only"
+)
+
+// AskPolicies are the policies `mcptray serve --ask` accepts.
+var AskPolicies = []string{AskDeny, AskClientOnly}
+
+// EndpointPath is where the MCP endpoint is served.
+const EndpointPath = "/mcp"
+
+// NormalizeOrigin turns a configured origin into the exact form browsers
+// send (scheme://host[:port], lower-case, no path), or reports why it is not
+// one.
+func NormalizeOrigin(o string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(o))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+		return "", fmt.Errorf("%q is not an origin like http://localhost:6274", o)
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), nil
+}

@@ -1,9 +1,7 @@
-package mcpcore
+package catalog
 
 import (
 	"encoding/json"
-
-	"github.com/mcptray/mcptray/mcpcore/actions"
 )
 
 // CatalogFormat and CatalogVersion identify the JSON document a catalog is
@@ -49,8 +47,8 @@ type Tool struct {
 	// asks on the desktop before it runs: "" asks it for destructive tools,
 	// "always" for every call, "off" never. An explicit approval step
 	// replaces it.
-	Approval string       `json:"approval,omitempty"`
-	Action   actions.Spec `json:"action"`
+	Approval string `json:"approval,omitempty"`
+	Action   Action `json:"action"`
 }
 
 // Approval settings of a tool.
@@ -109,11 +107,11 @@ type Resource struct {
 	// Command (run on every read; its stdout is the content). Whether the
 	// content is text or a blob follows MimeType (given, or guessed from the
 	// file name or the HTTP Content-Type).
-	Text    string           `json:"text,omitempty"`
-	Blob    string           `json:"blob,omitempty"`
-	File    string           `json:"file,omitempty"`
-	HTTP    *actions.HTTP    `json:"http,omitempty"`
-	Command *actions.Command `json:"command,omitempty"`
+	Text    string   `json:"text,omitempty"`
+	Blob    string   `json:"blob,omitempty"`
+	File    string   `json:"file,omitempty"`
+	HTTP    *HTTP    `json:"http,omitempty"`
+	Command *Command `json:"command,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by an RFC 6570 URI
@@ -127,7 +125,7 @@ type ResourceTemplate struct {
 	MimeType    string `json:"mimeType,omitempty"`
 	Disabled    bool   `json:"disabled,omitempty"`
 	// Text is a template over .args (the URI variables).
-	Text actions.Template `json:"text,omitempty"`
+	Text Template `json:"text,omitempty"`
 	// Folder maps the template's single variable onto files inside it; a
 	// read can never leave the folder, and completion of the variable lists
 	// the folder's entries.
@@ -158,8 +156,8 @@ type PromptArgument struct {
 
 // PromptMessage is one message: a role and a single content block.
 type PromptMessage struct {
-	Role    string          `json:"role"`
-	Content actions.Content `json:"content"`
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
 }
 
 // InputStep asks for something before a tool's action runs or a prompt is
@@ -174,11 +172,11 @@ type InputStep struct {
 	// otherwise the call fails with -32021 naming the missing capability.
 	Optional bool `json:"optional,omitempty"`
 	// Message is the question (form, url) or the user message (sampling).
-	Message actions.Template `json:"message,omitempty"`
+	Message Template `json:"message,omitempty"`
 	// Schema is a form's requestedSchema, sent verbatim.
 	Schema json.RawMessage `json:"schema,omitempty"`
 	// URL is the page a url step opens.
-	URL actions.Template `json:"url,omitempty"`
+	URL Template `json:"url,omitempty"`
 	// MaxTokens and SystemPrompt shape a sampling request.
 	MaxTokens    int    `json:"maxTokens,omitempty"`
 	SystemPrompt string `json:"systemPrompt,omitempty"`
@@ -207,3 +205,75 @@ const (
 
 // StepKinds are the input step kinds a definition may use.
 var StepKinds = []string{StepForm, StepURL, StepSampling, StepRoots, StepApproval}
+
+// InputSchemaJSON returns the tool's input schema as served: the hand-written
+// one verbatim, or the one generated from its parameters.
+func (t Tool) InputSchemaJSON() json.RawMessage {
+	if len(t.InputSchema) > 0 {
+		return t.InputSchema
+	}
+	return generateSchema(t.Params)
+}
+
+// generateSchema builds a closed object schema from parameters.
+func generateSchema(params []Param) json.RawMessage {
+	props := map[string]any{}
+	required := []string{}
+	for _, p := range params {
+		s := map[string]any{"type": p.Type}
+		if p.Description != "" {
+			s["description"] = p.Description
+		}
+		if len(p.Enum) > 0 {
+			s["enum"] = p.Enum
+		}
+		if p.Default != nil {
+			s["default"] = p.Default
+		}
+		if p.Type == "array" {
+			items := p.Items
+			if items == "" {
+				items = "string"
+			}
+			s["items"] = map[string]any{"type": items}
+		}
+		if p.Header != "" {
+			s["x-mcp-header"] = p.Header
+		}
+		props[p.Name] = s
+		if p.Required {
+			required = append(required, p.Name)
+		}
+	}
+	schema := map[string]any{"type": "object", "additionalProperties": false}
+	if len(params) > 0 {
+		schema["properties"] = props
+	}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	b, _ := json.Marshal(schema) // a map of JSON values always marshals
+	return b
+}
+
+// Step routing: who answers an input step.
+const (
+	AnsweredByDesktop = "desktop"
+	AnsweredByClient  = "client"
+	AnsweredByAuto    = "auto"
+)
+
+// AnsweredByValues are the routes a step may name.
+var AnsweredByValues = []string{AnsweredByDesktop, AnsweredByClient, AnsweredByAuto}
+
+// Route is the step's route, defaults filled in: approvals on the
+// desktop, everything else by the client.
+func (s InputStep) Route() string {
+	switch {
+	case s.AnsweredBy != "":
+		return s.AnsweredBy
+	case s.Kind == StepApproval:
+		return AnsweredByDesktop
+	}
+	return AnsweredByClient
+}
