@@ -48,7 +48,7 @@ step = @printf '\n==> %s\n' "$(1)"
 # serving process's tray (app/tray) and the link are too.
 HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$')
 
-.PHONY: help deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient conformance bench bench-shim clean distclean
+.PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -84,6 +84,18 @@ test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go te
 	  $(MAKE) $$step || failed="$$failed $$step"; \
 	done; \
 	if [ -n "$$failed" ]; then printf '\nmake test: FAILED:%s\n' "$$failed"; exit 1; fi
+
+# The quick check between commits: format, vet, and the unit tests with
+# -short, which skips what builds or starts mcptray's own programs or waits
+# out real timeouts (testutil.Long), and every step of make test that needs
+# npm, Xvfb or mingw. GOGC=400: the GUI tests measure text all day, and a
+# third of their time went to the collector. -p 4: the test binaries wait on
+# sockets, timers and the linker as much as on the CPU, so four at once keep
+# two cores busy.
+check: ## the quick check between commits (< 1 min on a warm build cache): gofmt, vet, go test -short
+	@$(MAKE) --no-print-directory fmt-check vet
+	$(call step,go test -short -count=1 ./...)
+	@GOGC=400 $(GO) test -p 4 -short -count=1 ./...
 
 fmt-check: ## fail if gofmt would change a file
 	$(call step,gofmt -l)

@@ -103,7 +103,7 @@ func clickRow(tab *ActivityTab, i int) {
 }
 
 func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	l := newActivityLog(t)
 	l.write(t,
 		callRecord("Claude Code", "notes.add", record.OutcomeOK, "added"),
@@ -183,7 +183,7 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 }
 
 func TestActivityTabEmptyState(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	tab := shownActivityTab(t, newActivityLog(t))
 	testutil.Eventually(t, "the empty log's line", func() bool {
 		return inTab(tab, func() bool { return tab.empty.Visible() && tab.empty.Text == activityEmpty })
@@ -191,7 +191,8 @@ func TestActivityTabEmptyState(t *testing.T) {
 }
 
 func TestActivityTabIsLive(t *testing.T) {
-	test.NewTempApp(t)
+	testutil.Long(t, "follows the activity log for seconds")
+	newTestApp(t)
 	l := newActivityLog(t)
 	l.write(t, callRecord("Claude Code", "first", record.OutcomeOK, ""), callRecord("Claude Code", "second", record.OutcomeOK, ""))
 	tab := shownActivityTab(t, l)
@@ -234,7 +235,7 @@ func TestActivityTabIsLive(t *testing.T) {
 }
 
 func TestRenderActivityTab(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	l := newActivityLog(t)
 	task := callRecord("Claude Code", "backup.run", record.OutcomeTask, "task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4")
@@ -289,7 +290,7 @@ func TestRenderActivityTab(t *testing.T) {
 }
 
 func TestActivityTabKeepsTheRowsInView(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	l := newActivityLog(t)
 	var old []record.Activity
 	for i := range 40 {

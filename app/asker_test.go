@@ -53,7 +53,7 @@ func (r *recordingApp) notifications() []*fyne.Notification {
 
 func newRecordingApp(t *testing.T) *recordingApp {
 	t.Helper()
-	return &recordingApp{App: test.NewTempApp(t)}
+	return &recordingApp{App: newTestApp(t)}
 }
 
 // asked is an Ask call running in the background.

@@ -32,7 +32,7 @@ const testShim = "/opt/mcptray/mcptray-stdio"
 // with the client's config files under a temp home.
 func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, string) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	home := t.TempDir()
 	d := testserver.Start(t, testserver.Options{Auth: true}).Daemon
 	st := d.Store()
@@ -301,7 +301,7 @@ func TestRenderConnectWindow(t *testing.T) {
 }
 
 func TestConnectMenuCopiesTheEntry(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	c, ok := clientconfig.Lookup("cursor")
 	if !ok {
 		t.Fatal("no cursor client")
@@ -326,7 +326,7 @@ func TestConnectMenuCopiesTheEntry(t *testing.T) {
 // the window on the client shown last; its choice shows another client's
 // entry, and is the next window's.
 func TestTheConnectWindowChoosesItsClient(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	u := newUI(a, Config{ShimPath: testShim, Tray: true, Serving: newQuitWatch()})
 	u.open(link.Window{What: link.OpenConnect})
 	first := clientconfig.Clients()[0]

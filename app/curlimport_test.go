@@ -17,7 +17,7 @@ import (
 // manages (as the desktop app's does), with its window shown.
 func newImportManager(t *testing.T, size fyne.Size) (*Manager, *served) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng, Secrets: s.d.Secrets()})
 	t.Cleanup(m.win.Close)

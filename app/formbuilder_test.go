@@ -127,7 +127,7 @@ func buildQuestion(b *formBuilder, name, label, kind string, required bool, def,
 // flat requestedSchema the spec allows, the JSON under Advanced follows,
 // and read back they are the same fields.
 func TestFormBuilderWritesTheFlatSchema(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	edits := 0
 	b := newFormBuilder(nil, func() { edits++ })
 	test.NewTempWindow(t, b.box)
@@ -189,7 +189,7 @@ func TestFormBuilderWritesTheFlatSchema(t *testing.T) {
 // fields; one the fields cannot say is kept as written, the reason shown,
 // and a field's mistake is a problem of the step.
 func TestFormBuilderFollowsTheJSON(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	b := newFormBuilder(nil, func() {})
 	test.NewTempWindow(t, b.box)
 	b.raw.SetText(`{"type": "object", "properties": {"name": {"type": "string", "title": "Your name"}}, "required": ["name"]}`)
@@ -223,7 +223,7 @@ func TestFormBuilderFollowsTheJSON(t *testing.T) {
 // (auto) gives it the question — with the flat schema the fields wrote,
 // and the tool uses the answer.
 func TestFormStepBuiltFromFieldsIsAnsweredByTheClient(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "order_pizza")

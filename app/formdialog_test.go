@@ -57,7 +57,7 @@ func (f *formDialog) field(t *testing.T, name string) *formField {
 }
 
 func TestFormFieldsFollowTheSchema(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	var got []mcpcore.Answer
 	f := newFormDialog(tripQuestion(), func(a mcpcore.Answer) { got = append(got, a) })
 	var names []string
@@ -85,7 +85,7 @@ func TestFormFieldsFollowTheSchema(t *testing.T) {
 }
 
 func TestFormRefusesInvalidAndReturnsTypedContent(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	var got []mcpcore.Answer
 	f := newFormDialog(tripQuestion(), func(a mcpcore.Answer) { got = append(got, a) })
 	w := test.NewTempWindow(t, container.NewBorder(nil, f.buttons, nil, nil, f.content))

@@ -16,7 +16,7 @@ import (
 // editor as a new tool, under a name no stored tool has, and saves as
 // it is.
 func TestGalleryOpensACopy(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	taken := catalog.Tool{Name: "read_file", Description: "mine", Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}}}
 	if err := s.st.PutTool(context.Background(), taken); err != nil {

@@ -39,7 +39,7 @@ func menuPath(m *fyne.Menu, labels ...string) *fyne.MenuItem {
 // field with Try it's sample arguments, a secret as [secret:NAME], and a
 // template's mistake shows at the field as it is typed.
 func TestInsertMenuAndPreview(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	tool := catalog.Tool{Name: "weather", Description: "d",
 		Params: []catalog.Param{{Name: "city", Type: "string", Required: true}},
@@ -115,7 +115,7 @@ func TestInsertMenuAndPreview(t *testing.T) {
 // field saying why; stored, it is the argv; a program that is not found
 // is a warning after saving, which goes on.
 func TestCommandLineField(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "run_it")

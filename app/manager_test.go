@@ -82,7 +82,7 @@ func (s *served) callText(t *testing.T, name string, args map[string]any) string
 }
 
 func TestEditorCreatesAServedTool(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
@@ -126,7 +126,7 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 }
 
 func TestEditorRefusesAnInvalidName(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
@@ -170,7 +170,7 @@ func TestEditorRefusesAnInvalidName(t *testing.T) {
 }
 
 func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
@@ -223,7 +223,7 @@ func visibleErrors(e *ToolEditor) map[string]string {
 }
 
 func TestWelcomeDismissedByEscape(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)
@@ -250,7 +250,7 @@ func TestWelcomeDismissedByEscape(t *testing.T) {
 }
 
 func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"alpha", "beta"} {
@@ -318,7 +318,7 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 }
 
 func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	quits := newQuitWatch()
 	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d, Serving: quits, Tray: true})
@@ -376,7 +376,7 @@ func (b blockingTrier) TryTool(ctx context.Context, name string, _ map[string]an
 }
 
 func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"first", "second"} {
@@ -410,7 +410,7 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 // back at the next start, within what the window needs; a first start, or
 // a kept size that is no size, gets the default.
 func TestWindowKeepsItsSize(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	open := func() *Manager {
 		m := NewManager(a, Config{Store: s.st, Approvals: s.eng})

@@ -96,7 +96,7 @@ func labels(m *fyne.Menu) []string {
 }
 
 func TestWindowMenuHasEveryCommand(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	u := managerUI(t, a, newServed(t), true, newQuitWatch())
 	main := u.manager.win.MainMenu()
 	var menus []string
@@ -136,7 +136,7 @@ func TestWindowMenuHasEveryCommand(t *testing.T) {
 }
 
 func TestWindowMenuFollowsTheWindow(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	u := managerUI(t, a, s, true, newQuitWatch())
 	m := u.manager
@@ -193,7 +193,7 @@ func TestWindowMenuFollowsTheWindow(t *testing.T) {
 }
 
 func TestWindowMenuRaisesTheQuestion(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	u := managerUI(t, a, newServed(t), false, newQuitWatch())
 	question := menuItem(t, u, "Server", "No question waiting")
 	if !question.Disabled {
@@ -239,7 +239,7 @@ func TestHelpMenu(t *testing.T) {
 }
 
 func TestKeyboardShortcuts(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	quits := newQuitWatch()
 	u := managerUI(t, a, s, true, quits)
@@ -280,7 +280,7 @@ func TestKeyboardShortcuts(t *testing.T) {
 }
 
 func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	quits := newQuitWatch()
 	u := managerUI(t, a, newServed(t), false, quits)
 	m := u.manager
@@ -330,7 +330,7 @@ func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
 }
 
 func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	t.Setenv("XDG_CURRENT_DESKTOP", "ubuntu:GNOME")
 	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d})

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 )
 
 // panickyQuit is a Fyne app whose Quit panics as Fyne 2.7's does when its
@@ -16,6 +15,6 @@ func (panickyQuit) Quit() { panic("runtime error: invalid memory address or nil 
 // TestQuitSurvivesAFailedSettingsWatcher: quitting does not crash mcptray
 // when Fyne's Quit panics after its driver has stopped.
 func TestQuitSurvivesAFailedSettingsWatcher(t *testing.T) {
-	u := &UI{app: panickyQuit{test.NewTempApp(t)}}
+	u := &UI{app: panickyQuit{newTestApp(t)}}
 	u.quitApp()
 }

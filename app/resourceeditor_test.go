@@ -22,7 +22,7 @@ import (
 // newTestManager is a manager window on a served store.
 func newTestManager(t *testing.T) (*Manager, *served) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	s := newServed(t)
 	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
 	t.Cleanup(m.win.Close)

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 // stored one), in a test window, its secrets listed.
 func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := newTestApp(t)
 	d := testserver.Start(t, testserver.Options{}).Daemon
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)

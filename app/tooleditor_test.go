@@ -43,7 +43,7 @@ func fillBasics(e *ToolEditor, name string) {
 }
 
 func TestEditorStoresAnInputStep(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "ask_reason")
@@ -80,7 +80,7 @@ func TestEditorStoresAnInputStep(t *testing.T) {
 }
 
 func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	e.steps.add(catalog.InputStep{Key: "first", Kind: catalog.StepApproval, Message: "OK?"})
@@ -103,7 +103,7 @@ func TestEditorStepsMoveAndShowTheirFields(t *testing.T) {
 }
 
 func TestEditorRefusesABadStepSchema(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "bad_step")
@@ -146,7 +146,7 @@ func TestEditorRefusesABadStepSchema(t *testing.T) {
 }
 
 func TestEditorRefusesAnInvalidRawInputSchema(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "raw_schema")
@@ -192,7 +192,7 @@ func TestEditorRefusesAnInvalidRawInputSchema(t *testing.T) {
 }
 
 func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("search", "ok")
 	tool.Params = []catalog.Param{{Name: "q", Type: "string", Required: true, Description: "what"},
@@ -223,7 +223,7 @@ func TestEditorSwitchesBetweenParamsAndSchema(t *testing.T) {
 }
 
 func TestEditorTokenVisibility(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	ctx := context.Background()
 	if err := s.st.PutTool(ctx, testcatalog.RespondTool("lookup", "ok")); err != nil {
@@ -307,7 +307,7 @@ func TestEditorTokenVisibility(t *testing.T) {
 }
 
 func TestEditorRefusesATakenName(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"alpha", "beta"} {
@@ -342,7 +342,7 @@ func TestEditorRefusesATakenName(t *testing.T) {
 }
 
 func TestEditorTokenNotes(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	if !strings.Contains(e.tokens.note.Text, "No client tokens") {
@@ -365,7 +365,7 @@ func newAuthServed(t *testing.T) *served {
 }
 
 func TestEditorTryIt(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newAuthServed(t)
 	tr, err := tryit.New(s.st, func() string { return s.url })
 	if err != nil {
@@ -466,7 +466,7 @@ func TestEditorTryIt(t *testing.T) {
 }
 
 func TestEditorSaveAndRunRefusedRunsNothing(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newAuthServed(t)
 	tr, err := tryit.New(s.st, func() string { return s.url })
 	if err != nil {
@@ -519,7 +519,7 @@ func TestSampleArgs(t *testing.T) {
 }
 
 func TestEditorContentBlocks(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	e := newEditor(t, s.st, catalog.Tool{}, true)
 	fillBasics(e, "pictures")
@@ -627,7 +627,7 @@ func TestTryItKeepsLargeNumbers(t *testing.T) {
 }
 
 func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("odd", "x")
 	tool.Action.Respond.Content = append(tool.Action.Respond.Content, catalog.Content{Type: "video"})
@@ -643,7 +643,7 @@ func TestEditorKeepsAnUnknownKindForValidationToName(t *testing.T) {
 }
 
 func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newServed(t)
 	tool := testcatalog.RespondTool("ordered", "x")
 	tool.Params = []catalog.Param{{Name: "zeta", Type: "string"}, {Name: "alpha", Type: "integer"}}

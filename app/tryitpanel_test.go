@@ -17,7 +17,7 @@ import (
 // tool asks the AI app shows in Try it's panel, and what is sent there is
 // the answer the tool uses.
 func TestTryItAnswersTheFormInThePanel(t *testing.T) {
-	test.NewTempApp(t)
+	newTestApp(t)
 	s := newAuthServed(t)
 	tool := catalog.Tool{Name: "ask", Description: "asks",
 		Steps: []catalog.InputStep{{Key: "q", Kind: catalog.StepForm, Message: "Your name?",

@@ -111,7 +111,7 @@ func (d *twoProcesses) start() (tray.Process, error) {
 			close(w.exited)
 		})
 	}
-	w.a = &processApp{App: test.NewTempApp(d.t), exit: exit}
+	w.a = &processApp{App: newTestApp(d.t), exit: exit}
 	d.mu.Lock()
 	d.procs = append(d.procs, w)
 	d.mu.Unlock()

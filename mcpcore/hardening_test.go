@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,6 +136,7 @@ func TestDeepSchemaRefusedQuickly(t *testing.T) {
 // a call slower than the timeouts is answered: the handler bounds each
 // write instead of the whole response.
 func TestLongResponsesOutliveTheWriteTimeout(t *testing.T) {
+	testutil.Long(t, "waits past the write timeout")
 	e := newEnv(t, envOptions{extra: limitTools})
 	srv := httptest.NewUnstartedServer(e.eng.Handler())
 	srv.Config.ReadTimeout, srv.Config.WriteTimeout = time.Second, time.Second

@@ -62,6 +62,7 @@ func wantLimit(t *testing.T, rep *reply, setting string) *rpcError {
 }
 
 func TestLimitCallsPerToken(t *testing.T) {
+	testutil.Long(t, "holds calls open for seconds")
 	e := newEnv(t, envOptions{auth: true, extra: limitTools, settings: func(s *catalog.Settings) { s.MaxCallsPerToken = 2 }})
 	a, err := e.st.CreateToken(testCtx(t), "a", nil)
 	if err != nil {

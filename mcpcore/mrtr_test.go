@@ -228,6 +228,7 @@ func TestRequestStateRefused(t *testing.T) {
 }
 
 func TestRequestStateExpires(t *testing.T) {
+	testutil.Long(t, "waits for request state to expire")
 	e := newEnv(t, envOptions{settings: func(s *catalog.Settings) { s.RequestStateTTLSeconds = 1 }})
 	if got := e.eng.Settings().RequestStateTTLSeconds; got != 1 {
 		t.Fatalf("RequestStateTTLSeconds = %d, want 1", got)

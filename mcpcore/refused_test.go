@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -26,6 +27,7 @@ func (l *laterSink) Record(a record.Activity) {
 // requests with a bad token; 10,000 of them must not push the record of
 // one accepted request out of the activity log, however small it is kept.
 func TestRefusedFloodEvictsNoAcceptedRecord(t *testing.T) {
+	testutil.Long(t, "floods the server with refused requests")
 	sink := &laterSink{}
 	e := newEnv(t, envOptions{auth: true, activity: sink, settings: func(s *catalog.Settings) { s.ActivityMaxRows = 20 }})
 	w := e.st.NewActivityWriter(storage.ActivityWriterOptions{})

@@ -15,6 +15,7 @@ import (
 )
 
 func TestRevokeEndsStreams(t *testing.T) {
+	testutil.Long(t, "waits for streams to end")
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			e := newEnv(t, envOptions{auth: true})

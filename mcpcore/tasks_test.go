@@ -370,6 +370,7 @@ func TestApprovalBlocksUntilTheDesktopAnswers(t *testing.T) {
 }
 
 func TestUnansweredApprovalIsDeclinedInTime(t *testing.T) {
+	testutil.Long(t, "waits out an approval timeout")
 	asker := newFakeAsker()
 	e := newEnv(t, envOptions{extra: taskTools, asker: asker, settings: func(s *catalog.Settings) { s.AskTimeoutSeconds = 1 }})
 	cs := e.connect(t, modern, nil, "")
@@ -530,6 +531,7 @@ func TestTaskApprovalRememberedAndRecorded(t *testing.T) {
 }
 
 func TestTaskExpires(t *testing.T) {
+	testutil.Long(t, "waits for a task to expire")
 	e := newEnv(t, envOptions{extra: taskTools, settings: func(s *catalog.Settings) { s.TaskTTLMs = 1000; s.TaskPollIntervalMs = 250 }})
 	v := startTask(t, e, "t_quick", map[string]any{"x": "ttl"}, "")
 	if *v.TTLMs != 1000 || v.PollIntervalMs != 250 {

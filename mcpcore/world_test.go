@@ -414,6 +414,7 @@ func TestHTTPAndCommandResources(t *testing.T) {
 // TestFloodingCommandLeavesServerResponsive: a tool printing 100 MB gets a
 // capped result, and other calls are served while it runs.
 func TestFloodingCommandLeavesServerResponsive(t *testing.T) {
+	testutil.Long(t, "floods the server with output")
 	e := newEnv(t, envOptions{extra: &catalog.Catalog{Tools: []catalog.Tool{{
 		Name: "flood", Description: "prints 100 MB, then lingers",
 		Action: catalog.Action{Command: &catalog.Command{Argv: []catalog.Template{"sh", "-c", "head -c 100000000 /dev/zero; sleep 1"}}},

@@ -46,6 +46,7 @@ func call(target, outcome string) record.Activity {
 }
 
 func TestActivityBurstLosesNothing(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := s.NewActivityWriter(ActivityWriterOptions{})
 	var wg sync.WaitGroup
@@ -77,6 +78,7 @@ func TestActivityBurstLosesNothing(t *testing.T) {
 }
 
 func TestActivityOverflowIsCounted(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "mcptray.db")
 	s := openAt(t, path)
 	// Another connection holds the write lock: the writer stalls while the
@@ -124,6 +126,7 @@ func TestActivityOverflowIsCounted(t *testing.T) {
 }
 
 func TestActivityQuery(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
@@ -203,6 +206,7 @@ func TestActivityQuery(t *testing.T) {
 }
 
 func TestActivityRetentionByCount(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	set, _ := s.Settings(ctx)
@@ -225,6 +229,7 @@ func TestActivityRetentionByCount(t *testing.T) {
 }
 
 func TestActivityRetentionByAge(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	set, _ := s.Settings(ctx)
@@ -256,6 +261,7 @@ func TestActivityRetentionByAge(t *testing.T) {
 }
 
 func TestActivitySubscription(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -299,6 +305,7 @@ func TestActivitySubscription(t *testing.T) {
 }
 
 func TestActivityFollowAcrossStores(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "mcptray.db")
 	server, follower := openAt(t, path), openAt(t, path)
@@ -339,6 +346,7 @@ func TestActivityFollowAcrossStores(t *testing.T) {
 }
 
 func TestActivityWritesDoNotSignalChanges(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "quiet.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -361,6 +369,7 @@ func TestActivityWritesDoNotSignalChanges(t *testing.T) {
 }
 
 func TestActivityAfterClose(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := s.NewActivityWriter(ActivityWriterOptions{})
 	w.Record(call("kept", record.OutcomeOK))

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRememberedApprovalsOutliveTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "mcptray.db")
 	k := record.ApprovalKey{Token: "stdio-shim", Client: "claude-desktop", Tool: "clean_downloads", ToolHash: "h1"}
@@ -76,6 +77,7 @@ func TestRememberedApprovalsOutliveTheStore(t *testing.T) {
 }
 
 func TestRememberApprovalRefusesAnIncompleteKey(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -97,6 +99,7 @@ func TestRememberApprovalRefusesAnIncompleteKey(t *testing.T) {
 // TestRevokingATokenForgetsItsApprovals: a token made later under the same
 // name is another client, and must be asked again.
 func TestRevokingATokenForgetsItsApprovals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openAt(t, filepath.Join(t.TempDir(), "mcptray.db"))
 	if _, err := s.CreateToken(ctx, "laptop", nil); err != nil {

@@ -44,6 +44,7 @@ func names(c *catalog.Catalog) string {
 }
 
 func TestImportReplace(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	seed(t, s)
@@ -79,6 +80,7 @@ func TestImportReplace(t *testing.T) {
 }
 
 func TestImportMerge(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	seed(t, s)
@@ -102,6 +104,7 @@ func TestImportMerge(t *testing.T) {
 }
 
 func TestImportInvalidChangesNothing(t *testing.T) {
+	t.Parallel()
 	in := &catalog.Catalog{
 		Tools: []catalog.Tool{
 			greetTool("bad name", "Has a space in its name."),
@@ -161,6 +164,7 @@ func TestImportInvalidChangesNothing(t *testing.T) {
 }
 
 func TestImportWrongFormat(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	err := s.Import(context.Background(), &catalog.Catalog{Format: "something-else", Version: 7}, false)
 	var ve *catalog.ValidationError

@@ -26,6 +26,7 @@ const (
 // it opens the database named in its environment, makes one change and
 // exits.
 func TestHelperProcess(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv(helperDBEnv)
 	if path == "" {
 		t.Skip("helper process for the cross-process tests")
@@ -67,6 +68,7 @@ func runHelper(t *testing.T, path, action string) string {
 }
 
 func TestChangesInProcess(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	first, second := s.Changes(ctx), s.Changes(ctx)
@@ -108,6 +110,7 @@ func TestChangesInProcess(t *testing.T) {
 }
 
 func TestChangesFromOtherProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
@@ -141,6 +144,7 @@ func TestChangesFromOtherProcess(t *testing.T) {
 }
 
 func TestChangesClosed(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "c.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +183,7 @@ func closedWithin(ch <-chan struct{}, d time.Duration) bool {
 }
 
 func TestKeyCreationIsQuiet(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "k.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -194,6 +199,7 @@ func TestKeyCreationIsQuiet(t *testing.T) {
 }
 
 func TestOwnWriteSignalsOnce(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "once.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +223,7 @@ func TestOwnWriteSignalsOnce(t *testing.T) {
 // noticed through the file watch, well before the safety poll (which is
 // longer than testutil.Patience) could see it.
 func TestChangesFromOtherStoreWithoutPolling(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "two.db")
 	s, other := openAt(t, path), openAt(t, path)
 	ctx := context.Background()
@@ -242,6 +249,7 @@ func TestChangesFromOtherStoreWithoutPolling(t *testing.T) {
 // descriptor or more) ends with the Store, so opening and closing many
 // leaks none.
 func TestCloseReleasesTheWatch(t *testing.T) {
+	// Not parallel: it counts the files this whole process holds open.
 	openFDs := func() int {
 		fds, err := os.ReadDir("/proc/self/fd")
 		if err != nil {

@@ -97,6 +97,7 @@ func crudCases() []crudCase {
 }
 
 func TestCRUDRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tc := range crudCases() {
 		t.Run(tc.kind, func(t *testing.T) {
 			s := openTest(t)
@@ -156,6 +157,7 @@ func TestCRUDRoundTrip(t *testing.T) {
 }
 
 func TestPutInvalidWritesNothing(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	if err := s.PutTool(ctx, greetTool("keep", "Stays.")); err != nil {
@@ -197,6 +199,7 @@ func TestPutInvalidWritesNothing(t *testing.T) {
 }
 
 func TestCatalogSorted(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, name := range []string{"charlie", "alpha", "bravo"} {

@@ -34,6 +34,7 @@ func asVersion4(t *testing.T, path string) {
 // TestMigrationBacksUpFirst: before a migration changes an existing
 // database, the database as it was is copied beside it, whole and private.
 func TestMigrationBacksUpFirst(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "m.db")
 	s := openAt(t, path)
@@ -89,6 +90,7 @@ func TestMigrationBacksUpFirst(t *testing.T) {
 // is refused with a message that says so and what to do, and not a byte of
 // it changes.
 func TestNewerDatabaseRefusedUntouched(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "future.db")
 	s := openAt(t, path)
 	if _, err := s.db.Exec(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, '0999_future.sql', '2030-01-01T00:00:00.000Z')`); err != nil {
@@ -126,6 +128,7 @@ func sum(t *testing.T, path string) [32]byte {
 // folder that cannot be written) fails with a message that says that, not
 // SQLite's "no such file or directory".
 func TestReadOnlyDatabaseSaysSo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	openAt(t, filepath.Join(src, "r.db")).Close()

@@ -13,6 +13,7 @@ import (
 // next Store on the database (as after a crash) until it is taken; a
 // forgotten one is not.
 func TestProcessGroupsOutliveTheStore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
 	s := openAt(t, path)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRecentClients(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	now := time.Now()
@@ -51,6 +52,7 @@ func TestRecentClients(t *testing.T) {
 // TestRecentClientsUsesTheTimeIndex: the tray asks every few seconds, so
 // the query must not scan the whole log.
 func TestRecentClientsUsesTheTimeIndex(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	rows, err := s.db.Query(`EXPLAIN QUERY PLAN `+recentClientsQuery, time.Now().UTC().Format(timeLayout))
 	if err != nil {

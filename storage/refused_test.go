@@ -40,6 +40,7 @@ func refusedCount(t *testing.T, s *Store) (requests, rows int) {
 }
 
 func TestRefusedRequestsAreCounted(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	start := time.Now()
@@ -63,6 +64,7 @@ func TestRefusedRequestsAreCounted(t *testing.T) {
 }
 
 func TestRefusedKindsAreBounded(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	// A sender choosing what each refusal says (a Host, an Origin) gets no
@@ -78,6 +80,7 @@ func TestRefusedKindsAreBounded(t *testing.T) {
 }
 
 func TestPruneKeepsAcceptedApartFromRefused(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	w := newWriter(t, s, ActivityWriterOptions{})
 	w.Record(call("kept", record.OutcomeOK))

@@ -78,6 +78,7 @@ func saveCases() []saveCase {
 }
 
 func TestSaveRenames(t *testing.T) {
+	t.Parallel()
 	for _, tc := range saveCases() {
 		t.Run(tc.kind, func(t *testing.T) {
 			s := openTest(t)
@@ -110,6 +111,7 @@ func TestSaveRenames(t *testing.T) {
 }
 
 func TestSaveKeepsTheStoredDisabledFlag(t *testing.T) {
+	t.Parallel()
 	for _, tc := range saveCases() {
 		t.Run(tc.kind, func(t *testing.T) {
 			s := openTest(t)
@@ -150,6 +152,7 @@ func TestSaveKeepsTheStoredDisabledFlag(t *testing.T) {
 }
 
 func TestSaveRefusesATakenKey(t *testing.T) {
+	t.Parallel()
 	for _, tc := range saveCases() {
 		t.Run(tc.kind, func(t *testing.T) {
 			s := openTest(t)
@@ -200,6 +203,7 @@ func allowlists(t *testing.T, s *Store) map[string][]string {
 }
 
 func TestSaveToolRewritesAllowlists(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, name := range []string{"lookup", "other"} {
@@ -259,6 +263,7 @@ func TestSaveToolRewritesAllowlists(t *testing.T) {
 }
 
 func TestSaveToolIsOneTransaction(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, name := range []string{"lookup", "other"} {
@@ -308,6 +313,7 @@ func TestSaveToolIsOneTransaction(t *testing.T) {
 }
 
 func TestSaveRefusesAnInvalidEntry(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)

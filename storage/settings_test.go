@@ -9,6 +9,7 @@ import (
 )
 
 func TestSettingsDefaults(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	got, err := s.Settings(context.Background())
 	if err != nil {
@@ -20,6 +21,7 @@ func TestSettingsDefaults(t *testing.T) {
 }
 
 func TestSettingsRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	set := catalog.DefaultSettings()
@@ -51,6 +53,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 }
 
 func TestSettingsInvalidNotStored(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)
@@ -65,6 +68,7 @@ func TestSettingsInvalidNotStored(t *testing.T) {
 }
 
 func TestSettingsToleratesUnknownAndBadKeys(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for _, row := range [][2]string{
@@ -96,6 +100,7 @@ func TestSettingsToleratesUnknownAndBadKeys(t *testing.T) {
 }
 
 func TestSettingsPortAndAskPolicyValidated(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	before := dump(t, s)

@@ -10,6 +10,7 @@ import (
 // listed by prefix, never reaches the settings, and the settings never
 // overwrite it.
 func TestState(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := t.TempDir() + "/mcptray.db"
 	s := openAt(t, path)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config", "mcptray", "mcptray.db")
 	s := openAt(t, path)
 	if err := s.PutTool(context.Background(), greetTool("greet", "Greets.")); err != nil {
@@ -37,6 +38,7 @@ func TestOpenCreatesPrivateDirAndFile(t *testing.T) {
 }
 
 func TestPragmas(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	for pragma, want := range map[string]string{
@@ -55,6 +57,7 @@ func TestPragmas(t *testing.T) {
 }
 
 func TestMigrationsIdempotent(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "m.db")
 	ms, err := migrations()
 	if err != nil {
@@ -87,6 +90,7 @@ func TestMigrationsIdempotent(t *testing.T) {
 }
 
 func TestSchemaTooNew(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "new.db")
 	s, err := Open(path, mcpcore.Validator{})
 	if err != nil {
@@ -109,6 +113,7 @@ func TestSchemaTooNew(t *testing.T) {
 }
 
 func TestCloseTwice(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "c.db"), mcpcore.Validator{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +130,7 @@ func TestCloseTwice(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "we?ird #dir %41 & x=y")
 	path := filepath.Join(dir, "my db?.sqlite")
 	s := openAt(t, path)

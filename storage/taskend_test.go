@@ -14,6 +14,7 @@ import (
 // the task was failed (a second server marking it interrupted, once) must
 // not flip it to completed.
 func TestEndedTaskStaysEnded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openTest(t)
 	now := time.Now().UTC().Truncate(time.Millisecond)

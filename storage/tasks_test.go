@@ -13,6 +13,7 @@ import (
 )
 
 func TestTasks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "mcptray.db")
 	s := openAt(t, path)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestTokenLifecycle(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 
@@ -101,6 +102,7 @@ func TestTokenLifecycle(t *testing.T) {
 }
 
 func TestVerifyWrongToken(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	real, err := s.CreateToken(ctx, "laptop", nil)
@@ -119,6 +121,7 @@ func TestVerifyWrongToken(t *testing.T) {
 }
 
 func TestCreateTokenRejects(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	if _, err := s.CreateToken(ctx, "laptop", nil); err != nil {
@@ -141,6 +144,7 @@ func TestCreateTokenRejects(t *testing.T) {
 }
 
 func TestTokenLastUsedIsQuiet(t *testing.T) {
+	t.Parallel()
 	s, err := Open(filepath.Join(t.TempDir(), "t.db"), mcpcore.Validator{}, WithPollInterval(20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +185,7 @@ func TestTokenLastUsedIsQuiet(t *testing.T) {
 }
 
 func TestTokenCacheSeesOtherStore(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "shared.db")
 	a, b := openAt(t, path), openAt(t, path)
 	ctx := context.Background()
@@ -210,6 +215,7 @@ func TestTokenCacheSeesOtherStore(t *testing.T) {
 }
 
 func TestReplaceToken(t *testing.T) {
+	t.Parallel()
 	s := openTest(t)
 	ctx := context.Background()
 	first, err := s.ReplaceToken(ctx, "cursor") // none yet: created, all tools

@@ -46,6 +46,7 @@ func TestMain(m *testing.M) {
 
 // build compiles mcptray and mcptray-stdio into a temp dir, once.
 func build(t testing.TB) {
+	testutil.Long(t, "builds the shim and mcptray and runs them")
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the end-to-end tests use unix signals")

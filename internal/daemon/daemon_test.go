@@ -209,6 +209,7 @@ func TestPauseAndStop(t *testing.T) {
 // away before it touches anything — the first server's running task stays
 // as it is — and the error names the server that holds the database.
 func TestOneServerPerDatabase(t *testing.T) {
+	testutil.Long(t, "starts a second server and waits for the lock")
 	dir := t.TempDir()
 	cfg := testConfig(dir)
 	cfg.NoAuth = true
@@ -304,6 +305,7 @@ func TestSetPortTaken(t *testing.T) {
 // database's write lock), the server serves on the old port again and the
 // stored port is unchanged.
 func TestSaveSettingsMovesBackWhenStoringFails(t *testing.T) {
+	testutil.Long(t, "waits out a port move")
 	d, token := startStarter(t)
 	ctx := context.Background()
 	before := d.URL()

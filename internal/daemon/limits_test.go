@@ -103,6 +103,7 @@ func TestControlEndpointChecksHost(t *testing.T) {
 // TestStopAnswersRunningCall: a call running when mcptray stops (SIGTERM,
 // Quit) gets a JSON-RPC answer saying so before its connection closes.
 func TestStopAnswersRunningCall(t *testing.T) {
+	testutil.Long(t, "stops a server during a call")
 	cfg := testConfig(t.TempDir())
 	cfg.Catalog = &catalog.Catalog{Tools: []catalog.Tool{slowTool}}
 	d := start(t, cfg)
@@ -157,6 +158,7 @@ func inFlight(d *Daemon) bool {
 // TestStalledBodyIsCut: a request whose body stops coming is answered and
 // its connection closed within 40 s, so slow bodies cannot hold the server.
 func TestStalledBodyIsCut(t *testing.T) {
+	testutil.Long(t, "waits out the read timeout")
 	t.Parallel()
 	d := start(t, testConfig(t.TempDir()))
 	token, err := d.Store().CreateToken(context.Background(), "test", nil)
@@ -283,6 +285,7 @@ func TestIdleFloodLocksNoClientOut(t *testing.T) {
 // never written. The bound README.md states is the batch window
 // (storage.DefaultActivityBatchDelay) plus the batch being written.
 func TestActivityLossAfterKill(t *testing.T) {
+	testutil.Long(t, "kills a server process")
 	if runtime.GOOS == "windows" {
 		t.Skip("kill -9 is a Unix signal")
 	}
@@ -353,6 +356,7 @@ func TestActivityLossAfterKill(t *testing.T) {
 // after it started is in the activity log, so a kill -9 before it ends
 // does not erase that it was accepted (and may have run).
 func TestKillDuringLongCallKeepsItsRecord(t *testing.T) {
+	testutil.Long(t, "kills a server process")
 	if runtime.GOOS == "windows" {
 		t.Skip("kill -9 is a Unix signal")
 	}

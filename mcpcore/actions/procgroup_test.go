@@ -19,6 +19,7 @@ import (
 // another program (another start time), or a group recorded without a
 // start time, is left alone.
 func TestKillLeftoversOnlyKillsTheRecordedGroup(t *testing.T) {
+	testutil.Long(t, "starts process groups and kills them")
 	cmd := exec.Command("sh", "-c", "sleep 30 & sleep 30; wait")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -65,6 +65,7 @@ func TestMain(m *testing.M) {
 
 // build compiles the headless mcptray and the shim, once.
 func build(t *testing.T) {
+	testutil.Long(t, "builds the real programs and kills them")
 	t.Helper()
 	buildOnce.Do(func() {
 		wd, _ := os.Getwd()
