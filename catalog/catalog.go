@@ -12,7 +12,7 @@ const (
 )
 
 // Catalog is everything a person defines. Its JSON form is the import/export
-// format (see README "Catalog JSON").
+// format (see docs/tools.md).
 type Catalog struct {
 	Format            string             `json:"format"`
 	Version           int                `json:"version"`

@@ -85,7 +85,7 @@ func DefaultSettings() Settings {
 		AskTimeoutSeconds:      300,
 		// Limits no real AI app comes near (a handful of calls at once,
 		// one session each), which still bound what one token can hold:
-		// see README.md, "Limits".
+		// see docs/security.md, "Limits".
 		MaxCallsPerToken:        16,
 		MaxTasksPerToken:        64,
 		MaxWaitingTasksPerToken: 16,

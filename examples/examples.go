@@ -5,7 +5,7 @@ package examples
 import _ "embed"
 
 // Starter is the catalog a new user's database starts with: a few useful
-// tools, a resource template and a prompt (see README, Setup).
+// tools, a resource template and a prompt (see docs/install.md).
 //
 //go:embed starter.json
 var Starter []byte

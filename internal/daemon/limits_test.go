@@ -282,7 +282,7 @@ func TestIdleFloodLocksNoClientOut(t *testing.T) {
 
 // TestActivityLossAfterKill measures what a kill -9 during a flood of
 // calls costs the activity log: records of calls that were answered but
-// never written. The bound README.md states is the batch window
+// never written. The bound docs/security.md states is the batch window
 // (storage.DefaultActivityBatchDelay) plus the batch being written.
 func TestActivityLossAfterKill(t *testing.T) {
 	testutil.Long(t, "kills a server process")
