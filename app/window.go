@@ -240,7 +240,7 @@ var errNotReady = errors.New("the windows are not ready")
 
 // counted wraps a handler of the serving process's calls: it counts the
 // call received and being answered, so that the process does not end
-// under it, and looks again whether it may end once it is answered.
+// under it, and looks again whether it may end once its answer is sent.
 func counted[P, R any](p *parentLink, h func(context.Context, *UI, P) (R, error)) func(context.Context, P) (R, error) {
 	return func(ctx context.Context, params P) (R, error) {
 		p.received.Add(1)
@@ -250,10 +250,17 @@ func counted[P, R any](p *parentLink, h func(context.Context, *UI, P) (R, error)
 			return zero, errNotReady
 		}
 		u.busy.Add(1)
-		defer func() {
+		// Held until the answer is written, not only returned: an Idle
+		// asked in between could let this process end with the answer
+		// unsent, and the serving process would tell the AI app that
+		// nobody answered a question the person had just allowed.
+		done := func() {
 			u.busy.Add(-1)
 			fyne.Do(u.maybeEnd)
-		}()
+		}
+		if !winlink.AfterReply(ctx, done) {
+			defer done()
+		}
 		return h(ctx, u, params)
 	}
 }

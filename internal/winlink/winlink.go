@@ -305,8 +305,46 @@ func (c *Conn) deliver(r *jsonrpc.Response) {
 	}
 }
 
+// afterKey keys a handler's context to what runs once its answer is sent.
+type afterKey struct{}
+
+// afterReply holds what AfterReply registered for one request.
+type afterReply struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+// AfterReply makes fn run once the answer to the call being handled under
+// ctx has been written to the link (for a notice, once it was handled),
+// and reports whether ctx is a handler's; when it is not, fn is not kept.
+// A process that ends when it holds nothing uses it to hold on until its
+// answers are out: what it writes after them reaches the other side after
+// them.
+func AfterReply(ctx context.Context, fn func()) bool {
+	a, ok := ctx.Value(afterKey{}).(*afterReply)
+	if !ok {
+		return false
+	}
+	a.mu.Lock()
+	a.fns = append(a.fns, fn)
+	a.mu.Unlock()
+	return true
+}
+
+func (a *afterReply) run() {
+	a.mu.Lock()
+	fns := a.fns
+	a.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
 // serve runs the handler on a request and, for a call, sends its answer.
 func (c *Conn) serve(ctx context.Context, req *jsonrpc.Request) {
+	after := &afterReply{}
+	defer after.run() // deferred: after the answer is written
+	ctx = context.WithValue(ctx, afterKey{}, after)
 	res, err := c.safeHandle(ctx, req)
 	id, isCall := numericID(req.ID)
 	if !req.ID.IsValid() {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -204,4 +205,64 @@ func TestAHandlerRegisteredTwicePanics(t *testing.T) {
 		}
 	}()
 	HandleNotice(mux, Notice[int]{Name: "twice"}, func(context.Context, int) {})
+}
+
+// orderedWriter records, in order, what was written through it and the
+// marks put between.
+type orderedWriter struct {
+	w      io.Writer
+	mu     sync.Mutex
+	log    []string
+	marked chan struct{}
+}
+
+func (o *orderedWriter) Write(b []byte) (int, error) {
+	o.mu.Lock()
+	o.log = append(o.log, string(b))
+	o.mu.Unlock()
+	return o.w.Write(b)
+}
+
+func (o *orderedWriter) mark(s string) {
+	o.mu.Lock()
+	o.log = append(o.log, s)
+	o.mu.Unlock()
+	close(o.marked)
+}
+
+func TestWhatRunsAfterTheReplyRunsOnceItIsWritten(t *testing.T) {
+	lr, rw := io.Pipe()
+	rr, lw := io.Pipe()
+	out := &orderedWriter{w: rw, marked: make(chan struct{})}
+	right := NewMux()
+	registered := make(chan bool, 1)
+	Handle(right, twice, func(ctx context.Context, n int) (int, error) {
+		registered <- AfterReply(ctx, func() { out.mark("after") })
+		return 2 * n, nil
+	})
+	l, r := New(lr, lw, NewMux()), New(rr, out, right)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { _ = l.Run(ctx) }()
+	go func() { _ = r.Run(ctx) }()
+	t.Cleanup(func() { cancel(); _ = rw.Close(); _ = rr.Close(); _ = lw.Close(); _ = lr.Close() })
+
+	if got, err := twice.Call(context.Background(), l, 4); err != nil || got != 8 {
+		t.Fatalf("twice(4) = %v, %v", got, err)
+	}
+	if !<-registered {
+		t.Fatal("AfterReply said a handler's context is not one")
+	}
+	select {
+	case <-out.marked:
+	case <-time.After(patience):
+		t.Fatal("what was to run after the reply never ran")
+	}
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	if len(out.log) != 2 || !strings.Contains(out.log[0], `"result":8`) || out.log[1] != "after" {
+		t.Fatalf("written and marked, in order: %q; want the answer, then after", out.log)
+	}
+	if AfterReply(context.Background(), func() { t.Error("kept outside a handler") }) {
+		t.Error("AfterReply took a context that is no handler's")
+	}
 }
