@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/mcptray/mcptray/record"
 	"golang.org/x/sys/windows"
 )
 
@@ -112,7 +113,7 @@ func creationTime(p windows.Handle) (uint64, error) {
 // killLeftover kills g's program if it still runs with the recorded
 // creation time. Its job died with the mcptray that held it, so this is a
 // second line only: the program itself, if it somehow outlived its job.
-func killLeftover(g ProcessGroup) int {
+func killLeftover(g record.ProcessGroup) int {
 	p, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION|windows.PROCESS_TERMINATE, false, uint32(g.ID))
 	if err != nil {
 		return 0
