@@ -92,8 +92,10 @@ test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go te
 # third of their time went to the collector. -p 4: the test binaries wait on
 # sockets, timers and the linker as much as on the CPU, so four at once keep
 # two cores busy.
-check: ## the quick check between commits (< 1 min on a warm build cache): gofmt, vet, go test -short
+check: ## the quick check between commits (< 1 min on a warm build cache): gofmt, vet (also for Windows), go test -short
 	@$(MAKE) --no-print-directory fmt-check vet
+	$(call step,go vet for Windows (what only a Windows build reads))
+	@CGO_ENABLED=0 GOOS=windows $(GO) vet -tags headless $(HEADLESS_PKGS) && echo ok
 	$(call step,go test -short -count=1 ./...)
 	@GOGC=400 $(GO) test -p 4 -short -count=1 ./...
 
