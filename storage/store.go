@@ -108,7 +108,8 @@ func WithPollInterval(d time.Duration) Option {
 // Open opens (creating if needed) the database at path and brings its
 // schema up to date. A missing parent directory is created with mode 0700,
 // a new database file with mode 0600. It fails with ErrSchemaTooNew when the
-// database was written by a newer mcptray.
+// database was written by a newer mcptray. Every entry stored is checked
+// with v first (mcpcore.Validator{}, in mcptray).
 func Open(path string, v Validator, opts ...Option) (*Store, error) {
 	if v == nil {
 		return nil, errors.New("open database: no validator")
