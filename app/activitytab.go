@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -91,7 +92,7 @@ func newActivityTab(cfg Config) *ActivityTab {
 	t.search.OnChanged = func(string) { t.applySearch() }
 	t.pause = widget.NewCheck("Pause live", func(bool) { t.showStatus() })
 	t.status = widget.NewLabel("")
-	t.problem = wrapLabel("")
+	t.problem = ui.WrapLabel("")
 	t.problem.Importance = widget.DangerImportance
 	t.problem.Hide()
 
@@ -108,7 +109,7 @@ func newActivityTab(cfg Config) *ActivityTab {
 			t.detail.show(&t.shown[id])
 		}
 	}
-	t.empty = wrapLabel(activityEmpty)
+	t.empty = ui.WrapLabel(activityEmpty)
 	t.empty.Alignment = fyne.TextAlignCenter
 	t.empty.TextStyle.Italic = true
 	t.detail = newActivityDetail()

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
@@ -103,7 +104,7 @@ func clickRow(tab *ActivityTab, i int) {
 }
 
 func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
-	newTestApp(t)
+	uitest.NewTestApp(t)
 	l := newActivityLog(t)
 	l.write(t,
 		callRecord("Claude Code", "notes.add", record.OutcomeOK, "added"),
@@ -183,7 +184,7 @@ func TestActivityTabFiltersAndShowsDetails(t *testing.T) {
 }
 
 func TestActivityTabEmptyState(t *testing.T) {
-	newTestApp(t)
+	uitest.NewTestApp(t)
 	tab := shownActivityTab(t, newActivityLog(t))
 	testutil.Eventually(t, "the empty log's line", func() bool {
 		return inTab(tab, func() bool { return tab.empty.Visible() && tab.empty.Text == activityEmpty })
@@ -192,7 +193,7 @@ func TestActivityTabEmptyState(t *testing.T) {
 
 func TestActivityTabIsLive(t *testing.T) {
 	testutil.Long(t, "follows the activity log for seconds")
-	newTestApp(t)
+	uitest.NewTestApp(t)
 	l := newActivityLog(t)
 	l.write(t, callRecord("Claude Code", "first", record.OutcomeOK, ""), callRecord("Claude Code", "second", record.OutcomeOK, ""))
 	tab := shownActivityTab(t, l)
@@ -235,7 +236,7 @@ func TestActivityTabIsLive(t *testing.T) {
 }
 
 func TestRenderActivityTab(t *testing.T) {
-	newTestApp(t)
+	uitest.NewTestApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	l := newActivityLog(t)
 	task := callRecord("Claude Code", "backup.run", record.OutcomeTask, "task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4")
@@ -258,15 +259,15 @@ func TestRenderActivityTab(t *testing.T) {
 		if got := tab.detail.values["Task"].Text; got != "7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4" {
 			t.Errorf("task id %q", got)
 		}
-		capture(t, w, "activity.png")
+		uitest.Capture(t, w, "activity.png")
 		// A row's time is today's time of day (the date too, should the
 		// day change meanwhile).
 		const when = `re:label: (\d\d:\d\d:\d\d|\d\d \w{3} \d\d:\d\d)`
 		// The filters and the count; the rows newest first, each with its
 		// time, coloured outcome, what was asked, and who asked; the
 		// details of the clicked row, the task's id in full.
-		got := seenIn(w.Canvas())
-		sees(t, "the activity tab", got,
+		got := uitest.SeenIn(w.Canvas())
+		uitest.Sees(t, "the activity tab", got,
 			"label: AI app", "select: All", "label: Tool", "select: All", "label: Outcome", "select: All",
 			"label: Search", "entry: (Search requests, tools, AI apps, details…)",
 			"label: Live · 5 requests", "check: [ ] Pause live",
@@ -282,15 +283,15 @@ func TestRenderActivityTab(t *testing.T) {
 			"label: Task", "label: 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "label: Approvals", "label: —",
 			"label: Protocol", "label: 2026-07-28",
 			"label: Detail", "label: task 7f3e9a2c-41d7-4c1e-9b0a-55e2d9c0a1f4", "button: Copy")
-		seesNone(t, "the activity tab", got, "No request", "Select a request", "Reading the activity log")
-		fits(t, w)
-		inView(t, w, "Copy")
+		uitest.SeesNone(t, "the activity tab", got, "No request", "Select a request", "Reading the activity log")
+		uitest.Fits(t, w)
+		uitest.InView(t, w, "Copy")
 		return true
 	})
 }
 
 func TestActivityTabKeepsTheRowsInView(t *testing.T) {
-	newTestApp(t)
+	uitest.NewTestApp(t)
 	l := newActivityLog(t)
 	var old []record.Activity
 	for i := range 40 {

@@ -1,11 +1,12 @@
 // Package app draws every window of mcptray, in the window process
-// (`mcptray window`, RunWindow): the manager window with its editors, the
-// desktop questions (approvals, forms, pages to open), the task window and
-// the Connect windows. The serving process (app/tray), which never draws,
-// starts it when there is something to show, and it ends when it holds no
-// window. It reads and writes the catalog, tokens, secrets and activity
-// log through its own Store, and asks the serving process, over the link
-// (app/link), for what only the server knows or does.
+// (`mcptray window`, RunWindow): the manager window (its editors are
+// package app/editor), the desktop questions (approvals, forms, pages to
+// open), the task window, Settings and the Connect windows. The serving
+// process (app/tray), which never draws, starts it when there is
+// something to show, and it ends when it holds no window. It reads and
+// writes the catalog, tokens, secrets and activity log through its own
+// Store, and asks the serving process, over the link (app/link), for what
+// only the server knows or does.
 package app
 
 import (
@@ -19,7 +20,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/assets"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
@@ -71,24 +74,6 @@ type Serving interface {
 	Idle() bool
 }
 
-// ToolTrier runs a catalog tool through the real MCP endpoint, as an AI
-// client would, for the tool editor's Try it.
-type ToolTrier interface {
-	TryTool(ctx context.Context, name string, args map[string]any) (TryResult, error)
-}
-
-// TryResult is what Try it shows: the outcome as a person reads it and the
-// raw JSON-RPC exchange.
-type TryResult struct {
-	// Text is the result's content, IsError whether the tool reported an
-	// error.
-	Text    string
-	IsError bool
-	// Request and Response are the JSON-RPC messages sent and received,
-	// indented.
-	Request, Response string
-}
-
 // Config is what the windows work on.
 type Config struct {
 	Store *storage.Store
@@ -102,7 +87,7 @@ type Config struct {
 	// runs none, and View ▸ Task window is off.
 	Tasks TaskSource
 	// TryIt runs tools for the editor's Try it; nil hides the button.
-	TryIt ToolTrier
+	TryIt editor.ToolTrier
 	// Serving hears of the windows' life: quit, close, nothing left.
 	Serving Serving
 	// DB is the database file, shown in the manager.
@@ -375,7 +360,7 @@ func (u *UI) confirmQuit() {
 	var d *dialog.CustomDialog
 	hide := func() { d.Hide() }
 	// The driver gives keys to the focused Cancel, not to the window.
-	cancel := newEscButton("Cancel", nil, hide, hide)
+	cancel := ui.NewEscButton("Cancel", nil, hide, hide)
 	cancel.Importance = widget.HighImportance
 	quit := widget.NewButton("Quit mcptray", func() { d.Hide(); u.quit() })
 	quit.Importance = widget.DangerImportance

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
@@ -35,6 +37,10 @@ type approvalsSection struct {
 	empty, detail     *widget.Label
 	revoke, revokeAll *widget.Button
 	content           *fyne.Container
+	// reloading serializes Reload. On the real driver it runs on the UI
+	// goroutine anyway; the test driver runs the change feed's fyne.Do
+	// inline, on the feed's goroutine, beside a tap's own Reload.
+	reloading sync.Mutex
 }
 
 // approvalColumns are the table's columns and their widths.
@@ -78,13 +84,13 @@ func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.St
 	s.table.OnUnselected = func(widget.TableCellID) { s.choose(-1) }
 	s.tableBox = container.NewGridWrap(fyne.NewSize(width, 140), s.table)
 
-	s.empty = wrapLabel(`None. When you answer an approval with "Allow until mcptray restarts" or "Allow until I revoke it", it is listed here.`)
-	s.detail = wrapLabel("")
+	s.empty = ui.WrapLabel(`None. When you answer an approval with "Allow until mcptray restarts" or "Allow until I revoke it", it is listed here.`)
+	s.detail = ui.WrapLabel("")
 	s.revoke = widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), s.revokeSelected)
 	s.revokeAll = widget.NewButtonWithIcon("Revoke all", theme.DeleteIcon(), s.confirmRevokeAll)
 	s.content = container.NewVBox(
 		heading("Remembered approvals"),
-		hint("AI apps you let run a tool without asking again. Each applies to one app (its token and the name it gives), one tool, and the tool as it was when you allowed it: once the tool is changed, the app is asked again. Revoking applies at once."),
+		ui.Hint("AI apps you let run a tool without asking again. Each applies to one app (its token and the name it gives), one tool, and the tool as it was when you allowed it: once the tool is changed, the app is asked again. Revoking applies at once."),
 		s.empty, s.tableBox, s.detail,
 		container.NewHBox(s.revoke, s.revokeAll),
 	)
@@ -131,6 +137,8 @@ func (s *approvalsSection) follow(ctx context.Context, st *storage.Store) {
 
 // Reload lists the remembered approvals anew, none selected.
 func (s *approvalsSection) Reload() {
+	s.reloading.Lock()
+	defer s.reloading.Unlock()
 	var items []record.RememberedApproval
 	if s.eng != nil {
 		var err error

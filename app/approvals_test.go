@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
@@ -23,7 +24,7 @@ import (
 // tool, "wipe", and a client connected to it.
 type approvalsFixture struct {
 	asker *Asker
-	srv   *served
+	srv   *uitest.Served
 	sec   *approvalsSection
 	win   fyne.Window
 	cs    *mcp.ClientSession
@@ -31,18 +32,18 @@ type approvalsFixture struct {
 
 func newApprovalsFixture(t *testing.T) *approvalsFixture {
 	t.Helper()
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	asker := NewAsker(app)
 	wipe := testcatalog.RespondTool("wipe", "wiped")
 	wipe.Title, wipe.Hints = "Wipe old files", &catalog.Hints{Destructive: &yes}
-	srv := servedBy(testserver.Start(t, testserver.Options{Asker: asker,
+	srv := uitest.ServedBy(testserver.Start(t, testserver.Options{Asker: asker,
 		Catalog: &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{wipe}}}))
 	w := test.NewTempWindow(t, nil)
-	sec := newApprovalsSection(t.Context(), srv.eng, srv.st, w)
+	sec := newApprovalsSection(t.Context(), srv.Eng, srv.St, w)
 	w.SetContent(sec.Content())
 	w.Resize(fyne.NewSize(760, 420))
-	cs := srv.connect(t.Context(), t)
+	cs := srv.Connect(t.Context(), t)
 	t.Cleanup(func() { _ = cs.Close() })
 	return &approvalsFixture{asker: asker, srv: srv, sec: sec, win: w, cs: cs}
 }
@@ -52,7 +53,7 @@ func newApprovalsFixture(t *testing.T) *approvalsFixture {
 func (f *approvalsFixture) listed(t *testing.T, last string) {
 	t.Helper()
 	testutil.EventuallyShows(t, "the approval in the list", func() (bool, string) {
-		got := seen(f.sec.Content())
+		got := uitest.Seen(f.sec.Content())
 		return len(f.sec.items) == 1 && slices.Contains(got, "label: app-test") && slices.Contains(got, last), strings.Join(got, "\n")
 	})
 }
@@ -85,7 +86,7 @@ func (f *approvalsFixture) call(t *testing.T, answer func(*pending)) *mcp.CallTo
 
 func TestRevokingARememberedApprovalAsksAgain(t *testing.T) {
 	f := newApprovalsFixture(t)
-	sees(t, "the section with nothing remembered", seen(f.sec.Content()),
+	uitest.Sees(t, "the section with nothing remembered", uitest.Seen(f.sec.Content()),
 		"label: Remembered approvals",
 		`label: None. When you answer an approval with "Allow until mcptray restarts" or "Allow until I revoke it", it is listed here.`,
 		"button: Revoke {disabled}", "button: Revoke all {disabled}")
@@ -95,17 +96,17 @@ func TestRevokingARememberedApprovalAsksAgain(t *testing.T) {
 	if res := f.call(t, nil); res.IsError {
 		t.Fatalf("remembered call: %+v", res)
 	}
-	got := seen(f.sec.Content())
-	sees(t, "the section with one approval", got,
+	got := uitest.Seen(f.sec.Content())
+	uitest.Sees(t, "the section with one approval", got,
 		"label: AI app", "label: Tool", "label: Token", "label: Since", "label: Remembered",
 		"label: app-test", "label: Wipe old files", "label: none", `re:label: \d{4}-\d\d-\d\d \d\d:\d\d`, "label: until revoked",
 		"button: Revoke {disabled}", "button: Revoke all")
-	seesNone(t, "the section with one approval", got, "None.", "{low}")
-	capture(t, f.win, "approvals.png")
+	uitest.SeesNone(t, "the section with one approval", got, "None.", "{low}")
+	uitest.Capture(t, f.win, "approvals.png")
 
 	// Selected, it says in full what it allows, and can be revoked.
 	f.sec.table.Select(widget.TableCellID{Row: 0, Col: 1})
-	sees(t, "the selected approval", seen(f.sec.Content()),
+	uitest.Sees(t, "the selected approval", uitest.Seen(f.sec.Content()),
 		`re:label: app-test may run "Wipe old files" \(wipe\) without asking, until you revoke it \(allowed on .*\)\.`,
 		"button: Revoke", "button: Revoke all")
 	test.Tap(f.sec.revoke)
@@ -121,24 +122,24 @@ func TestRevokingARememberedApprovalAsksAgain(t *testing.T) {
 	// applies, and the list says so.
 	f.call(t, func(p *pending) { test.Tap(p.approval.untilRevoked) })
 	f.listed(t, "label: until revoked")
-	tool, err := f.srv.st.Tool(t.Context(), "wipe")
+	tool, err := f.srv.St.Tool(t.Context(), "wipe")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tool.Description = "Wipes more."
-	if err := f.srv.st.PutTool(t.Context(), tool); err != nil {
+	if err := f.srv.St.PutTool(t.Context(), tool); err != nil {
 		t.Fatal(err)
 	}
 	f.listed(t, "label: Wipe old files — changed")
 	testutil.Eventually(t, "the edited tool served", func() bool {
 		// A session of its own each time: a client may reuse a list.
-		cs := f.srv.connect(t.Context(), t)
+		cs := f.srv.Connect(t.Context(), t)
 		defer cs.Close()
 		res, err := cs.ListTools(t.Context(), nil)
 		return err == nil && len(res.Tools) == 1 && res.Tools[0].Description == tool.Description
 	})
 	f.sec.table.Select(widget.TableCellID{Row: 0, Col: 0})
-	sees(t, "the approval of a changed tool", seen(f.sec.Content()),
+	uitest.Sees(t, "the approval of a changed tool", uitest.Seen(f.sec.Content()),
 		`re:label: app-test was allowed to run "Wipe old files" \(wipe\) without asking on .*, but the tool has been changed, renamed or deleted since: app-test is asked again\. Revoke this to tidy the list\.`)
 	f.call(t, func(p *pending) { test.Tap(p.approval.allowOnce) })
 }
@@ -149,18 +150,18 @@ func TestRevokeAllAsksFirst(t *testing.T) {
 	f.listed(t, "label: until restart")
 
 	test.Tap(f.sec.revokeAll)
-	got := seenIn(f.win.Canvas())
-	sees(t, "the confirmation", got,
+	got := uitest.SeenIn(f.win.Canvas())
+	uitest.Sees(t, "the confirmation", got,
 		"label: Revoke all remembered approvals?",
 		"label: The AI apps are asked again the next time they run these tools (1 approval).",
 		"button: Cancel", "button: Revoke all {danger}")
-	capture(t, f.win, "approvals-revoke-all.png")
-	test.Tap(overlayButton(t, f.win, "Cancel"))
+	uitest.Capture(t, f.win, "approvals-revoke-all.png")
+	test.Tap(uitest.OverlayButton(t, f.win, "Cancel"))
 	if len(f.sec.items) != 1 {
 		t.Fatal("Cancel revoked")
 	}
 	test.Tap(f.sec.revokeAll)
-	test.Tap(overlayButton(t, f.win, "Revoke all"))
+	test.Tap(uitest.OverlayButton(t, f.win, "Revoke all"))
 	if len(f.sec.items) != 0 {
 		t.Fatal("Revoke all left some")
 	}

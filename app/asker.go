@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"image/color"
@@ -18,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
@@ -89,8 +89,8 @@ type pending struct {
 	// the widgets tests reach
 	queued   *widget.Label
 	approval *approvalWidgets
-	url      [2]*escButton // open, cancel
-	form     *formDialog
+	url      [2]*ui.EscButton // open, cancel
+	form     *ui.FormDialog
 }
 
 // reply delivers the answer once.
@@ -155,7 +155,7 @@ func (a *Asker) Pending() int {
 // notify sends the desktop notification of a new question.
 func (a *Asker) notify(q mcpcore.Question, waiting int) {
 	title := "mcptray: " + kindTitle(q)
-	body := fmt.Sprintf("%s wants to run %s.", appName(q), toolName(q))
+	body := fmt.Sprintf("%s wants to run %s.", ui.AppName(q), ui.ToolName(q))
 	if n := a.Pending(); waiting > 1 || n > 1 {
 		body += fmt.Sprintf(" (%s waiting)", words.Count(n, "question", "questions"))
 	}
@@ -303,15 +303,15 @@ func (a *Asker) show(p *pending) {
 	var focus fyne.Focusable
 	switch p.q.Kind {
 	case catalog.StepForm:
-		f := newFormDialog(p.q, func(ans mcpcore.Answer) { a.answerWith(p, ans) })
+		f := ui.NewFormDialog(p.q, func(ans mcpcore.Answer) { a.answerWith(p, ans) })
 		p.form = f
-		f.grown = p.fit
-		f.focus = func(o fyne.Focusable) {
+		f.Grown = p.fit
+		f.Focus = func(o fyne.Focusable) {
 			if p.win != nil && !p.closed {
 				p.win.Canvas().Focus(o)
 			}
 		}
-		body, buttons, focus = f.content, f.buttons, f.firstFocus()
+		body, buttons, focus = f.Content, f.Buttons, f.FirstFocus()
 	case catalog.StepURL:
 		body, buttons, focus = a.urlContent(p)
 	default:
@@ -338,13 +338,13 @@ func (a *Asker) show(p *pending) {
 	scroll := container.NewVScroll(container.NewBorder(nil, nil, nil, gutter, body))
 	scroll.SetMinSize(fyne.NewSize(questionWidth/2, minQuestionHeight))
 	if p.form != nil {
-		p.form.scroll = scroll
+		p.form.Scroll = scroll
 	}
 	bottom := container.NewVBox(countdown, buttons, queued)
 	w.SetContent(container.NewPadded(container.NewBorder(nil, bottom, nil, nil, scroll)))
 	// With no widget focused, keys reach the window: Escape refuses, and
 	// nothing else answers (Enter allows nothing).
-	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { escaped(k, p.refuse) })
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { ui.Escaped(k, p.refuse) })
 	w.SetOnClosed(func() {
 		// Closed by the person (not by closeQuestion): that answers too.
 		if !p.closed {
@@ -435,36 +435,6 @@ func kindTitle(q mcpcore.Question) string {
 	return "approval needed"
 }
 
-// appName names the AI app that asks, for people.
-func appName(q mcpcore.Question) string {
-	if q.Client == "" {
-		return "An AI app"
-	}
-	return q.Client
-}
-
-// clientName names the AI app and the token it connected with.
-func clientName(q mcpcore.Question) string {
-	name := appName(q)
-	if q.Token != "" && q.Token != q.Client {
-		name += " (token " + q.Token + ")"
-	}
-	return name
-}
-
-// toolName names the tool for people: its title, quoted, or its name.
-func toolName(q mcpcore.Question) string {
-	return fmt.Sprintf("%q", cmp.Or(q.ToolTitle, q.Tool))
-}
-
-// toolLine is the tool's title with its name after it, or its name alone.
-func toolLine(q mcpcore.Question) string {
-	if q.ToolTitle == "" || q.ToolTitle == q.Tool {
-		return q.Tool
-	}
-	return q.ToolTitle + " (" + q.Tool + ")"
-}
-
 func isTrue(b *bool) bool { return b != nil && *b }
 
 // destructive reports whether q's tool is marked destructive.
@@ -491,48 +461,9 @@ func hintLines(h *catalog.Hints) []string {
 	return out
 }
 
-// header is the "who asks what" block every question window starts with.
-func header(q mcpcore.Question, title string) fyne.CanvasObject {
-	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	head.Wrapping = fyne.TextWrapWord
-	rows := []fyne.CanvasObject{head}
-	if strings.TrimSpace(q.Message) != "" {
-		msg := widget.NewLabel(q.Message)
-		msg.Wrapping = fyne.TextWrapWord
-		rows = append(rows, msg)
-	}
-	key := func(s string) *widget.Label {
-		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	info := container.New(layout.NewFormLayout(), key("AI app"), wrapLabel(clientName(q)), key("Tool"), wrapLabel(toolLine(q)))
-	if q.TaskID != "" {
-		info.Add(key("Runs"))
-		info.Add(wrapLabel("in the background, as task " + shortID(q.TaskID)))
-	}
-	rows = append(rows, info)
-	return container.NewVBox(rows...)
-}
-
-// smallPrint is a line of explanation, smaller than the question itself
-// but in the text colour: grey small print is hard to read on either
-// theme.
-func smallPrint(s string) *widget.Label {
-	l := wrapLabel(s)
-	l.SizeName = theme.SizeNameCaptionText
-	return l
-}
-
-// shortID shortens a long task id for display.
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12] + "…"
-	}
-	return id
-}
-
 // approvalWidgets are the parts of an approval window tests reach.
 type approvalWidgets struct {
-	deny, allowOnce, untilRestart, untilRevoked *escButton
+	deny, allowOnce, untilRestart, untilRevoked *ui.EscButton
 }
 
 // approvalContent builds the approval question. Deny has the focus
@@ -540,15 +471,15 @@ type approvalWidgets struct {
 // elsewhere, and a stray Space must not allow anything.
 func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, focus fyne.Focusable) {
 	q := p.q
-	title := fmt.Sprintf("%s wants to run %s", appName(q), toolName(q))
-	parts := []fyne.CanvasObject{header(q, title)}
+	title := fmt.Sprintf("%s wants to run %s", ui.AppName(q), ui.ToolName(q))
+	parts := []fyne.CanvasObject{ui.Header(q, title)}
 	for _, h := range hintLines(q.Hints) {
 		icon := theme.InfoIcon()
 		imp := widget.MediumImportance
 		if strings.Contains(h, "delete") {
 			icon, imp = theme.WarningIcon(), widget.DangerImportance
 		}
-		l := wrapLabel(h)
+		l := ui.WrapLabel(h)
 		l.Importance = imp
 		if imp == widget.DangerImportance {
 			l.TextStyle.Bold = true
@@ -571,11 +502,11 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 
 	answer := func(ans mcpcore.Answer) func() { return func() { a.answerWith(p, ans) } }
 	w := &approvalWidgets{
-		deny:      newEscButton("Deny", theme.CancelIcon(), p.refuse, answer(mcpcore.Answer{Action: "decline"})),
-		allowOnce: newEscButton("Allow once", theme.ConfirmIcon(), p.refuse, answer(mcpcore.Answer{Action: "accept"})),
-		untilRestart: newEscButton("Allow until mcptray restarts", nil, p.refuse,
+		deny:      ui.NewEscButton("Deny", theme.CancelIcon(), p.refuse, answer(mcpcore.Answer{Action: "decline"})),
+		allowOnce: ui.NewEscButton("Allow once", theme.ConfirmIcon(), p.refuse, answer(mcpcore.Answer{Action: "accept"})),
+		untilRestart: ui.NewEscButton("Allow until mcptray restarts", nil, p.refuse,
 			answer(mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRestart})),
-		untilRevoked: newEscButton("Allow until I revoke it", nil, p.refuse,
+		untilRevoked: ui.NewEscButton("Allow until I revoke it", nil, p.refuse,
 			answer(mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRevoked})),
 	}
 	w.allowOnce.Importance = widget.HighImportance
@@ -584,7 +515,7 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 		w.deny.Importance = widget.HighImportance
 	}
 	p.approval = w
-	remember := smallPrint("Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):")
+	remember := ui.SmallPrint("Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):")
 	buttons = container.NewVBox(
 		container.NewHBox(w.deny, layout.NewSpacer(), w.allowOnce),
 		remember,
@@ -596,21 +527,21 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 func (a *Asker) urlContent(p *pending) (body, buttons fyne.CanvasObject, focus fyne.Focusable) {
 	q := p.q
 	u, err := url.Parse(q.URL)
-	parts := []fyne.CanvasObject{header(q, fmt.Sprintf("%s asks you to open a web page for %s", appName(q), toolName(q)))}
+	parts := []fyne.CanvasObject{ui.Header(q, fmt.Sprintf("%s asks you to open a web page for %s", ui.AppName(q), ui.ToolName(q)))}
 	link := widget.NewLabelWithStyle(q.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	link.Wrapping = fyne.TextWrapBreak
 	parts = append(parts, widget.NewLabelWithStyle("Page", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), link)
 	okURL := err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 	if okURL {
-		site := wrapLabel("It opens in your browser, on the site " + u.Hostname() + ". Opening it tells " + appName(q) + " you agreed.")
+		site := ui.WrapLabel("It opens in your browser, on the site " + u.Hostname() + ". Opening it tells " + ui.AppName(q) + " you agreed.")
 		parts = append(parts, site)
 	} else {
-		bad := wrapLabel("This is not a web address mcptray will open.")
+		bad := ui.WrapLabel("This is not a web address mcptray will open.")
 		bad.Importance = widget.DangerImportance
 		parts = append(parts, bad)
 	}
-	cancel := newEscButton("Don't open", theme.CancelIcon(), p.refuse, p.refuse)
-	open := newEscButton("Open in browser", theme.ComputerIcon(), p.refuse, func() {
+	cancel := ui.NewEscButton("Don't open", theme.CancelIcon(), p.refuse, p.refuse)
+	open := ui.NewEscButton("Open in browser", theme.ComputerIcon(), p.refuse, func() {
 		if err := a.app.OpenURL(u); err != nil {
 			fyne.LogError("opening "+q.URL, err)
 		}
@@ -620,6 +551,6 @@ func (a *Asker) urlContent(p *pending) (body, buttons fyne.CanvasObject, focus f
 	if !okURL {
 		open.Disable()
 	}
-	p.url = [2]*escButton{open, cancel}
+	p.url = [2]*ui.EscButton{open, cancel}
 	return container.NewVBox(parts...), container.NewHBox(layout.NewSpacer(), cancel, open), cancel
 }

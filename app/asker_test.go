@@ -3,10 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"image/png"
-	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -16,45 +12,14 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
 )
-
-// recordingApp is the test app, recording notifications and opened URLs.
-type recordingApp struct {
-	fyne.App
-	mu     sync.Mutex
-	notes  []*fyne.Notification
-	opened []string
-}
-
-func (r *recordingApp) SendNotification(n *fyne.Notification) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.notes = append(r.notes, n)
-}
-
-func (r *recordingApp) OpenURL(u *url.URL) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.opened = append(r.opened, u.String())
-	return nil
-}
-
-func (r *recordingApp) notifications() []*fyne.Notification {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.notes)
-}
-
-func newRecordingApp(t *testing.T) *recordingApp {
-	t.Helper()
-	return &recordingApp{App: newTestApp(t)}
-}
 
 // asked is an Ask call running in the background.
 type asked struct {
@@ -103,7 +68,7 @@ func inUI(a *Asker, f func()) {
 
 // shows reports whether p's window shows s.
 func shows(a *Asker, p *pending, s string) (ok bool) {
-	inUI(a, func() { ok = hasText(p.win.Canvas().Content(), s) })
+	inUI(a, func() { ok = uitest.HasText(p.win.Canvas().Content(), s) })
 	return ok
 }
 
@@ -138,16 +103,16 @@ func wipeQuestion() mcpcore.Question {
 }
 
 func TestApprovalRememberChoices(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 	q := wipeQuestion()
 	q.Hints = nil // not destructive: Deny has the focus all the same
 	for _, tc := range []struct {
-		button func(*approvalWidgets) *escButton
+		button func(*approvalWidgets) *ui.EscButton
 		want   string
 	}{
-		{func(w *approvalWidgets) *escButton { return w.untilRestart }, record.RememberUntilRestart},
-		{func(w *approvalWidgets) *escButton { return w.untilRevoked }, record.RememberUntilRevoked},
+		{func(w *approvalWidgets) *ui.EscButton { return w.untilRestart }, record.RememberUntilRestart},
+		{func(w *approvalWidgets) *ui.EscButton { return w.untilRevoked }, record.RememberUntilRevoked},
 	} {
 		call := ask(t.Context(), a, q)
 		p := shownQuestion(t, a, "files.wipe")
@@ -167,14 +132,14 @@ func TestApprovalRememberChoices(t *testing.T) {
 			t.Errorf("window still open after the answer (pending %d)", a.Pending())
 		}
 	}
-	notes := app.notifications()
+	notes := app.Notifications()
 	if len(notes) != 2 || notes[0].Title != "mcptray: approval needed" || notes[0].Content != `claude-desktop wants to run "Wipe old files".` {
 		t.Errorf("notifications: %+v", notes)
 	}
 }
 
 func TestApprovalAllowOnceAndDeny(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 
 	call := ask(t.Context(), a, wipeQuestion())
@@ -227,11 +192,11 @@ func typeKey(a *Asker, p *pending, key fyne.KeyName) {
 }
 
 func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 	q := wipeQuestion()
 	q.Hints = nil
-	trip := tripQuestion()
+	trip := uitest.TripQuestion()
 	page := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: catalog.StepURL, URL: "https://github.com/login"}
 	for _, tc := range []struct {
 		name  string
@@ -244,11 +209,11 @@ func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
 		{"approval, Allow until I revoke it focused", q, func(p *pending) fyne.Focusable { return p.approval.untilRevoked }, "decline"},
 		{"approval, nothing focused", q, nil, "decline"},
 		{"page, Open focused", page, func(p *pending) fyne.Focusable { return p.url[0] }, "cancel"},
-		{"form, an entry focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "name").entry }, "cancel"},
-		{"form, a select focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "room").sel }, "cancel"},
-		{"form, a check box focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "breakfast").check }, "cancel"},
-		{"form, a choice focused", trip, func(p *pending) fyne.Focusable { return p.form.field(t, "extras").group[1] }, "cancel"},
-		{"form, Send focused", trip, func(p *pending) fyne.Focusable { return p.form.submit }, "cancel"},
+		{"form, an entry focused", trip, func(p *pending) fyne.Focusable { return p.form.Field("name").Entry }, "cancel"},
+		{"form, a select focused", trip, func(p *pending) fyne.Focusable { return p.form.Field("room").Sel }, "cancel"},
+		{"form, a check box focused", trip, func(p *pending) fyne.Focusable { return p.form.Field("breakfast").Check }, "cancel"},
+		{"form, a choice focused", trip, func(p *pending) fyne.Focusable { return p.form.Field("extras").Group[1] }, "cancel"},
+		{"form, Send focused", trip, func(p *pending) fyne.Focusable { return p.form.Submit }, "cancel"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			call := ask(t.Context(), a, tc.q)
@@ -280,7 +245,7 @@ func TestEscapeRefusesAndEnterAllowsNothing(t *testing.T) {
 
 // raisingApp records the question windows' Show and RequestFocus calls.
 type raisingApp struct {
-	*recordingApp
+	*uitest.RecordingApp
 	mu     sync.Mutex
 	raised []string
 }
@@ -291,7 +256,7 @@ type raisingWindow struct {
 }
 
 func (r *raisingApp) NewWindow(title string) fyne.Window {
-	return &raisingWindow{Window: r.recordingApp.NewWindow(title), app: r}
+	return &raisingWindow{Window: r.RecordingApp.NewWindow(title), app: r}
 }
 
 func (w *raisingWindow) note(what string) {
@@ -312,7 +277,7 @@ func (r *raisingApp) takeRaised() []string {
 }
 
 func TestRaiseBringsTheShownQuestionUp(t *testing.T) {
-	app := &raisingApp{recordingApp: newRecordingApp(t)}
+	app := &raisingApp{RecordingApp: uitest.NewRecordingApp(t)}
 	a := NewAsker(app)
 	raise := func() (ok bool) {
 		inUI(a, func() { ok = a.Raise() })
@@ -353,7 +318,7 @@ func TestRaiseBringsTheShownQuestionUp(t *testing.T) {
 }
 
 func TestQuestionsQueueAndWithdraw(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 	ctxA, cancelA := context.WithCancel(t.Context())
 	ctxB, cancelB := context.WithCancel(t.Context())
@@ -397,7 +362,7 @@ func TestQuestionsQueueAndWithdraw(t *testing.T) {
 }
 
 func TestApprovalCountdownAndDeadline(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 	ctx, cancel := context.WithTimeout(t.Context(), 1500*time.Millisecond)
 	defer cancel()
@@ -416,7 +381,7 @@ func TestApprovalCountdownAndDeadline(t *testing.T) {
 }
 
 func TestURLQuestion(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	a := NewAsker(app)
 	q := mcpcore.Question{Client: "cursor", Tool: "github.login", Key: "auth", Kind: catalog.StepURL,
 		Message: "Sign in to GitHub so the tool can read your issues.", URL: "https://github.com/login/device?code=ABCD"}
@@ -429,9 +394,9 @@ func TestURLQuestion(t *testing.T) {
 	if ans, err := call.wait(t); err != nil || ans.Action != "accept" {
 		t.Fatalf("open: %+v, %v", ans, err)
 	}
-	app.mu.Lock()
-	opened := slices.Clone(app.opened)
-	app.mu.Unlock()
+	app.Mu.Lock()
+	opened := slices.Clone(app.Opened)
+	app.Mu.Unlock()
 	if len(opened) != 1 || opened[0] != q.URL {
 		t.Errorf("opened %v", opened)
 	}
@@ -453,71 +418,8 @@ func TestURLQuestion(t *testing.T) {
 	_, _ = call.wait(t)
 }
 
-// hasText reports whether a label or entry under o shows s.
-func hasText(o fyne.CanvasObject, s string) bool {
-	found := false
-	walk(o, func(o fyne.CanvasObject) {
-		switch w := o.(type) {
-		case *widget.Label:
-			found = found || (w.Visible() && strings.Contains(w.Text, s))
-		case *widget.Entry:
-			found = found || strings.Contains(w.Text, s)
-		}
-	})
-	return found
-}
-
-// walk visits o and everything under it; an extended widget shows as
-// the widget it extends.
-func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
-	if x, ok := o.(extension); ok {
-		f(x.extends())
-		return
-	}
-	f(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, f)
-		}
-	case fyne.Widget:
-		if _, ok := c.(*widget.Label); ok {
-			return
-		}
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, f)
-		}
-	}
-}
-
-// shotDir is where screenshots go: $MCPTRAY_SHOTS, or a temp dir.
-func shotDir(t *testing.T) string {
-	if d := os.Getenv("MCPTRAY_SHOTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.TempDir()
-}
-
-// capture writes w's canvas to name under shotDir.
-func capture(t *testing.T, w fyne.Window, name string) {
-	t.Helper()
-	path := filepath.Join(shotDir(t), name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %s", path)
-}
-
 func TestRenderApprovalWindow(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	a := NewAsker(app)
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
@@ -529,7 +431,7 @@ func TestRenderApprovalWindow(t *testing.T) {
 	call2 := ask(ctx, a, second)
 	testutil.Eventually(t, "the queue line", func() bool { return shows(a, p, "1 more question") })
 	inUI(a, func() {
-		capture(t, p.win, "approval.png") // at the size the Asker gave it
+		uitest.Capture(t, p.win, "approval.png") // at the size the Asker gave it
 		if got := p.win.Title(); got != "mcptray — approval needed" {
 			t.Errorf("title %q", got)
 		}
@@ -538,7 +440,7 @@ func TestRenderApprovalWindow(t *testing.T) {
 		// (Deny the prominent one for a destructive tool), what the
 		// remembering ones do, and the queue under them. No grey small
 		// print: it reads badly on either theme.
-		sees(t, "the approval window", seenIn(p.win.Canvas()),
+		uitest.Sees(t, "the approval window", uitest.SeenIn(p.win.Canvas()),
 			`label: claude-desktop wants to run "Wipe old files"`,
 			`label: Allow the AI assistant to run "files.wipe"? It is marked destructive.`,
 			"label: AI app", "label: claude-desktop (token laptop)",
@@ -550,10 +452,10 @@ func TestRenderApprovalWindow(t *testing.T) {
 			"label: Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):",
 			"button: Allow until mcptray restarts", "button: Allow until I revoke it",
 			"label: 1 more question is waiting after this one.")
-		seesNone(t, "the approval window", seenIn(p.win.Canvas()), "{low}")
-		fits(t, p.win)
+		uitest.SeesNone(t, "the approval window", uitest.SeenIn(p.win.Canvas()), "{low}")
+		uitest.Fits(t, p.win)
 		for _, b := range []string{"Deny", "Allow once", "Allow until mcptray restarts", "Allow until I revoke it"} {
-			inView(t, p.win, b)
+			uitest.InView(t, p.win, b)
 		}
 		if got := p.win.Canvas().Focused(); got != p.approval.deny {
 			t.Errorf("focus on %v, want Deny", got)
@@ -563,16 +465,16 @@ func TestRenderApprovalWindow(t *testing.T) {
 	_, _ = call.wait(t)
 	p = shownQuestion(t, a, "files.list")
 	inUI(a, func() {
-		got := seenIn(p.win.Canvas())
-		sees(t, "the next approval window", got, `label: claude-desktop wants to run "Wipe old files"`, "label: Wipe old files (files.list)")
-		seesNone(t, "the last approval window", got, "more question")
+		got := uitest.SeenIn(p.win.Canvas())
+		uitest.Sees(t, "the next approval window", got, `label: claude-desktop wants to run "Wipe old files"`, "label: Wipe old files (files.list)")
+		uitest.SeesNone(t, "the last approval window", got, "more question")
 	})
 	test.Tap(p.approval.deny)
 	_, _ = call2.wait(t)
 }
 
 func TestRenderURLWindow(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	a := NewAsker(app)
 	q := mcpcore.Question{Client: "cursor", Tool: "github.login", ToolTitle: "GitHub sign-in", Key: "auth", Kind: catalog.StepURL,
@@ -580,12 +482,12 @@ func TestRenderURLWindow(t *testing.T) {
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "github.login")
 	inUI(a, func() {
-		capture(t, p.win, "url.png")
+		uitest.Capture(t, p.win, "url.png")
 		if got := p.win.Title(); got != "mcptray — open a web page?" {
 			t.Errorf("title %q", got)
 		}
-		got := seenIn(p.win.Canvas())
-		sees(t, "the URL window", got,
+		got := uitest.SeenIn(p.win.Canvas())
+		uitest.Sees(t, "the URL window", got,
 			`label: cursor asks you to open a web page for "GitHub sign-in"`,
 			"label: Sign in to GitHub so the tool can read your issues.",
 			"label: AI app", "label: cursor", "label: Tool", "label: GitHub sign-in (github.login)",
@@ -593,10 +495,10 @@ func TestRenderURLWindow(t *testing.T) {
 			"label: It opens in your browser, on the site github.com. Opening it tells cursor you agreed.",
 			"button: Don't open", "button: Open in browser {high}")
 		// No deadline, nothing queued: neither line shows.
-		seesNone(t, "the URL window", got, "Answer within", "more question")
-		fits(t, p.win)
-		inView(t, p.win, "Don't open")
-		inView(t, p.win, "Open in browser")
+		uitest.SeesNone(t, "the URL window", got, "Answer within", "more question")
+		uitest.Fits(t, p.win)
+		uitest.InView(t, p.win, "Don't open")
+		uitest.InView(t, p.win, "Open in browser")
 		if got := p.win.Canvas().Focused(); got != p.url[1] {
 			t.Errorf("focus on %v, want Cancel", got)
 		}

@@ -76,7 +76,7 @@ func (m *Manager) chooseImport() {
 		path := rc.URI().Path()
 		rc.Close()
 		var c *catalog.Catalog
-		m.background.run(func() { c, err = storage.ReadCatalogFile(path, mcpcore.Validator{}) }, func() {
+		m.background.Run(func() { c, err = storage.ReadCatalogFile(path, mcpcore.Validator{}) }, func() {
 			if err != nil {
 				m.showImportError(path, err)
 				return
@@ -105,7 +105,7 @@ func (m *Manager) askImport(path string, c *catalog.Catalog) {
 		return func() {
 			d.Hide()
 			var err error
-			m.background.run(func() { err = m.importParsed(c, replace) }, func() { m.importDone(path, c, err) })
+			m.background.Run(func() { err = m.importParsed(c, replace) }, func() { m.importDone(path, c, err) })
 		}
 	}
 	merge := widget.NewButton("Merge", answer(false))
@@ -175,7 +175,7 @@ func (m *Manager) chooseExport() {
 		// opens it for writing); the export then replaces it atomically.
 		path := wc.URI().Path()
 		wc.Close()
-		m.background.run(func() { err = m.ExportCatalog(path) }, func() {
+		m.background.Run(func() { err = m.ExportCatalog(path) }, func() {
 			if err != nil {
 				dialog.ShowError(err, m.win)
 				return

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -42,11 +43,11 @@ func exported(t *testing.T, m *Manager) []byte {
 	return b
 }
 
-func putTool(t *testing.T, s *served, name string) {
+func putTool(t *testing.T, s *uitest.Served, name string) {
 	t.Helper()
 	tl := catalog.Tool{Name: name, Description: "d", Action: catalog.Action{Respond: &catalog.Respond{
 		Content: []catalog.Content{{Type: "text", Text: "ok"}}}}}
-	if err := s.st.PutTool(context.Background(), tl); err != nil {
+	if err := s.St.PutTool(context.Background(), tl); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -80,7 +81,7 @@ func TestImportRefusesAnInvalidCatalogAndListsEveryProblem(t *testing.T) {
 	// The dialog lists every problem with its entry and field, in full.
 	m.win.Resize(fyne.NewSize(980, 680))
 	m.showImportError(path, err)
-	all := strings.Join(texts(m.win), "\n")
+	all := strings.Join(uitest.Texts(m.win), "\n")
 	for _, want := range []string{
 		"catalog.json was not imported: 3 problems. Nothing was changed.",
 		`tool "bad name" · name`, `tool "bad name" · description`, `resource "no-scheme" · uri`,
@@ -129,7 +130,7 @@ func TestImportMergesOrReplaces(t *testing.T) {
 	if got := catalogSummary(c); got != "1 tool, 0 resources, 0 resource templates and 1 prompt" {
 		t.Fatalf("summary %q", got)
 	}
-	cat, err := s.st.Catalog(ctx)
+	cat, err := s.St.Catalog(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestImportMergesOrReplaces(t *testing.T) {
 	if _, err := m.ImportCatalog(path, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.st.Tool(ctx, "kept"); err == nil {
+	if _, err := s.St.Tool(ctx, "kept"); err == nil {
 		t.Fatal("replace kept a tool the file does not name")
 	}
 }
@@ -162,12 +163,12 @@ func TestImportDialogMergesAndReloadsTheLists(t *testing.T) {
 	}
 	m.NewPrompt()
 	m.askImport(path, c)
-	if all := strings.Join(texts(m.win), "\n"); !strings.Contains(all, "Replace deletes every tool, resource and prompt not in the file") {
+	if all := strings.Join(uitest.Texts(m.win), "\n"); !strings.Contains(all, "Replace deletes every tool, resource and prompt not in the file") {
 		t.Fatalf("the question does not warn about Replace:\n%s", all)
 	}
-	test.Tap(overlayButton(t, m.win, "Merge"))
-	m.background.wait()
-	if all := strings.Join(texts(m.win), "\n"); !strings.Contains(all, "Imported 0 tools, 1 resource, 0 resource templates and 0 prompts from catalog.json.") {
+	test.Tap(uitest.OverlayButton(t, m.win, "Merge"))
+	m.background.Wait()
+	if all := strings.Join(uitest.Texts(m.win), "\n"); !strings.Contains(all, "Imported 0 tools, 1 resource, 0 resource templates and 0 prompts from catalog.json.") {
 		t.Fatalf("no import report:\n%s", all)
 	}
 	if len(m.resources.all) != 1 || m.resources.all[0].key != "notes://n" {
@@ -191,10 +192,10 @@ func TestExportReimportsEqual(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.st.PutResource(ctx, catalog.Resource{URI: "notes://a", Name: "a", Text: "x", Disabled: true}))
-	must(s.st.PutResourceTemplate(ctx, catalog.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "{{.args.day}}",
+	must(s.St.PutResource(ctx, catalog.Resource{URI: "notes://a", Name: "a", Text: "x", Disabled: true}))
+	must(s.St.PutResourceTemplate(ctx, catalog.ResourceTemplate{URITemplate: "notes://d/{day}", Name: "d", Text: "{{.args.day}}",
 		Completions: map[string][]string{"day": {"mon"}}}))
-	must(s.st.PutPrompt(ctx, catalog.Prompt{Name: "p", Description: "d", Arguments: []catalog.PromptArgument{{Name: "x", Required: true}},
+	must(s.St.PutPrompt(ctx, catalog.Prompt{Name: "p", Description: "d", Arguments: []catalog.PromptArgument{{Name: "x", Required: true}},
 		Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "{{.args.x}}"}}}}))
 
 	dir := t.TempDir()

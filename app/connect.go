@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
 )
@@ -166,13 +167,13 @@ type connectView struct {
 
 func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config, env clientconfig.Env) *connectView {
 	v := &connectView{app: a, win: w, c: c, cfg: cfg, env: env}
-	v.errLine = fieldError()
+	v.errLine = ui.FieldError()
 	v.result = widget.NewLabel("")
 	// Paths do not break at spaces.
 	v.result.Wrapping = fyne.TextWrapBreak
 	v.result.Selectable = true // it may hold the token to copy
 	v.result.Hide()
-	v.formNote = hint("")
+	v.formNote = ui.Hint("")
 
 	v.form = widget.NewRadioGroup([]string{formStdio, formHTTP}, func(string) { v.formChanged() })
 	v.form.Required = true
@@ -214,7 +215,7 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 		container.NewHBox(v.write, widget.NewButton("Cancel", v.hidePreview)))
 	v.preview.Hide()
 
-	restart := hint("Then: " + c.Restart)
+	restart := ui.Hint("Then: " + c.Restart)
 	v.box = container.NewVBox(
 		widget.NewForm(
 			widget.NewFormItem("Connect by", v.form),
@@ -244,7 +245,7 @@ func (v *connectView) relayout() {
 
 // setError shows problems in the red line; none hides it.
 func (v *connectView) setError(msgs ...string) {
-	setFieldError(v.errLine, msgs)
+	ui.SetFieldError(v.errLine, msgs)
 	v.relayout()
 }
 
@@ -267,7 +268,7 @@ func (v *connectView) SetForm(f clientconfig.Form) {
 	}
 }
 
-// params are the entry's values for the chosen form: the shim's path, or
+// Params are the entry's values for the chosen form: the shim's path, or
 // the URL and the token (the placeholder until one is created).
 func (v *connectView) params() (clientconfig.Params, error) {
 	p := clientconfig.Params{Name: clientconfig.DefaultName, Shared: clientconfig.InProject(v.c, v.env, v.path.Selected)}

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/testcatalog"
@@ -32,7 +33,7 @@ const testShim = "/opt/mcptray/mcptray-stdio"
 // with the client's config files under a temp home.
 func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, string) {
 	t.Helper()
-	a := newTestApp(t)
+	a := uitest.NewTestApp(t)
 	home := t.TempDir()
 	d := testserver.Start(t, testserver.Options{Auth: true}).Daemon
 	st := d.Store()
@@ -61,7 +62,7 @@ func newConnectFixture(t *testing.T, id string) (*connectView, *storage.Store, s
 func tapButton(t *testing.T, v *connectView, text string) {
 	t.Helper()
 	var b *widget.Button
-	walk(v.content, func(o fyne.CanvasObject) {
+	uitest.Walk(v.content, func(o fyne.CanvasObject) {
 		if x, ok := o.(*widget.Button); ok && x.Text == text && x.Visible() {
 			b = x
 		}
@@ -108,7 +109,7 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 	if !v.result.Visible() || !strings.Contains(v.result.Text, "Wrote "+path) {
 		t.Fatalf("result: %q", v.result.Text)
 	}
-	if !slices.Contains(texts(v.win), "Then: "+c.Restart) {
+	if !slices.Contains(uitest.Texts(v.win), "Then: "+c.Restart) {
 		t.Fatal("no restart hint")
 	}
 	if v.errLine.Visible() {
@@ -241,7 +242,7 @@ func TestRenderConnectWindow(t *testing.T) {
 		t.Fatalf("preview: %q", v.errLine.Text)
 	}
 	v.win.Resize(fyne.NewSize(680, 760))
-	capture(t, v.win, "connect-preview.png")
+	uitest.Capture(t, v.win, "connect-preview.png")
 	// The port and the paths change from run to run: the lines that hold
 	// them are matched, quoted.
 	url, q := v.cfg.Server.URL(), regexp.QuoteMeta
@@ -253,8 +254,8 @@ func TestRenderConnectWindow(t *testing.T) {
 	// The form, the entry with the placeholder for the token, Install
 	// greyed out while the preview below it (the change as a diff, Write it)
 	// waits; no result and no error yet.
-	got := seenIn(v.win.Canvas())
-	sees(t, "the preview", got, slices.Concat(form, []string{
+	got := uitest.SeenIn(v.win.Canvas())
+	uitest.Sees(t, "the preview", got, slices.Concat(form, []string{
 		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer ` + q(clientconfig.TokenPlaceholder) + `".*`,
 		"button: Copy", "button: Create token", "button: Install… {high, disabled}", "button: Remove… {disabled}", "button: Test",
 		"label: mcptray will change the config file above (the current one is kept as .claude.json.bak):\nThe placeholder becomes a new token when you press Write it, and the file is made readable only by you.",
@@ -262,9 +263,9 @@ func TestRenderConnectWindow(t *testing.T) {
 		"button: Write it {high}", "button: Cancel",
 		"label: Then: " + v.c.Restart, "button: Close",
 	})...)
-	seesNone(t, "the preview", got, "Wrote ", "{danger}")
+	uitest.SeesNone(t, "the preview", got, "Wrote ", "{danger}")
 	// Scrolled to the bottom, as Preview leaves it: Write it shows.
-	inView(t, v.win, "Write it")
+	uitest.InView(t, v.win, "Write it")
 	// Removed lines red, added ones green, the others plain.
 	for i := range v.diff.Rows {
 		line, style := v.diff.RowText(i), v.diff.Rows[i].Style
@@ -286,22 +287,22 @@ func TestRenderConnectWindow(t *testing.T) {
 	if !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
-	capture(t, v.win, "connect-installed.png")
+	uitest.Capture(t, v.win, "connect-installed.png")
 	// Written: the entry holds the real token, Install is back, the result
 	// names the file and its backup (and may add that Claude Code runs on
 	// its old config, when it runs here).
-	got = seenIn(v.win.Canvas())
-	sees(t, "the installed window", got, slices.Concat(form, []string{
+	got = uitest.SeenIn(v.win.Canvas())
+	uitest.Sees(t, "the installed window", got, slices.Concat(form, []string{
 		`re:(?s)entry: \{.*"url": "` + q(url) + `".*"Authorization": "Bearer mcpt_[A-Za-z0-9_-]+".*`,
 		"button: Copy", "button: Create token", "button: Install… {high}", "button: Remove…", "button: Test",
 		`re:(?s)label: Wrote ` + q(path) + ` \(the previous version is in ` + q(path) + `\.bak\)\.\nMade it readable only by you \(it was 0644\): it holds a token now\.\nCreated the token "claude-code" for this entry\..*`,
 		"label: Then: " + v.c.Restart, "button: Close",
 	})...)
-	seesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
+	uitest.SeesNone(t, "the installed window", got, clientconfig.TokenPlaceholder, "Write it", "{danger}")
 }
 
 func TestConnectMenuCopiesTheEntry(t *testing.T) {
-	a := newTestApp(t)
+	a := uitest.NewTestApp(t)
 	c, ok := clientconfig.Lookup("cursor")
 	if !ok {
 		t.Fatal("no cursor client")
@@ -326,7 +327,7 @@ func TestConnectMenuCopiesTheEntry(t *testing.T) {
 // the window on the client shown last; its choice shows another client's
 // entry, and is the next window's.
 func TestTheConnectWindowChoosesItsClient(t *testing.T) {
-	a := newTestApp(t)
+	a := uitest.NewTestApp(t)
 	u := newUI(a, Config{ShimPath: testShim, Tray: true, Serving: newQuitWatch()})
 	u.open(link.Window{What: link.OpenConnect})
 	first := clientconfig.Clients()[0]
@@ -339,7 +340,7 @@ func TestTheConnectWindowChoosesItsClient(t *testing.T) {
 		t.Fatalf("the first Connect window is %q (%d open), want the first client's", w.Title(), u.connects)
 	}
 	var pick *widget.Select
-	walk(w.Content(), func(o fyne.CanvasObject) {
+	uitest.Walk(w.Content(), func(o fyne.CanvasObject) {
 		if s, ok := o.(*widget.Select); ok && slices.Contains(s.Options, "Cursor") {
 			pick = s
 		}
@@ -348,7 +349,7 @@ func TestTheConnectWindowChoosesItsClient(t *testing.T) {
 		t.Fatal("no choice of client")
 	}
 	pick.SetSelected("Cursor")
-	if w.Title() != "Connect Cursor" || !hasText(w.Content(), "Cursor") {
+	if w.Title() != "Connect Cursor" || !uitest.HasText(w.Content(), "Cursor") {
 		t.Fatalf("chose Cursor, and the window is %q", w.Title())
 	}
 	w.Close()
@@ -429,15 +430,15 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 		return strings.Contains(v.result.Text, "1 tool")
 	})
 	want := "label: It works: " + v.cfg.Server.URL() + " answered with 1 tool."
-	sees(t, "a working entry", seenIn(v.win.Canvas()), "button: Test", want, "label: Then: "+v.c.Restart)
+	uitest.Sees(t, "a working entry", uitest.SeenIn(v.win.Canvas()), "button: Test", want, "label: Then: "+v.c.Restart)
 
 	if err := st.RevokeToken(context.Background(), "cursor"); err != nil {
 		t.Fatal(err)
 	}
 	runTest(t, v)
-	capture(t, v.win, "connect-test-failed.png")
-	got := seenIn(v.win.Canvas())
-	sees(t, "a broken entry", got, "button: Test",
+	uitest.Capture(t, v.win, "connect-test-failed.png")
+	got := uitest.SeenIn(v.win.Canvas())
+	uitest.Sees(t, "a broken entry", got, "button: Test",
 		`re:label: Does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
-	seesNone(t, "a broken entry", got, "It works")
+	uitest.SeesNone(t, "a broken entry", got, "It works")
 }

@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/editor"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/importer"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -55,11 +57,11 @@ func (m *Manager) showCurlImport() *curlImport {
 	c.command.SetMinRowsVisible(4)
 	c.name = widget.NewEntry()
 	c.name.SetText("new_tool")
-	c.summary = wrapLabel("Paste a curl command, as an API's documentation or a browser's “Copy as cURL” gives it.")
+	c.summary = ui.WrapLabel("Paste a curl command, as an API's documentation or a browser's “Copy as cURL” gives it.")
 	c.values = container.NewVBox()
-	c.notes = hint("")
+	c.notes = ui.Hint("")
 	c.notes.Hide()
-	c.preview = wrapLabel("")
+	c.preview = ui.WrapLabel("")
 	c.preview.TextStyle = fyne.TextStyle{Monospace: true}
 	c.create = widget.NewButton("Create tool", c.createTool)
 	c.create.Importance = widget.HighImportance
@@ -68,9 +70,9 @@ func (m *Manager) showCurlImport() *curlImport {
 	c.name.OnChanged = func(string) { c.read() }
 
 	form := container.NewVBox(
-		labelled("curl command", multiLine(c.command)),
-		hint("It is read here, never run. Credentials in it (tokens, API keys, passwords) become secrets: the tool holds only their names."),
-		labelled("Tool name", c.name),
+		ui.Labelled("curl command", ui.MultiLine(c.command)),
+		ui.Hint("It is read here, never run. Credentials in it (tokens, API keys, passwords) become secrets: the tool holds only their names."),
+		ui.Labelled("Tool name", c.name),
 		c.summary,
 		c.values,
 		c.notes,
@@ -150,8 +152,8 @@ func (c *curlImport) secretRow(v *importer.CurlValue) fyne.CanvasObject {
 		c.update()
 	}
 	return container.NewVBox(
-		wrapLabel(fmt.Sprintf("The %s (%s) is a credential: it becomes the secret", v.Where, masked(v.Value))),
-		input(name))
+		ui.WrapLabel(fmt.Sprintf("The %s (%s) is a credential: it becomes the secret", v.Where, masked(v.Value))),
+		ui.Input(name))
 }
 
 // masked shows the first characters of a secret, enough to recognise it.
@@ -176,7 +178,7 @@ func (c *curlImport) valueRow(v *importer.CurlValue) fyne.CanvasObject {
 		c.params[v.ID] = v.Param
 		c.update()
 	}
-	nameRow := labelled("Parameter name", name)
+	nameRow := ui.Labelled("Parameter name", name)
 	check := widget.NewCheck(fmt.Sprintf("Make the %s (%s) a parameter", v.Where, shorten(v.Value, 40)), func(on bool) {
 		if on {
 			v.Param = strings.TrimSpace(name.Text)
@@ -289,7 +291,7 @@ func asIs(t catalog.Template) string { return string(t) }
 // long and all code, its example is what a person can read. A template
 // that does not render shows as it is.
 func exampleCall(t catalog.Tool) func(catalog.Template) string {
-	args, _ := parseArgs(sampleArgs(t.InputSchemaJSON()))
+	args, _ := editor.ParseArgs(editor.SampleArgs(t.InputSchemaJSON()))
 	sample := actions.Sample{Args: args}
 	return func(x catalog.Template) string {
 		out, err := actions.Preview(x, sample)
@@ -315,7 +317,7 @@ func (c *curlImport) createTool() {
 		sec = c.m.cfg.Secrets
 	}
 	c.create.Disable()
-	c.m.background.run(func() {
+	c.m.background.Run(func() {
 		err = importer.CreateTool(context.Background(), c.m.cfg.Store, sec, tool, secrets)
 	}, func() {
 		if err != nil {

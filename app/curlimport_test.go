@@ -10,16 +10,17 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/internal/testutil"
 )
 
 // newImportManager is a manager on a real server whose secret store it
 // manages (as the desktop app's does), with its window shown.
-func newImportManager(t *testing.T, size fyne.Size) (*Manager, *served) {
+func newImportManager(t *testing.T, size fyne.Size) (*Manager, *uitest.Served) {
 	t.Helper()
-	a := newTestApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng, Secrets: s.d.Secrets()})
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng, Secrets: s.D.Secrets()})
 	t.Cleanup(m.win.Close)
 	m.win.Resize(size)
 	m.win.Show()
@@ -46,7 +47,7 @@ func TestRenderCurlImport(t *testing.T) {
 	// What a person sees, in reading order: the command, the call, each
 	// credential with its secret (the value never whole), each value with
 	// its check, then the request the tool will send.
-	sees(t, "the curl dialog", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "the curl dialog", uitest.SeenIn(m.win.Canvas()),
 		"label: curl command", `re:(?s)entry: curl -H "Authorization: Bearer abc123".*`,
 		"label: It is read here, never run. Credentials in it (tokens, API keys, passwords) become secrets: the tool holds only their names.",
 		"label: Tool name", "entry: weather",
@@ -61,25 +62,25 @@ func TestRenderCurlImport(t *testing.T) {
 		"button: Cancel", "button: Create tool {high}",
 	)
 	// Past the command pasted, the token shows nowhere.
-	shown := seenIn(m.win.Canvas())
-	seesNone(t, "the curl dialog", slices.DeleteFunc(shown, func(l string) bool { return strings.HasPrefix(l, "entry: curl ") }), "abc123")
-	capture(t, m.win, "curl-import.png")
+	shown := uitest.SeenIn(m.win.Canvas())
+	uitest.SeesNone(t, "the curl dialog", slices.DeleteFunc(shown, func(l string) bool { return strings.HasPrefix(l, "entry: curl ") }), "abc123")
+	uitest.Capture(t, m.win, "curl-import.png")
 	test.Tap(c.create)
-	m.background.wait()
+	m.background.Wait()
 	if m.win.Canvas().Overlays().Top() != nil {
-		t.Errorf("the dialog is still open: %v", seenIn(m.win.Canvas()))
+		t.Errorf("the dialog is still open: %v", uitest.SeenIn(m.win.Canvas()))
 	}
-	if e := m.Editor(); e == nil || e.name.Text != "weather" {
+	if e := m.Editor(); e == nil || e.Name.Text != "weather" {
 		t.Fatal("the new tool is not open in the editor")
 	}
-	export, _ := s.st.Export(context.Background())
+	export, _ := s.St.Export(context.Background())
 	if stored := testutil.MustJSON(t, export); len(export.Tools) != 1 || strings.Contains(stored, "abc123") {
 		t.Fatalf("stored %s", stored)
 	}
-	if v, err := s.d.Secrets().Secret(context.Background(), "weather_token"); err != nil || v != "abc123" {
+	if v, err := s.D.Secrets().Secret(context.Background(), "weather_token"); err != nil || v != "abc123" {
 		t.Fatalf("secret weather_token = %q, %v", v, err)
 	}
-	if got := s.callText(t, "weather", map[string]any{"city": "Oslo"}); got != testutil.APIReply {
+	if got := s.CallText(t, "weather", map[string]any{"city": "Oslo"}); got != testutil.APIReply {
 		t.Errorf("the call returned %q", got)
 	}
 	if r := api.Last(t); r.Header.Get("Authorization") != "Bearer abc123" || r.Query().Get("city") != "Oslo" {
@@ -96,7 +97,7 @@ func TestRenderCurlImport(t *testing.T) {
 	c.name.SetText("weather")
 	c.command.SetText("curl " + api.URL + "/other")
 	test.Tap(c.create)
-	m.background.wait()
+	m.background.Wait()
 	if !strings.Contains(c.preview.Text, "Not created: ") || !strings.Contains(c.preview.Text, "the catalog already has a tool of this name") {
 		t.Errorf("a clash shows %q", c.preview.Text)
 	}

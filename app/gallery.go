@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
@@ -89,7 +90,7 @@ func (m *Manager) showGallery() *galleryDialog {
 			labels[0].(*widget.Label).SetText(g.tools[i].Title)
 			labels[1].(*widget.Label).SetText(g.tools[i].Description)
 		})
-	g.detail = wrapLabel("Choose an example: it opens in the editor as a new tool, for you to change and save.")
+	g.detail = ui.WrapLabel("Choose an example: it opens in the editor as a new tool, for you to change and save.")
 	g.open = widget.NewButton("Open a copy", func() { g.d.Hide(); m.openExample(g.tools[g.chosen]) })
 	g.open.Importance = widget.HighImportance
 	g.open.Disable()

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/catalog"
 )
 
@@ -16,13 +17,13 @@ import (
 // editor as a new tool, under a name no stored tool has, and saves as
 // it is.
 func TestGalleryOpensACopy(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	taken := catalog.Tool{Name: "read_file", Description: "mine", Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}}}
-	if err := s.st.PutTool(context.Background(), taken); err != nil {
+	if err := s.St.PutTool(context.Background(), taken); err != nil {
 		t.Fatal(err)
 	}
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	m.win.Resize(fyne.NewSize(1000, 700))
 	g := m.showGallery()
@@ -43,13 +44,13 @@ func TestGalleryOpensACopy(t *testing.T) {
 	}
 	test.Tap(g.open)
 	e := m.Editor()
-	if e == nil || e.name.Text != "read_file_2" || !e.isNew || e.command.line.entry.Text != "cat -- {{.args.path}}" {
+	if e == nil || e.Name.Text != "read_file_2" || !e.IsNew || e.Command.Line.Entry.Text != "cat -- {{.args.path}}" {
 		t.Fatalf("the editor opened on %+v", e)
 	}
 	if !e.Save() {
-		t.Fatalf("the example does not save as it is: %q %v", e.status.Text, visibleErrors(e))
+		t.Fatalf("the example does not save as it is: %q %v", e.Status.Text, e.Errs.Shown())
 	}
-	if mine, _ := s.st.Tool(context.Background(), "read_file"); mine.Description != "mine" {
+	if mine, _ := s.St.Tool(context.Background(), "read_file"); mine.Description != "mine" {
 		t.Fatalf("the stored read_file changed: %+v", mine)
 	}
 }

@@ -13,7 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 )
 
@@ -29,12 +31,12 @@ type Manager struct {
 	// The catalog tabs, and their open editors (at most one of resEditor
 	// and tmplEditor).
 	tools        *entryPane
-	editor       *ToolEditor
+	editor       *editor.ToolEditor
 	resources    *entryPane
 	prompts      *entryPane
-	resEditor    *ResourceEditor
-	tmplEditor   *TemplateEditor
-	promptEditor *PromptEditor
+	resEditor    *editor.ResourceEditor
+	tmplEditor   *editor.TemplateEditor
+	promptEditor *editor.PromptEditor
 
 	activity *ActivityTab
 	settings *SettingsTab
@@ -45,8 +47,8 @@ type Manager struct {
 
 	// onClose is what closing the window does (see SetCloseIntercept).
 	onClose func()
-	// background runs the file imports and exports.
-	background background
+	// Background runs the file imports and exports.
+	background ui.Background
 
 	// life ends with the window (destroy): what the manager follows
 	// while it lives (the remembered approvals) stops following then.
@@ -194,7 +196,7 @@ func (m *Manager) askDiscard(title, question string, answer func(discard bool)) 
 	keep.Importance = widget.HighImportance
 	discard := widget.NewButton("Discard", reply(true))
 	discard.Importance = widget.DangerImportance
-	d = dialog.NewCustomWithoutButtons(title, wrapLabel(question), m.win)
+	d = dialog.NewCustomWithoutButtons(title, ui.WrapLabel(question), m.win)
 	d.SetButtons([]fyne.CanvasObject{discard, keep})
 	d.Resize(fyne.NewSize(460, 190))
 	// Keys reach the window only while no field has the focus.
@@ -241,9 +243,9 @@ func (m *Manager) work() string {
 		return "the settings have unsaved changes"
 	case m.win.Canvas().Overlays().Top() != nil:
 		return "a dialog is open"
-	case m.background.busy():
+	case m.background.Busy():
 		return "an import or an export is under way"
-	case m.editor != nil && m.editor.try.calls.busy():
+	case m.editor != nil && m.editor.Try.Calls.Busy():
 		return "a Try it call is running"
 	}
 	return ""
@@ -384,15 +386,15 @@ func (m *Manager) loadEntry(e catalogEntry) error {
 
 func (m *Manager) editTool(t catalog.Tool, isNew bool) {
 	m.dropToolEditor()
-	m.editor = NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
+	m.editor = editor.NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
 	m.editor.SetTrier(m.cfg.TryIt)
-	m.editor.tmpl.readSecrets(m.cfg.Secrets)
-	m.editor.confirm = m.confirmDelete("Delete tool")
+	m.editor.Tmpl.ReadSecrets(m.cfg.Secrets)
+	m.editor.Confirm = m.confirmDelete("Delete tool")
 	m.tools.show(m.editor.Content(), catalogEntry{kind: entryTool, key: keyUnlessNew(t.Name, isNew)})
 }
 
 // Editor is the tool editor open now, or nil.
-func (m *Manager) Editor() *ToolEditor { return m.editor }
+func (m *Manager) Editor() *editor.ToolEditor { return m.editor }
 
 // ------------------------------------------------------ Resources, Prompts
 
@@ -516,7 +518,7 @@ func (p *entryPane) leave(proceed func()) {
 func (p *entryPane) close() {
 	p.open = catalogEntry{}
 	p.list.UnselectAll()
-	idle := wrapLabel(p.idle)
+	idle := ui.WrapLabel(p.idle)
 	idle.Alignment = fyne.TextAlignCenter
 	// Not a Center container: that gives a wrapping label one letter's
 	// width.
@@ -611,7 +613,7 @@ func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
 // still runs: nobody would see its result.
 func (m *Manager) dropToolEditor() {
 	if m.editor != nil {
-		m.editor.try.abandon()
+		m.editor.Try.Abandon()
 		m.editor = nil
 	}
 }
@@ -630,24 +632,24 @@ func (m *Manager) forgetEditor(kind string) {
 
 func (m *Manager) editResource(r catalog.Resource, isNew bool) {
 	m.tmplEditor = nil
-	m.resEditor = NewResourceEditor(m.cfg.Store, m.win, r, isNew, m.savedIn(m.resources, entryResource))
-	m.resEditor.tmpl.readSecrets(m.cfg.Secrets)
-	m.resEditor.confirm = m.confirmDelete("Delete resource")
+	m.resEditor = editor.NewResourceEditor(m.cfg.Store, m.win, r, isNew, m.savedIn(m.resources, entryResource))
+	m.resEditor.Tmpl.ReadSecrets(m.cfg.Secrets)
+	m.resEditor.Confirm = m.confirmDelete("Delete resource")
 	m.resources.show(m.resEditor.Content(), catalogEntry{kind: entryResource, key: keyUnlessNew(r.URI, isNew)})
 }
 
 func (m *Manager) editTemplate(t catalog.ResourceTemplate, isNew bool) {
 	m.resEditor = nil
-	m.tmplEditor = NewTemplateEditor(m.cfg.Store, m.win, t, isNew, m.savedIn(m.resources, entryTemplate))
-	m.tmplEditor.tmpl.readSecrets(m.cfg.Secrets)
-	m.tmplEditor.confirm = m.confirmDelete("Delete resource template")
+	m.tmplEditor = editor.NewTemplateEditor(m.cfg.Store, m.win, t, isNew, m.savedIn(m.resources, entryTemplate))
+	m.tmplEditor.Tmpl.ReadSecrets(m.cfg.Secrets)
+	m.tmplEditor.Confirm = m.confirmDelete("Delete resource template")
 	m.resources.show(m.tmplEditor.Content(), catalogEntry{kind: entryTemplate, key: keyUnlessNew(t.URITemplate, isNew)})
 }
 
 func (m *Manager) editPrompt(p catalog.Prompt, isNew bool) {
-	m.promptEditor = NewPromptEditor(m.cfg.Store, p, isNew, m.savedIn(m.prompts, entryPrompt))
-	m.promptEditor.tmpl.readSecrets(m.cfg.Secrets)
-	m.promptEditor.confirm = m.confirmDelete("Delete prompt")
+	m.promptEditor = editor.NewPromptEditor(m.cfg.Store, p, isNew, m.savedIn(m.prompts, entryPrompt))
+	m.promptEditor.Tmpl.ReadSecrets(m.cfg.Secrets)
+	m.promptEditor.Confirm = m.confirmDelete("Delete prompt")
 	m.prompts.show(m.promptEditor.Content(), catalogEntry{kind: entryPrompt, key: keyUnlessNew(p.Name, isNew)})
 }
 

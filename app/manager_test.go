@@ -7,101 +7,38 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcptray/mcptray/app/editor"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/catalog"
-	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/testcatalog"
-	"github.com/mcptray/mcptray/internal/testserver"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/storage"
 )
 
-// served is the real server (internal/daemon) on a temporary database:
-// its store, engine and endpoint.
-type served struct {
-	d   *daemon.Daemon
-	st  *storage.Store
-	eng *mcpcore.Engine
-	url string
-}
-
-func newServed(t *testing.T) *served {
-	t.Helper()
-	return servedBy(testserver.Start(t, testserver.Options{}))
-}
-
-// servedBy is the served view of a test server.
-func servedBy(s *testserver.Server) *served {
-	return &served{d: s.Daemon, st: s.Store, eng: s.Engine, url: s.URL}
-}
-
-// connect opens a session of the official go-sdk client on the server.
-func (s *served) connect(ctx context.Context, t *testing.T) *mcp.ClientSession {
-	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: "app-test", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	return cs
-}
-
-// toolNames lists the tools the server serves, over MCP.
-func (s *served) toolNames(t *testing.T) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cs := s.connect(ctx, t)
-	defer cs.Close()
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatalf("tools/list: %v", err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	return names
-}
-
-func (s *served) callText(t *testing.T, name string, args map[string]any) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cs := s.connect(ctx, t)
-	defer cs.Close()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("tools/call: %v", err)
-	}
-	return resultText(res)
-}
-
 func TestEditorCreatesAServedTool(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
 
-	test.Type(e.name, "greet_person")
-	test.Type(e.title, "Greet a person")
-	test.Type(e.description, "Says hello to someone by name.")
-	e.addParam(catalog.Param{Type: "string"})
-	test.Type(e.params[0].name, "who")
-	test.Tap(e.params[0].required)
-	test.Type(e.blocks.items[0].text.entry, "Hello, {{.args.who}}!")
-	test.Tap(e.save)
+	test.Type(e.Name, "greet_person")
+	test.Type(e.Title, "Greet a person")
+	test.Type(e.Description, "Says hello to someone by name.")
+	e.AddParam(catalog.Param{Type: "string"})
+	test.Type(e.Params[0].Name, "who")
+	test.Tap(e.Params[0].Required)
+	test.Type(e.Blocks.Items[0].Text.Entry, "Hello, {{.args.who}}!")
+	test.Tap(e.SaveButton)
 
-	if !strings.HasPrefix(e.status.Text, "Saved") {
-		t.Fatalf("status %q, want Saved…; field errors: %v", e.status.Text, visibleErrors(e))
+	if !strings.HasPrefix(e.Status.Text, "Saved") {
+		t.Fatalf("status %q, want Saved…; field errors: %v", e.Status.Text, e.Errs.Shown())
 	}
-	got, err := s.st.Tool(context.Background(), "greet_person")
+	got, err := s.St.Tool(context.Background(), "greet_person")
 	if err != nil {
 		t.Fatalf("the tool is not in SQLite: %v", err)
 	}
@@ -110,13 +47,13 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 	}
 	// The running server serves it (the engine follows the store).
 	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Contains(s.toolNames(t), "greet_person") {
+	for !slices.Contains(s.ToolNames(t), "greet_person") {
 		if time.Now().After(deadline) {
-			t.Fatalf("tools/list does not show greet_person: %v", s.toolNames(t))
+			t.Fatalf("tools/list does not show greet_person: %v", s.ToolNames(t))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if txt := s.callText(t, "greet_person", map[string]any{"who": "Ada"}); txt != "Hello, Ada!" {
+	if txt := s.CallText(t, "greet_person", map[string]any{"who": "Ada"}); txt != "Hello, Ada!" {
 		t.Fatalf("tools/call = %q", txt)
 	}
 	// The list shows it, selected.
@@ -126,34 +63,34 @@ func TestEditorCreatesAServedTool(t *testing.T) {
 }
 
 func TestEditorRefusesAnInvalidName(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
 
-	test.Type(e.name, "bad name!")
+	test.Type(e.Name, "bad name!")
 	// Validated live, before Save.
-	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
+	if l := e.Errs["name"]; !l.Visible() || l.Text == "" {
 		t.Fatalf("no live error next to the name (visible %v, %q)", l.Visible(), l.Text)
 	}
-	test.Type(e.description, "Does things.")
-	test.Type(e.blocks.items[0].text.entry, "ok")
-	test.Tap(e.save)
+	test.Type(e.Description, "Does things.")
+	test.Type(e.Blocks.Items[0].Text.Entry, "ok")
+	test.Tap(e.SaveButton)
 
-	if l := e.errs["name"]; !l.Visible() || l.Text == "" {
+	if l := e.Errs["name"]; !l.Visible() || l.Text == "" {
 		t.Fatalf("after Save: no error next to the name")
 	}
-	for k, l := range e.errs {
+	for k, l := range e.Errs {
 		if k != "name" && l.Visible() {
 			t.Errorf("unexpected error at %q: %q", k, l.Text)
 		}
 	}
-	if !strings.HasPrefix(e.status.Text, "Not saved") {
-		t.Fatalf("status %q", e.status.Text)
+	if !strings.HasPrefix(e.Status.Text, "Not saved") {
+		t.Fatalf("status %q", e.Status.Text)
 	}
-	cat, err := s.st.Catalog(context.Background())
+	cat, err := s.St.Catalog(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,32 +99,32 @@ func TestEditorRefusesAnInvalidName(t *testing.T) {
 	}
 
 	// Fixing the name clears the error as it is typed.
-	e.name.SetText("")
-	test.Type(e.name, "good_name")
-	if e.errs["name"].Visible() {
-		t.Fatalf("error still shown for a valid name: %q", e.errs["name"].Text)
+	e.Name.SetText("")
+	test.Type(e.Name, "good_name")
+	if e.Errs["name"].Visible() {
+		t.Fatalf("error still shown for a valid name: %q", e.Errs["name"].Text)
 	}
 }
 
 func TestEditorShowsProblemsAtTheirFields(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	m.NewTool()
 	e := m.Editor()
-	test.Type(e.name, "runner")
-	e.actionKind.SetSelected(kindCommand) // no argv, no description
-	e.addParam(catalog.Param{Type: "integer"})
-	test.Type(e.params[0].name, "n")
-	test.Type(e.params[0].def, "abc")
-	test.Tap(e.save)
+	test.Type(e.Name, "runner")
+	e.ActionKind.SetSelected(editor.KindCommand) // no argv, no description
+	e.AddParam(catalog.Param{Type: "integer"})
+	test.Type(e.Params[0].Name, "n")
+	test.Type(e.Params[0].Def, "abc")
+	test.Tap(e.SaveButton)
 	for _, k := range []string{"description", "action.command.argv", "params"} {
-		if l := e.errs[k]; !l.Visible() || l.Text == "" {
-			t.Errorf("no error next to %q; shown: %v", k, visibleErrors(e))
+		if l := e.Errs[k]; !l.Visible() || l.Text == "" {
+			t.Errorf("no error next to %q; shown: %v", k, e.Errs.Shown())
 		}
 	}
-	if _, err := s.st.Tool(context.Background(), "runner"); err == nil {
+	if _, err := s.St.Tool(context.Background(), "runner"); err == nil {
 		t.Fatal("an invalid tool was stored")
 	}
 }
@@ -197,12 +134,12 @@ func TestToolToggleDisables(t *testing.T) {
 	ctx := context.Background()
 	m.NewTool()
 	e := m.Editor()
-	fillBasics(e, "t1")
+	fillTool(e, "t1")
 	if !e.Save() {
-		t.Fatalf("save: %v", visibleErrors(e))
+		t.Fatalf("save: %v", e.Errs.Shown())
 	}
 	m.setEntryEnabled(catalogEntry{kind: entryTool, key: "t1"}, false)
-	got, err := s.st.Tool(ctx, "t1")
+	got, err := s.St.Tool(ctx, "t1")
 	if err != nil || !got.Disabled {
 		t.Fatalf("t1 = %+v, %v", got, err)
 	}
@@ -212,20 +149,10 @@ func TestToolToggleDisables(t *testing.T) {
 	}
 }
 
-func visibleErrors(e *ToolEditor) map[string]string {
-	out := map[string]string{}
-	for k, l := range e.errs {
-		if l.Visible() {
-			out[k] = l.Text
-		}
-	}
-	return out
-}
-
 func TestWelcomeDismissedByEscape(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	m.win.Show()
 	next := false // the no-tray notice, which waits for the welcome
@@ -250,15 +177,15 @@ func TestWelcomeDismissedByEscape(t *testing.T) {
 }
 
 func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"alpha", "beta"} {
-		if err := s.st.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
+		if err := s.St.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 	t.Cleanup(m.win.Close)
 	var asked []string
 	answer := false
@@ -278,36 +205,36 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 
 	selectTool("alpha")
 	selectTool("beta") // nothing changed: no question
-	if len(asked) != 0 || m.Editor().orig.Name != "beta" {
-		t.Fatalf("asked %v, editing %q", asked, m.Editor().orig.Name)
+	if len(asked) != 0 || m.Editor().Orig.Name != "beta" {
+		t.Fatalf("asked %v, editing %q", asked, m.Editor().Orig.Name)
 	}
-	test.Type(m.Editor().description, " and more")
+	test.Type(m.Editor().Description, " and more")
 	selectTool("alpha") // declined: beta stays, changes and all
-	if len(asked) != 1 || m.Editor().orig.Name != "beta" || !strings.Contains(m.Editor().description.Text, " and more") {
-		t.Fatalf("asked %v, editing %q (%q)", asked, m.Editor().orig.Name, m.Editor().description.Text)
+	if len(asked) != 1 || m.Editor().Orig.Name != "beta" || !strings.Contains(m.Editor().Description.Text, " and more") {
+		t.Fatalf("asked %v, editing %q (%q)", asked, m.Editor().Orig.Name, m.Editor().Description.Text)
 	}
 	if m.tools.open.key != "beta" {
 		t.Errorf("the list shows %q open", m.tools.open.key)
 	}
 	m.NewTool() // declined too
-	if len(asked) != 2 || m.Editor().isNew {
+	if len(asked) != 2 || m.Editor().IsNew {
 		t.Fatalf("New tool replaced an editor with changes: asked %v", asked)
 	}
 	answer = true
 	selectTool("alpha") // agreed: the changes go
-	if len(asked) != 3 || m.Editor().orig.Name != "alpha" {
-		t.Fatalf("asked %v, editing %q", asked, m.Editor().orig.Name)
+	if len(asked) != 3 || m.Editor().Orig.Name != "alpha" {
+		t.Fatalf("asked %v, editing %q", asked, m.Editor().Orig.Name)
 	}
-	if got, _ := s.st.Tool(ctx, "beta"); got.Description != "A test tool." {
+	if got, _ := s.St.Tool(ctx, "beta"); got.Description != "A test tool." {
 		t.Errorf("beta was changed: %q", got.Description)
 	}
 
 	// The same for prompts: a saved editor has nothing to lose.
 	m.NewPrompt()
 	p := m.promptEditor
-	test.Type(p.name, "greet")
-	test.Type(p.description, "Greets.")
-	test.Type(p.messages.items[0].text.entry, "Hello")
+	test.Type(p.Name, "greet")
+	test.Type(p.Description, "Greets.")
+	test.Type(p.Messages.Items[0].Text.Entry, "Hello")
 	if !p.Unsaved() || !p.Save() || p.Unsaved() {
 		t.Fatalf("unsaved before/after saving: %v", p.Unsaved())
 	}
@@ -318,14 +245,14 @@ func TestSwitchingAwayAsksBeforeDiscardingChanges(t *testing.T) {
 }
 
 func TestQuitAsksBeforeDiscardingChanges(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	quits := newQuitWatch()
-	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d, Serving: quits, Tray: true})
+	u := newUI(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D, Serving: quits, Tray: true})
 	u.OpenManager()
 	t.Cleanup(u.manager.win.Close)
 	u.manager.NewTool()
-	test.Type(u.manager.Editor().name, "half_done")
+	test.Type(u.manager.Editor().Name, "half_done")
 	var asked int
 	u.manager.ask = func(_, _ string, reply func(bool)) { asked++; reply(false) }
 	u.Quit()
@@ -343,17 +270,17 @@ func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
 	ctx := context.Background()
 	m.NewTool()
 	e := m.Editor()
-	fillBasics(e, "short_lived")
+	fillTool(e, "short_lived")
 	if !e.Save() {
 		t.Fatal("not saved")
 	}
 	// The list's toggle while the editor is open: a later save keeps it.
 	m.setEntryEnabled(catalogEntry{kind: entryTool, key: "short_lived"}, false)
-	test.Type(e.description, "more ")
+	test.Type(e.Description, "more ")
 	if !e.Save() {
 		t.Fatal("not saved")
 	}
-	if got, _ := s.st.Tool(ctx, "short_lived"); !got.Disabled {
+	if got, _ := s.St.Tool(ctx, "short_lived"); !got.Disabled {
 		t.Fatal("saving the editor enabled the tool again")
 	}
 	e.Delete()
@@ -361,7 +288,7 @@ func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
 		t.Fatal("the deleted tool's editor is still the open one")
 	}
 	m.saveOpenEditor() // Ctrl+S
-	if _, err := s.st.Tool(ctx, "short_lived"); err == nil {
+	if _, err := s.St.Tool(ctx, "short_lived"); err == nil {
 		t.Fatal("Ctrl+S after a delete brought the tool back")
 	}
 }
@@ -369,27 +296,27 @@ func TestSaveAfterDeleteDoesNotBringItBack(t *testing.T) {
 // blockingTrier is a ToolTrier whose calls last until they are cancelled.
 type blockingTrier struct{ cancelled chan string }
 
-func (b blockingTrier) TryTool(ctx context.Context, name string, _ map[string]any) (TryResult, error) {
+func (b blockingTrier) TryTool(ctx context.Context, name string, _ map[string]any) (editor.TryResult, error) {
 	<-ctx.Done()
 	b.cancelled <- name
-	return TryResult{}, ctx.Err()
+	return editor.TryResult{}, ctx.Err()
 }
 
 func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	ctx := context.Background()
 	for _, name := range []string{"first", "second"} {
-		if err := s.st.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
+		if err := s.St.PutTool(ctx, testcatalog.RespondTool(name, "x")); err != nil {
 			t.Fatal(err)
 		}
 	}
 	tr := blockingTrier{cancelled: make(chan string, 1)}
-	m := NewManager(a, Config{Store: s.st, Approvals: s.eng, TryIt: tr})
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng, TryIt: tr})
 	t.Cleanup(m.win.Close)
 	m.tools.list.Select(0)
 	first := m.Editor()
-	first.try.Run()
+	first.Try.Run()
 	// What selecting another tool, deleting it or importing does first.
 	// (Called alone: on the test driver the cancelled call's fyne.Do runs
 	// on its own goroutine, which must not overlap building the next
@@ -397,23 +324,23 @@ func TestLeavingAToolCancelsItsTryIt(t *testing.T) {
 	m.dropToolEditor()
 	select {
 	case name := <-tr.cancelled:
-		if name != first.orig.Name {
+		if name != first.Orig.Name {
 			t.Fatalf("cancelled %q", name)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the Try it call of the tool left behind still runs")
 	}
-	first.try.calls.wait()
+	first.Try.Calls.Wait()
 }
 
 // TestWindowKeepsItsSize: the size the person leaves the window at comes
 // back at the next start, within what the window needs; a first start, or
 // a kept size that is no size, gets the default.
 func TestWindowKeepsItsSize(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	open := func() *Manager {
-		m := NewManager(a, Config{Store: s.st, Approvals: s.eng})
+		m := NewManager(a, Config{Store: s.St, Approvals: s.Eng})
 		t.Cleanup(m.win.Close)
 		return m
 	}
@@ -444,11 +371,11 @@ func TestDiscardQuestion(t *testing.T) {
 	m, _ := newTestManager(t)
 	m.win.Resize(fyne.NewSize(900, 600))
 	m.NewTool()
-	test.Type(m.Editor().name, "half_done")
+	test.Type(m.Editor().Name, "half_done")
 	first := m.Editor()
 	m.NewTool()
 	c := m.win.Canvas()
-	sees(t, "the question", seen(c.Overlays().Top()),
+	uitest.Sees(t, "the question", uitest.Seen(c.Overlays().Top()),
 		"label: Discard changes?", "label: The entry you are editing has changes that are not saved. Discard them?",
 		"button: Discard {danger}", "button: Keep editing {high}")
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -457,13 +384,20 @@ func TestDiscardQuestion(t *testing.T) {
 	}
 	m.NewTool()
 	var discard *widget.Button
-	walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
+	uitest.Walk(c.Overlays().Top(), func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == "Discard" {
 			discard = b
 		}
 	})
 	test.Tap(discard)
-	if m.Editor() == first || m.Editor().name.Text != "" {
+	if m.Editor() == first || m.Editor().Name.Text != "" {
 		t.Fatal("Discard kept the old editor")
 	}
+}
+
+// fillTool types a valid name, description and answer into e.
+func fillTool(e *editor.ToolEditor, name string) {
+	test.Type(e.Name, name)
+	test.Type(e.Description, "A tool made in a test.")
+	test.Type(e.Blocks.Items[0].Text.Entry, "done")
 }

@@ -12,19 +12,21 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 )
 
 // managerUI is the window process's UI with its manager window open, on a
 // real server, with a tray host or without; quits hears of it quitting.
-func managerUI(t *testing.T, a fyne.App, s *served, tray bool, quits quitWatch) *UI {
+func managerUI(t *testing.T, a fyne.App, s *uitest.Served, tray bool, quits quitWatch) *UI {
 	t.Helper()
 	// Said once already: the window opens without the notice that there is
 	// no tray (TestNoTraySaysHowToGetOneOnce).
 	a.Preferences().SetBool(prefTrayHintShown, true)
-	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d, DB: "/home/me/.config/mcptray/mcptray.db", Version: "1.2.3",
+	u := newUI(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D, DB: "/home/me/.config/mcptray/mcptray.db", Version: "1.2.3",
 		Serving: quits, Tray: tray, TrayHost: "test"})
 	u.OpenManager()
 	t.Cleanup(func() {
@@ -96,8 +98,8 @@ func labels(m *fyne.Menu) []string {
 }
 
 func TestWindowMenuHasEveryCommand(t *testing.T) {
-	a := newTestApp(t)
-	u := managerUI(t, a, newServed(t), true, newQuitWatch())
+	a := uitest.NewTestApp(t)
+	u := managerUI(t, a, uitest.NewServed(t), true, newQuitWatch())
 	main := u.manager.win.MainMenu()
 	var menus []string
 	for _, m := range main.Items {
@@ -136,15 +138,15 @@ func TestWindowMenuHasEveryCommand(t *testing.T) {
 }
 
 func TestWindowMenuFollowsTheWindow(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	u := managerUI(t, a, s, true, newQuitWatch())
 	m := u.manager
 	save := menuItem(t, u, "File", "Save")
 	if !save.Disabled {
 		t.Error("Save is enabled with no editor open")
 	}
-	if err := s.st.PutTool(context.Background(), testcatalog.RespondTool("alpha", "x")); err != nil {
+	if err := s.St.PutTool(context.Background(), testcatalog.RespondTool("alpha", "x")); err != nil {
 		t.Fatal(err)
 	}
 	m.reloadEntries()
@@ -179,22 +181,22 @@ func TestWindowMenuFollowsTheWindow(t *testing.T) {
 
 	pause := menuItem(t, u, "Server", "Pause serving")
 	pause.Action()
-	if !s.d.Paused() || pause.Label != "Resume serving" {
-		t.Fatalf("Server ▸ Pause: paused %v, label %q", s.d.Paused(), pause.Label)
+	if !s.D.Paused() || pause.Label != "Resume serving" {
+		t.Fatalf("Server ▸ Pause: paused %v, label %q", s.D.Paused(), pause.Label)
 	}
 	pause.Action()
-	if s.d.Paused() {
+	if s.D.Paused() {
 		t.Fatal("Resume serving did not resume")
 	}
 	menuItem(t, u, "Server", "Copy address").Action()
-	if got := a.Clipboard().Content(); got != s.d.URL() {
+	if got := a.Clipboard().Content(); got != s.D.URL() {
 		t.Errorf("Copy address copied %q", got)
 	}
 }
 
 func TestWindowMenuRaisesTheQuestion(t *testing.T) {
-	a := newTestApp(t)
-	u := managerUI(t, a, newServed(t), false, newQuitWatch())
+	a := uitest.NewTestApp(t)
+	u := managerUI(t, a, uitest.NewServed(t), false, newQuitWatch())
 	question := menuItem(t, u, "Server", "No question waiting")
 	if !question.Disabled {
 		t.Error("the question item is enabled with no question")
@@ -217,45 +219,45 @@ func TestWindowMenuRaisesTheQuestion(t *testing.T) {
 }
 
 func TestHelpMenu(t *testing.T) {
-	a := newRecordingApp(t)
-	s := newServed(t)
+	a := uitest.NewRecordingApp(t)
+	s := uitest.NewServed(t)
 	u := managerUI(t, a, s, false, newQuitWatch())
 	menuItem(t, u, "Help", "Copy diagnostics").Action()
 	diag := a.Clipboard().Content()
-	for _, want := range []string{"Version: 1.2.3\n", "Database: /home/me/.config/mcptray/mcptray.db\n", "Serving on: " + s.d.URL() + "\n",
+	for _, want := range []string{"Version: 1.2.3\n", "Database: /home/me/.config/mcptray/mcptray.db\n", "Serving on: " + s.D.URL() + "\n",
 		"Tray icon: none on this desktop: closing the window quits mcptray\n", "Tray host: test\n", "Secrets kept in: not available\n", "System: "} {
 		if !strings.Contains(diag, want) {
 			t.Errorf("diagnostics lack %q:\n%s", want, diag)
 		}
 	}
 	menuItem(t, u, "Help", "Open the documentation").Action()
-	if len(a.opened) != 1 || a.opened[0] != docsURL {
-		t.Errorf("opened %q", a.opened)
+	if len(a.Opened) != 1 || a.Opened[0] != docsURL {
+		t.Errorf("opened %q", a.Opened)
 	}
 	menuItem(t, u, "Help", "About mcptray").Action()
-	sees(t, "About", seen(u.manager.win.Canvas().Overlays().Top()),
+	uitest.Sees(t, "About", uitest.Seen(u.manager.win.Canvas().Overlays().Top()),
 		"label: About mcptray", "text: Version", "label: 1.2.3", "text: Database", "label: /home/me/.config/mcptray/mcptray.db",
-		"text: Serving on", "label: "+s.d.URL(), "text: Tray icon", "label: none on this desktop: closing the window quits mcptray", "button: Close")
+		"text: Serving on", "label: "+s.D.URL(), "text: Tray icon", "label: none on this desktop: closing the window quits mcptray", "button: Close")
 }
 
 func TestKeyboardShortcuts(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	quits := newQuitWatch()
 	u := managerUI(t, a, s, true, quits)
 	m := u.manager
 	typed := m.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) })
 	typed.TypedShortcut(newShortcut) // on Tools: a new tool
 	e := m.Editor()
-	if e == nil || !e.isNew {
+	if e == nil || !e.IsNew {
 		t.Fatal("Ctrl+N opened no new tool")
 	}
-	test.Type(e.name, "by_keyboard")
-	test.Type(e.description, "Saved with Ctrl+S.")
-	test.Type(e.blocks.items[0].text.entry, "ok")
+	test.Type(e.Name, "by_keyboard")
+	test.Type(e.Description, "Saved with Ctrl+S.")
+	test.Type(e.Blocks.Items[0].Text.Entry, "ok")
 	typed.TypedShortcut(saveShortcut)
-	if _, err := s.st.Tool(context.Background(), "by_keyboard"); err != nil {
-		t.Fatalf("Ctrl+S did not save: %v (%s)", err, e.status.Text)
+	if _, err := s.St.Tool(context.Background(), "by_keyboard"); err != nil {
+		t.Fatalf("Ctrl+S did not save: %v (%s)", err, e.Status.Text)
 	}
 	for i, key := range tabKeys {
 		typed.TypedShortcut(&desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault})
@@ -280,9 +282,9 @@ func TestKeyboardShortcuts(t *testing.T) {
 }
 
 func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
-	a := newTestApp(t)
+	a := uitest.NewTestApp(t)
 	quits := newQuitWatch()
-	u := managerUI(t, a, newServed(t), false, quits)
+	u := managerUI(t, a, uitest.NewServed(t), false, quits)
 	m := u.manager
 	c := m.win.Canvas()
 	quitDialog := func() fyne.CanvasObject {
@@ -293,10 +295,10 @@ func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
 		}
 		return d
 	}
-	sees(t, "the question on closing", seen(quitDialog()), "label: Quit mcptray?",
+	uitest.Sees(t, "the question on closing", uitest.Seen(quitDialog()), "label: Quit mcptray?",
 		"label: The server stops and AI apps lose their tools until you start mcptray again.",
 		"button: Quit mcptray {danger}", "button: Cancel {high}")
-	cancel, ok := c.Focused().(*escButton)
+	cancel, ok := c.Focused().(*ui.EscButton)
 	if !ok || cancel.Text != "Cancel" {
 		t.Fatalf("the focus is on %v, want Cancel", c.Focused())
 	}
@@ -315,12 +317,12 @@ func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
 
 	// With changes in an editor, the question says they go too.
 	m.NewTool()
-	test.Type(m.Editor().name, "half_done")
+	test.Type(m.Editor().Name, "half_done")
 	d := quitDialog()
-	sees(t, "with unsaved changes", seen(d), "label: Quit mcptray?",
+	uitest.Sees(t, "with unsaved changes", uitest.Seen(d), "label: Quit mcptray?",
 		`re:(?s)label: The server stops .*\n\nThe editor has changes that are not saved: they are lost\.`)
 	var quit *widget.Button
-	walk(d, func(o fyne.CanvasObject) {
+	uitest.Walk(d, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == "Quit mcptray" {
 			quit = b
 		}
@@ -330,26 +332,26 @@ func TestClosingWithoutATrayAsksToQuit(t *testing.T) {
 }
 
 func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
-	a := newTestApp(t)
-	s := newServed(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
 	t.Setenv("XDG_CURRENT_DESKTOP", "ubuntu:GNOME")
-	u := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d})
+	u := newUI(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D})
 	u.OpenManager()
 	t.Cleanup(func() { u.manager.win.Close() })
-	sees(t, "the notice", seen(u.manager.win.Canvas().Overlays().Top()), "label: No tray icon on this desktop",
+	uitest.Sees(t, "the notice", uitest.Seen(u.manager.win.Canvas().Overlays().Top()), "label: No tray icon on this desktop",
 		"re:(?s)label: .*closing it quits mcptray and stops the server.*“AppIndicator and KStatusNotifierItem Support”.*"+
 			"sudo apt install gnome-shell-extension-appindicator.*",
 		"button: OK")
 	u.manager.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if top := u.manager.win.Canvas().Overlays().Top(); top != nil {
-		t.Errorf("Escape left the notice open: %q", seen(top))
+		t.Errorf("Escape left the notice open: %q", uitest.Seen(top))
 	}
 
-	again := newUI(a, Config{Store: s.st, Approvals: s.eng, Server: s.d})
+	again := newUI(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D})
 	again.OpenManager()
 	t.Cleanup(func() { again.manager.win.Close() })
 	if top := again.manager.win.Canvas().Overlays().Top(); top != nil {
-		t.Errorf("said again: %q", seen(top))
+		t.Errorf("said again: %q", uitest.Seen(top))
 	}
 
 	for desk, want := range map[string]string{"KDE": "System Tray widget", "i3": "StatusNotifierItem", "": "StatusNotifierItem"} {

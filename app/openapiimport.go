@@ -14,6 +14,7 @@ import (
 	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/importer"
@@ -25,7 +26,7 @@ import (
 func (m *Manager) chooseOpenAPI() {
 	src := widget.NewEntry()
 	src.SetPlaceHolder("https://api.example.com/openapi.json, or a file")
-	status := hint("An OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one, in JSON or YAML.")
+	status := ui.Hint("An OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one, in JSON or YAML.")
 	var d *dialog.CustomDialog
 	var read *widget.Button
 	read = widget.NewButton("Read", func() {
@@ -38,7 +39,7 @@ func (m *Manager) chooseOpenAPI() {
 		status.SetText("Reading " + path + "…")
 		var spec *importer.Spec
 		var err error
-		m.background.run(func() { spec, err = importer.ReadOpenAPI(context.Background(), path) }, func() {
+		m.background.Run(func() { spec, err = importer.ReadOpenAPI(context.Background(), path) }, func() {
 			read.Enable()
 			if err != nil {
 				status.SetText("It cannot be read: " + err.Error())
@@ -61,7 +62,7 @@ func (m *Manager) chooseOpenAPI() {
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{".json", ".yaml", ".yml"}))
 		fd.Show()
 	})
-	content := container.NewVBox(labelled("OpenAPI spec", container.NewBorder(nil, nil, nil, browse, src)), status)
+	content := container.NewVBox(ui.Labelled("OpenAPI spec", container.NewBorder(nil, nil, nil, browse, src)), status)
 	d = dialog.NewCustomWithoutButtons("Import from OpenAPI", content, m.win)
 	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", func() { d.Hide() }), read})
 	d.Resize(dialogSize(m.win, fyne.NewSize(620, 220)))
@@ -123,10 +124,10 @@ func (m *Manager) showOpenAPIChooser(spec *importer.Spec, src string) *openAPICh
 	c.description.Wrapping = fyne.TextWrapWord
 	c.description.SetMinRowsVisible(3)
 	c.description.OnChanged = func(string) { c.edited() }
-	c.preview = wrapLabel("")
+	c.preview = ui.WrapLabel("")
 	c.preview.TextStyle = fyne.TextStyle{Monospace: true}
-	c.notes = hint("")
-	c.status = wrapLabel("")
+	c.notes = ui.Hint("")
+	c.status = ui.WrapLabel("")
 	c.status.Importance = widget.DangerImportance // it says only what stops Import
 	c.importBtn = widget.NewButton("Import", c.doImport)
 	c.importBtn.Importance = widget.HighImportance
@@ -136,13 +137,13 @@ func (m *Manager) showOpenAPIChooser(spec *importer.Spec, src string) *openAPICh
 		title += " " + spec.Version
 	}
 	head := container.NewVBox(
-		wrapLabel(fmt.Sprintf("%s — %s, %s.", title, spec.Format, words.Count(len(c.conv.Operations), "operation", "operations"))),
+		ui.WrapLabel(fmt.Sprintf("%s — %s, %s.", title, spec.Format, words.Count(len(c.conv.Operations), "operation", "operations"))),
 		// Label beside entry: the list below gets the height.
 		container.New(layout.NewFormLayout(), widget.NewLabel("Base URL"), c.base, widget.NewLabel("Name prefix"), c.pfx),
 	)
 	details := container.NewVBox(
-		labelled("Tool name", c.name),
-		labelled("Description", multiLine(c.description)),
+		ui.Labelled("Tool name", c.name),
+		ui.Labelled("Description", ui.MultiLine(c.description)),
 		widget.NewLabelWithStyle("What the tool does", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		c.preview,
 		c.notes,
@@ -191,7 +192,7 @@ func (c *openAPIChooser) fill() {
 		c.list.Add(c.row(o))
 	}
 	for _, n := range c.conv.Notes {
-		c.list.Add(hint(n))
+		c.list.Add(ui.Hint(n))
 	}
 	c.show(first)
 	c.count()
@@ -349,7 +350,7 @@ func (c *openAPIChooser) doImport() {
 		return
 	}
 	c.importBtn.Disable()
-	c.m.background.run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, false) }, func() {
+	c.m.background.Run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, false) }, func() {
 		c.importBtn.Enable()
 		if err != nil {
 			var ve *catalog.ValidationError
@@ -369,7 +370,7 @@ func (c *openAPIChooser) doImport() {
 				msg += fmt.Sprintf("\n• %s — %s", s.Name, s.Holds)
 			}
 		}
-		info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(wrapLabel(msg)), c.m.win)
+		info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(ui.WrapLabel(msg)), c.m.win)
 		info.Resize(dialogSize(c.m.win, fyne.NewSize(600, 320)))
 		info.Show()
 	})

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/importer"
 	"github.com/mcptray/mcptray/internal/testutil"
 )
@@ -34,7 +35,7 @@ func firstIn[T fyne.CanvasObject](t *testing.T, root fyne.CanvasObject, what str
 	t.Helper()
 	var found T
 	done := false
-	walk(root, func(o fyne.CanvasObject) {
+	uitest.Walk(root, func(o fyne.CanvasObject) {
 		if x, is := o.(T); is && !done && ok(x) {
 			found, done = x, true
 		}
@@ -87,27 +88,27 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	api := testutil.NewAPI(t)
 	m.chooseOpenAPI()
 	src := overlayEntry(t, m.win, "OpenAPI spec")
-	test.Tap(overlayButton(t, m.win, "Read"))
+	test.Tap(uitest.OverlayButton(t, m.win, "Read"))
 	src.SetText(filepath.Join(t.TempDir(), "missing.yaml"))
-	test.Tap(overlayButton(t, m.win, "Read"))
-	m.background.wait()
-	sees(t, "the spec dialog", seenIn(m.win.Canvas()),
+	test.Tap(uitest.OverlayButton(t, m.win, "Read"))
+	m.background.Wait()
+	uitest.Sees(t, "the spec dialog", uitest.SeenIn(m.win.Canvas()),
 		"label: OpenAPI spec", "re:entry: .*missing.yaml", "button: Choose file…",
 		"re:label: It cannot be read: reading the spec: open .*missing.yaml: no such file or directory",
 		"button: Cancel", "button: Read {high}")
 
 	src.SetText(petstore)
-	test.Tap(overlayButton(t, m.win, "Read"))
-	m.background.wait()
+	test.Tap(uitest.OverlayButton(t, m.win, "Read"))
+	m.background.Wait()
 	overlayEntry(t, m.win, "Base URL").SetText(api.URL + "/api/v3")
-	test.Tap(overlayButton(t, m.win, "Select none"))
-	if b := overlayButton(t, m.win, "Import"); !b.Disabled() {
+	test.Tap(uitest.OverlayButton(t, m.win, "Select none"))
+	if b := uitest.OverlayButton(t, m.win, "Import"); !b.Disabled() {
 		t.Error("Import is enabled with no operation picked")
 	}
 	// A body shows as an example call sends it, not as its template.
 	_, addPet := opRow(t, m.win, "POST /pet")
 	test.Tap(addPet)
-	sees(t, "addPet", seenIn(m.win.Canvas()), "label: An example call:\nPOST "+api.URL+"/api/v3/pet\n"+
+	uitest.Sees(t, "addPet", uitest.SeenIn(m.win.Canvas()), "label: An example call:\nPOST "+api.URL+"/api/v3/pet\n"+
 		"  Accept: application/json\n  Content-Type: application/json\n\n"+
 		"{\n  \"name\": \"\",\n  \"photoUrls\": [],\n  \"status\": \"available\"\n}\n\n"+
 		"Parameters: category_id, category_name, id, name, photoUrls, status, tags")
@@ -119,17 +120,17 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	name := overlayEntry(t, m.win, "Tool name")
 	// A name that cannot be a tool's says so as it is typed; Import waits.
 	name.SetText("deletePet")
-	sees(t, "a name taken twice", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "a name taken twice", uitest.SeenIn(m.win.Canvas()),
 		"label: GET /pet/{petId} and DELETE /pet/{petId} are both named deletePet: rename one. {danger}", "button: Import 2 tools {high, disabled}")
 	name.SetText(strings.Repeat("p", 65))
-	sees(t, "a long name", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "a long name", uitest.SeenIn(m.win.Canvas()),
 		"label: The tool name of GET /pet/{petId}: 65 characters; at most 64 allowed. {danger}", "button: Import 2 tools {high, disabled}")
 	name.SetText("find_pet")
 
 	// What a person sees, in reading order: the API, where its tools call,
 	// each operation with its check, then the one shown: its tool's name
 	// and description, what it sends, the secret it reads, its hint.
-	sees(t, "the OpenAPI chooser", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "the OpenAPI chooser", uitest.SeenIn(m.win.Canvas()),
 		"label: Swagger Petstore - OpenAPI 3.0 1.0.27-SNAPSHOT — OpenAPI 3.0.4, 19 operations.",
 		"label: Base URL", "entry: "+api.URL+"/api/v3",
 		"label: Name prefix", "entry: (e.g. github_)",
@@ -144,15 +145,15 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 			"\nSecret swagger_petstore_openapi_api_key: the API key of Swagger Petstore - OpenAPI 3.0 (sent in the header \"api_key\")\nRead-only.",
 		"button: Cancel", "button: Select all", "button: Select none", "button: Import 2 tools {high}",
 	)
-	capture(t, m.win, "openapi-chooser.png")
+	uitest.Capture(t, m.win, "openapi-chooser.png")
 
-	test.Tap(overlayButton(t, m.win, "Import 2 tools"))
-	m.background.wait()
-	sees(t, "the import's report", seenIn(m.win.Canvas()),
+	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
+	m.background.Wait()
+	uitest.Sees(t, "the import's report", uitest.SeenIn(m.win.Canvas()),
 		"label: Imported 2 tools from Swagger Petstore - OpenAPI 3.0.\n\nThey read these secrets: give each its value in Settings ▸ Secrets.\n"+
 			"\n• swagger_petstore_openapi_api_key — the API key of Swagger Petstore - OpenAPI 3.0 (sent in the header \"api_key\")",
 		"button: Close")
-	export, err := s.st.Export(context.Background())
+	export, err := s.St.Export(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,10 +164,10 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	if slices.Sort(names); !slices.Equal(names, []string{"deletePet", "find_pet"}) {
 		t.Fatalf("stored the tools %v", names)
 	}
-	if err := s.d.Secrets().SetSecret(context.Background(), "swagger_petstore_openapi_api_key", "pet-KEY"); err != nil {
+	if err := s.D.Secrets().SetSecret(context.Background(), "swagger_petstore_openapi_api_key", "pet-KEY"); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.callText(t, "find_pet", map[string]any{"petId": 7}); got != testutil.APIReply {
+	if got := s.CallText(t, "find_pet", map[string]any{"petId": 7}); got != testutil.APIReply {
 		t.Errorf("the call returned %q", got)
 	}
 	if r := api.Last(t); r.Method != "GET" || r.Path != "/api/v3/pet/7" || r.Header.Get("api_key") != "pet-KEY" {
@@ -176,18 +177,18 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	// The same again is refused, all of it, each clash named; nothing
 	// more is stored.
 	m.showOpenAPIChooser(mustSpec(t), petstore)
-	test.Tap(overlayButton(t, m.win, "Select none"))
+	test.Tap(uitest.OverlayButton(t, m.win, "Select none"))
 	get, _ = opRow(t, m.win, "GET /pet/{petId}")
 	get.SetChecked(true)
 	add, _ := opRow(t, m.win, "DELETE /pet/{petId}")
 	add.SetChecked(true)
-	test.Tap(overlayButton(t, m.win, "Import 2 tools"))
-	m.background.wait()
-	sees(t, "the refusal", seenIn(m.win.Canvas()),
+	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
+	m.background.Wait()
+	uitest.Sees(t, "the refusal", uitest.SeenIn(m.win.Canvas()),
 		"label: petstore-3.0.yaml was not imported: 1 problem. Nothing was changed.",
 		`label: tool "deletePet" · name`,
 		"label: the catalog already has a tool of this name: choose another name (or replace it on purpose)")
-	if export, _ := s.st.Export(context.Background()); len(export.Tools) != 2 {
+	if export, _ := s.St.Export(context.Background()); len(export.Tools) != 2 {
 		t.Errorf("the refused import stored %d tools", len(export.Tools))
 	}
 }
@@ -208,13 +209,13 @@ paths:
 		t.Fatal(err)
 	}
 	m.showOpenAPIChooser(spec, "notes.yaml")
-	sees(t, "the chooser with no server", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "the chooser with no server", uitest.SeenIn(m.win.Canvas()),
 		"entry: (https://api.example.com/v1)",
 		"check: [ ] {disabled}", "button: GET /notes — List the notes (cannot be imported) {low}",
 		`re:label: This operation cannot be imported: the spec's server "/api" is relative to where the spec is published: give the API's address \(Base URL\)`,
 		"button: Import {high, disabled}")
 	overlayEntry(t, m.win, "Base URL").SetText("http://127.0.0.1:1/api")
-	sees(t, "the chooser with a Base URL", seenIn(m.win.Canvas()),
+	uitest.Sees(t, "the chooser with a Base URL", uitest.SeenIn(m.win.Canvas()),
 		"check: [x]", "button: GET /notes — List the notes {low}",
 		"entry: listNotes", "button: Import 1 tool {high}")
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"github.com/mcptray/mcptray/app/internal/uitest"
 )
 
 // panickyQuit is a Fyne app whose Quit panics as Fyne 2.7's does when its
@@ -15,6 +16,6 @@ func (panickyQuit) Quit() { panic("runtime error: invalid memory address or nil 
 // TestQuitSurvivesAFailedSettingsWatcher: quitting does not crash mcptray
 // when Fyne's Quit panics after its driver has stopped.
 func TestQuitSurvivesAFailedSettingsWatcher(t *testing.T) {
-	u := &UI{app: panickyQuit{newTestApp(t)}}
+	u := &UI{app: panickyQuit{uitest.NewTestApp(t)}}
 	u.quitApp()
 }

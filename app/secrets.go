@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -22,7 +23,7 @@ import (
 // (or wait for the person to unlock it), so every call on it runs off the
 // GUI thread.
 func (s *SettingsTab) secretsSection() fyne.CanvasObject {
-	s.secretNote = wrapLabel("")
+	s.secretNote = ui.WrapLabel("")
 	if s.sec == nil {
 		s.secretNote.SetText("Secrets are unavailable: mcptray could not open its secret store (see its log).")
 	} else {
@@ -30,12 +31,12 @@ func (s *SettingsTab) secretsSection() fyne.CanvasObject {
 	}
 	add := widget.NewButtonWithIcon("Add / replace", theme.ContentAddIcon(), func() { s.ShowSetSecret("") })
 	rename := widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), func() {
-		if x, ok := s.secrets.selected(); ok {
+		if x, ok := s.secrets.Selected(); ok {
 			s.showRenameSecret(x.Name)
 		}
 	})
 	del := widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), func() {
-		if x, ok := s.secrets.selected(); ok {
+		if x, ok := s.secrets.Selected(); ok {
 			confirmThen(s.win, "Delete secret", fmt.Sprintf("Delete the secret %q? Tools using it fail until it is set again.", x.Name),
 				func() { s.DeleteSecret(x.Name) })
 		}
@@ -48,13 +49,13 @@ func (s *SettingsTab) secretsSection() fyne.CanvasObject {
 	} else {
 		acts = []fyne.Disableable{rename, del}
 	}
-	s.secrets = newPickList(func(x storage.SecretInfo) string {
+	s.secrets = ui.NewPickList(func(x storage.SecretInfo) string {
 		return fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime))
 	}, acts...)
 	return container.NewVBox(heading("Secrets"),
-		hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again. Changes apply at once.`),
+		ui.Hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again. Changes apply at once.`),
 		s.secretNote,
-		s.secrets.content(3, "None yet."),
+		s.secrets.Content(3, "None yet."),
 		container.NewHBox(add, rename, del),
 	)
 }
@@ -68,14 +69,14 @@ func (s *SettingsTab) reloadSecrets() { s.changeSecrets(nil) }
 func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storage.Secrets) error) {
 	sec := s.sec
 	if sec == nil {
-		s.secrets.show(nil)
+		s.secrets.Show(nil)
 		return
 	}
 	var (
 		changeErr, listErr error
 		list               []storage.SecretInfo
 	)
-	s.background.run(func() {
+	s.background.Run(func() {
 		if change != nil {
 			changeErr = change(s.ctx(), sec)
 		}
@@ -87,7 +88,7 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 		if listErr != nil {
 			slog.Error("listing secrets", "err", listErr)
 		}
-		s.secrets.show(list)
+		s.secrets.Show(list)
 	})
 }
 

@@ -16,11 +16,19 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/storage"
 )
+
+// cacheScopeChoices say who may reuse a cached list.
+var cacheScopeChoices = ui.Choices{
+	{Label: "any AI app (public)", Value: "public"},
+	{Label: "only the AI app that asked (private)", Value: "private"},
+}
 
 // inspectorOrigins are the origins the MCP Inspector runs its page on.
 var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"}
@@ -32,9 +40,9 @@ var inspectorOrigins = []string{"http://localhost:6274", "http://127.0.0.1:6274"
 const prefOpenTaskWindowBefore = "openTaskWindowOnStart"
 
 // askChoices are the ask policies as the Settings tab offers them.
-var askChoices = choices{
-	{"Decline them (deny)", catalog.AskDeny},
-	{"Ask the AI app instead, if it can (client-only)", catalog.AskClientOnly},
+var askChoices = ui.Choices{
+	{Label: "Decline them (deny)", Value: catalog.AskDeny},
+	{Label: "Ask the AI app instead, if it can (client-only)", Value: catalog.AskClientOnly},
 }
 
 // numField is a number setting: its JSON field name and its entry, and
@@ -76,15 +84,15 @@ type SettingsTab struct {
 	errs   map[string]*widget.Label
 	status *widget.Label
 	// cols lines up the labels of the server settings' fields.
-	cols   labelColumn
+	cols   ui.LabelColumn
 	scroll *container.Scroll
 
-	tokens     *pickList[storage.TokenInfo]
-	secrets    *pickList[storage.SecretInfo]
+	tokens     *ui.PickList[storage.TokenInfo]
+	secrets    *ui.PickList[storage.SecretInfo]
 	secretNote *widget.Label
-	// background counts the secret store calls under way (see
+	// Background counts the secret store calls under way (see
 	// secretsSection).
-	background background
+	background ui.Background
 
 	content fyne.CanvasObject
 }
@@ -98,7 +106,7 @@ func (s *SettingsTab) ctx() context.Context { return context.Background() }
 // end — so no switch sits above a Save button it does not need.
 func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
-	s.status = wrapLabel("")
+	s.status = ui.WrapLabel("")
 	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
@@ -121,7 +129,7 @@ func heading(t string) *widget.Label {
 
 // computerSection holds what this computer does, which applies at once.
 func (s *SettingsTab) computerSection() fyne.CanvasObject {
-	box := container.NewVBox(heading("This computer"), hint("These apply at once."))
+	box := container.NewVBox(heading("This computer"), ui.Hint("These apply at once."))
 	if al := startAtLogin(); al != nil {
 		box.Add(al)
 	}
@@ -160,7 +168,7 @@ func (s *SettingsTab) opensTaskWindow() bool {
 func (s *SettingsTab) serverSettings() fyne.CanvasObject {
 	return container.NewVBox(
 		heading("Server settings"),
-		hint("Saved together with Save settings, at the end of this page; the running server applies them at once."),
+		ui.Hint("Saved together with Save settings, at the end of this page; the running server applies them at once."),
 		s.serverSection(), widget.NewSeparator(),
 		s.originsSection(), widget.NewSeparator(),
 		s.limitsSection(), widget.NewSeparator(),
@@ -172,25 +180,25 @@ func (s *SettingsTab) serverSettings() fyne.CanvasObject {
 // its error line under it (the line of the setting key, "" for none) and
 // what it does.
 func (s *SettingsTab) field(label, key string, obj fyne.CanvasObject, help string) fyne.CanvasObject {
-	box := container.NewVBox(input(obj))
+	box := container.NewVBox(ui.Input(obj))
 	if key != "" {
 		box.Add(s.errLine(key))
 	}
 	if help != "" {
-		box.Add(hint(help))
+		box.Add(ui.Hint(help))
 	}
-	return s.cols.row(label, box)
+	return s.cols.Row(label, box)
 }
 
 // numberField is a row of the server settings for a number.
 func (s *SettingsTab) numberField(n *numField) fyne.CanvasObject {
 	n.entry = widget.NewEntry()
-	return s.field(n.label, n.key, container.NewHBox(fixedWidth(numberWidth, n.entry), widget.NewLabel(n.unit)), n.help)
+	return s.field(n.label, n.key, container.NewHBox(ui.FixedWidth(ui.NumberWidth, n.entry), widget.NewLabel(n.unit)), n.help)
 }
 
 // errLine is a new error line for the setting key.
 func (s *SettingsTab) errLine(key string) *widget.Label {
-	l := fieldError()
+	l := ui.FieldError()
 	s.errs[key] = l
 	return l
 }
@@ -215,7 +223,7 @@ func (s *SettingsTab) serverSection() fyne.CanvasObject {
 		s.field("Title", "serverTitle", s.title, "A friendlier name some AI apps show (serverTitle)."),
 		s.field("Instructions", "instructions", s.instructions,
 			"Told to the AI app when it connects: when and how to use these tools (instructions)."),
-		s.field("Port", "port", fixedWidth(numberWidth, s.port),
+		s.field("Port", "port", ui.FixedWidth(ui.NumberWidth, s.port),
 			"mcptray listens on 127.0.0.1 at this port (mcptray --addr overrides it for one run). Saving a new port moves the running server at once: the stdio shim follows by itself; AI apps set up over HTTP name the address and must be set up again."),
 		s.field("Address", "", s.endpoint, ""),
 		s.field("Database", "", db, ""),
@@ -243,7 +251,7 @@ func (s *SettingsTab) originsSection() fyne.CanvasObject {
 }
 
 func (s *SettingsTab) limitsSection() fyne.CanvasObject {
-	s.scope = widget.NewSelect(cacheScopeChoices.labels(), nil)
+	s.scope = widget.NewSelect(cacheScopeChoices.Labels(), nil)
 	s.nums = []*numField{
 		{key: "cacheTtlMs", label: "Lists stay fresh for", unit: "milliseconds",
 			help: "How long AI apps may reuse a list of tools, resources or prompts before asking again (cacheTtlMs)."},
@@ -284,21 +292,21 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 }
 
 func (s *SettingsTab) headlessSection() fyne.CanvasObject {
-	s.ask = widget.NewSelect(askChoices.labels(), nil)
-	s.askNote = hint("")
+	s.ask = widget.NewSelect(askChoices.Labels(), nil)
+	s.askNote = ui.Hint("")
 	timeout := &numField{key: "askTimeoutSeconds", label: "Answer within", unit: "seconds",
 		help: "An approval or a form mcptray shows on this computer waits this long; then it is declined, and the AI app is told nobody answered. Its window shows the time left (askTimeoutSeconds)."}
 	s.nums = append(s.nums, timeout)
 	return container.NewVBox(heading("Questions"),
 		s.numberField(timeout),
-		s.cols.row("Without the app", container.NewVBox(
-			wrapLabel("When mcptray serves without its desktop app (mcptray serve), questions meant for this computer are:"),
+		s.cols.Row("Without the app", container.NewVBox(
+			ui.WrapLabel("When mcptray serves without its desktop app (mcptray serve), questions meant for this computer are:"),
 			s.ask, s.errLine("askPolicy"), s.askNote)),
 	)
 }
 
 // askPolicy is the policy the ask select shows.
-func (s *SettingsTab) askPolicy() string { return askChoices.valueOf(s.ask.Selected) }
+func (s *SettingsTab) askPolicy() string { return askChoices.ValueOf(s.ask.Selected) }
 
 // showAskNote explains the ask policies; client-only forms live as long as
 // the time to answer a step.
@@ -324,7 +332,7 @@ func (s *SettingsTab) addOrigin(o string) {
 		s.origins = slices.DeleteFunc(s.origins, func(x *widget.Entry) bool { return x == e })
 		s.originBox.Remove(row)
 	})
-	row = container.NewBorder(nil, nil, nil, rm, input(e))
+	row = container.NewBorder(nil, nil, nil, rm, ui.Input(e))
 	s.origins = append(s.origins, e)
 	s.originBox.Add(row)
 }
@@ -368,10 +376,10 @@ func (s *SettingsTab) Reload() {
 	s.showEndpoint()
 	s.ask.SetSelected("")
 	if set.AskPolicy != "" {
-		s.ask.SetSelected(askChoices.labelOf(set.AskPolicy))
+		s.ask.SetSelected(askChoices.LabelOf(set.AskPolicy))
 	}
 	s.showAskNote(set)
-	s.scope.SetSelected(cacheScopeChoices.labelOf(set.CacheScope))
+	s.scope.SetSelected(cacheScopeChoices.LabelOf(set.CacheScope))
 	vals := map[string]int64{
 		"cacheTtlMs": int64(set.CacheTTLMs), "pageSize": int64(set.PageSize),
 		"requestStateTtlSeconds": int64(set.RequestStateTTLSeconds), "maxBodyBytes": set.MaxBodyBytes,
@@ -424,7 +432,7 @@ func (s *SettingsTab) Settings() (catalog.Settings, []catalog.Problem) {
 	set.ServerName = strings.TrimSpace(s.name.Text)
 	set.ServerTitle = strings.TrimSpace(s.title.Text)
 	set.Instructions = s.instructions.Text
-	set.CacheScope = cacheScopeChoices.valueOf(s.scope.Selected)
+	set.CacheScope = cacheScopeChoices.ValueOf(s.scope.Selected)
 	set.AllowedOrigins = s.Origins()
 	set.AskPolicy = s.askPolicy()
 	var ps []catalog.Problem
@@ -488,7 +496,7 @@ func (s *SettingsTab) showProblems(ps []catalog.Problem) []string {
 		}
 	}
 	for k, l := range s.errs {
-		setFieldError(l, by[k])
+		ui.SetFieldError(l, by[k])
 	}
 	return other
 }
@@ -525,7 +533,7 @@ func (s *SettingsTab) Save() bool {
 	}
 	s.showEndpoint()
 	if len(ps) > 0 {
-		ps = uniqueProblems(ps)
+		ps = editor.UniqueProblems(ps)
 		other := s.showProblems(ps)
 		msg := fmt.Sprintf("Not saved: %s, shown in red next to the fields.", words.Count(len(ps), "problem", "problems"))
 		if len(other) == len(ps) {
@@ -536,7 +544,7 @@ func (s *SettingsTab) Save() bool {
 		}
 		s.status.SetText(msg)
 		if len(other) < len(ps) {
-			revealFirstProblem(s.scroll)
+			ui.RevealFirstProblem(s.scroll)
 		}
 		return false
 	}

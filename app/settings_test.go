@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,38 +12,30 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/zalando/go-keyring"
 
+	"github.com/mcptray/mcptray/app/editor"
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/daemon"
-	"github.com/mcptray/mcptray/internal/localefix"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
 )
-
-// TestMain puts go-keyring's in-memory mock in place of the OS keyring, so
-// no test touches the user's keyring. Importing localefix keeps Fyne from
-// logging a locale error under LANG=C.UTF-8, as in the mcptray command.
-func TestMain(m *testing.M) {
-	localefix.Restore()
-	keyring.MockInit()
-	os.Exit(m.Run())
-}
 
 // newSettingsFixture is a Settings tab on a real running server (its
 // store, secret store and listener; started on a free port, not the
 // stored one), in a test window, its secrets listed.
 func newSettingsFixture(t *testing.T) (*SettingsTab, *storage.Store, fyne.Window) {
 	t.Helper()
-	a := newTestApp(t)
+	a := uitest.NewTestApp(t)
 	d := testserver.Start(t, testserver.Options{}).Daemon
 	w := test.NewWindow(nil)
 	t.Cleanup(w.Close)
 	s := newSettingsTabFor(t.Context(), a, w, Config{Store: d.Store(), Secrets: d.Secrets(), Server: d})
-	s.background.wait()
+	s.background.Wait()
 	w.SetContent(s.Content())
 	w.Resize(fyne.NewSize(1000, 800))
 	return s, d.Store(), w
@@ -58,44 +49,6 @@ func servedPort(t *testing.T, s *SettingsTab) int {
 		t.Fatal("not serving")
 	}
 	return p
-}
-
-// texts are the texts every label, entry and rich text in the window
-// (content and overlays) holds.
-func texts(w fyne.Window) []string {
-	var out []string
-	fn := func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *widget.Label:
-			out = append(out, x.Text)
-		case *widget.Entry:
-			out = append(out, x.Text)
-		case *widget.RichText:
-			out = append(out, x.String())
-		case *widget.Button:
-			out = append(out, x.Text)
-		}
-	}
-	walk(w.Content(), fn)
-	for _, o := range w.Canvas().Overlays().List() {
-		walk(o, fn)
-	}
-	return out
-}
-
-// overlayButton is the button labelled text in the top overlay.
-func overlayButton(t *testing.T, w fyne.Window, text string) *widget.Button {
-	t.Helper()
-	var b *widget.Button
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if x, ok := o.(*widget.Button); ok && x.Text == text {
-			b = x
-		}
-	})
-	if b == nil {
-		t.Fatalf("no %q button in the top overlay", text)
-	}
-	return b
 }
 
 func TestSettingsSavePageSize(t *testing.T) {
@@ -185,7 +138,7 @@ func TestSettingsTokens(t *testing.T) {
 		t.Fatal("token not created")
 	}
 	var secret string
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	uitest.Walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && l.Text != "" {
 			if p, err := st.VerifyToken(ctx, l.Text); err == nil && p.Token == "ci" {
 				secret = l.Text
@@ -195,17 +148,17 @@ func TestSettingsTokens(t *testing.T) {
 	if secret == "" {
 		t.Fatal("the dialog shows no secret that verifies")
 	}
-	test.Tap(overlayButton(t, w, "Done"))
-	for _, x := range texts(w) {
+	test.Tap(uitest.OverlayButton(t, w, "Done"))
+	for _, x := range uitest.Texts(w) {
 		if strings.Contains(x, secret) {
 			t.Fatalf("the secret is still shown after the dialog closed: %q", x)
 		}
 	}
-	if len(s.tokens.items) != 1 || s.tokens.items[0].Name != "ci" {
-		t.Fatalf("token list = %+v", s.tokens.items)
+	if len(s.tokens.Items) != 1 || s.tokens.Items[0].Name != "ci" {
+		t.Fatalf("token list = %+v", s.tokens.Items)
 	}
 	s.RevokeToken("ci")
-	if ts, _ := st.ListTokens(ctx); len(ts) != 0 || len(s.tokens.items) != 0 {
+	if ts, _ := st.ListTokens(ctx); len(ts) != 0 || len(s.tokens.Items) != 0 {
 		t.Fatalf("tokens after revoke: %+v", ts)
 	}
 	if _, err := st.VerifyToken(ctx, secret); err == nil {
@@ -219,7 +172,7 @@ func TestSettingsSecret(t *testing.T) {
 	const value = "s3cr3t-value-xyz"
 	s.ShowSetSecret("")
 	var name, pass *widget.Entry
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	uitest.Walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if e, ok := o.(*widget.Entry); ok {
 			if e.Password {
 				pass = e
@@ -233,15 +186,15 @@ func TestSettingsSecret(t *testing.T) {
 	}
 	test.Type(name, "gh")
 	test.Type(pass, value)
-	test.Tap(overlayButton(t, w, "Save"))
+	test.Tap(uitest.OverlayButton(t, w, "Save"))
 	// The keyring is called off the GUI thread.
-	s.background.wait()
+	s.background.Wait()
 	sec := s.sec
 	if got, err := sec.Secret(ctx, "gh"); err != nil || got != value {
 		t.Fatalf("stored secret = %q, %v", got, err)
 	}
-	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "gh" {
-		t.Fatalf("secret list = %+v", s.secrets.items)
+	if len(s.secrets.Items) != 1 || s.secrets.Items[0].Name != "gh" {
+		t.Fatalf("secret list = %+v", s.secrets.Items)
 	}
 	if n := len(w.Canvas().Overlays().List()); n != 0 {
 		t.Fatalf("%d overlay(s) still open after Save", n)
@@ -249,33 +202,33 @@ func TestSettingsSecret(t *testing.T) {
 	if pass.Text != "" {
 		t.Fatal("the password entry still holds the value")
 	}
-	for _, x := range texts(w) {
+	for _, x := range uitest.Texts(w) {
 		if strings.Contains(x, value) {
 			t.Fatalf("the secret value is shown: %q", x)
 		}
 	}
 	s.RenameSecret("gh", "github")
-	s.background.wait()
+	s.background.Wait()
 	if got, err := sec.Secret(ctx, "github"); err != nil || got != value {
 		t.Fatalf("renamed secret = %q, %v", got, err)
 	}
-	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "github" {
-		t.Fatalf("secret list after the rename = %+v", s.secrets.items)
+	if len(s.secrets.Items) != 1 || s.secrets.Items[0].Name != "github" {
+		t.Fatalf("secret list after the rename = %+v", s.secrets.Items)
 	}
 	// A change the store refuses is said in a dialog; the list stays.
 	s.SetSecret("no spaces allowed", value)
-	s.background.wait()
-	if top := w.Canvas().Overlays().Top(); top == nil || !slices.ContainsFunc(texts(w), func(x string) bool { return strings.Contains(x, "no spaces allowed") }) {
-		t.Fatalf("no error dialog for a refused name; texts %q", texts(w))
+	s.background.Wait()
+	if top := w.Canvas().Overlays().Top(); top == nil || !slices.ContainsFunc(uitest.Texts(w), func(x string) bool { return strings.Contains(x, "no spaces allowed") }) {
+		t.Fatalf("no error dialog for a refused name; texts %q", uitest.Texts(w))
 	}
-	if len(s.secrets.items) != 1 || s.secrets.items[0].Name != "github" {
-		t.Fatalf("secret list after a refused change = %+v", s.secrets.items)
+	if len(s.secrets.Items) != 1 || s.secrets.Items[0].Name != "github" {
+		t.Fatalf("secret list after a refused change = %+v", s.secrets.Items)
 	}
 	w.Canvas().Overlays().Top().Hide()
 	s.DeleteSecret("github")
-	s.background.wait()
-	if len(s.secrets.items) != 0 {
-		t.Fatalf("secrets after delete: %+v", s.secrets.items)
+	s.background.Wait()
+	if len(s.secrets.Items) != 0 {
+		t.Fatalf("secrets after delete: %+v", s.secrets.Items)
 	}
 }
 
@@ -298,7 +251,7 @@ func TestSettingsInvalidPort(t *testing.T) {
 	if s.Save() || !strings.Contains(l.Text, "whole number") {
 		t.Fatalf("port abc: error line %q", l.Text)
 	}
-	if !slices.Contains(texts(w), s.cfg.Server.URL()) {
+	if !slices.Contains(uitest.Texts(w), s.cfg.Server.URL()) {
 		t.Fatal("the endpoint is not shown")
 	}
 }
@@ -343,10 +296,10 @@ func TestSettingsPortTakenKeepsStoredPort(t *testing.T) {
 
 func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 	s, st, w := newSettingsFixture(t)
-	if s.ask.Selected != askChoices[0].label {
+	if s.ask.Selected != askChoices[0].Label {
 		t.Fatalf("ask policy shown: %q", s.ask.Selected)
 	}
-	s.ask.SetSelected(askChoices[1].label)
+	s.ask.SetSelected(askChoices[1].Label)
 	if !s.Save() {
 		t.Fatalf("not saved: %s", s.status.Text)
 	}
@@ -354,7 +307,7 @@ func TestSettingsAskPolicyAndTaskWindowPreference(t *testing.T) {
 		t.Fatalf("stored ask policy %q", set.AskPolicy)
 	}
 	var check *widget.Check
-	walk(w.Content(), func(o fyne.CanvasObject) {
+	uitest.Walk(w.Content(), func(o fyne.CanvasObject) {
 		if c, ok := o.(*widget.Check); ok && strings.Contains(c.Text, "task window") {
 			check = c
 		}
@@ -425,7 +378,7 @@ func TestSettingsPortComparedWithTheServedOne(t *testing.T) {
 func TestSettingsTokenButtonsFollowTheSelection(t *testing.T) {
 	s, st, w := newSettingsFixture(t)
 	ctx := context.Background()
-	for _, name := range []string{tryit.TokenName, shimTokenName} {
+	for _, name := range []string{tryit.TokenName, editor.ShimTokenName} {
 		if _, err := st.ReplaceToken(ctx, name); err != nil {
 			t.Fatal(err)
 		}
@@ -433,32 +386,32 @@ func TestSettingsTokenButtonsFollowTheSelection(t *testing.T) {
 	if !s.CreateToken("cursor", nil) {
 		t.Fatal("token not created")
 	}
-	test.Tap(overlayButton(t, w, "Done"))
-	if len(s.tokens.items) != 1 || s.tokens.items[0].Name != "cursor" {
-		t.Fatalf("listed: %+v", s.tokens.items)
+	test.Tap(uitest.OverlayButton(t, w, "Done"))
+	if len(s.tokens.Items) != 1 || s.tokens.Items[0].Name != "cursor" {
+		t.Fatalf("listed: %+v", s.tokens.Items)
 	}
-	sees(t, "the tokens, none selected", seen(s.Content()),
+	uitest.Sees(t, "the tokens, none selected", uitest.Seen(s.Content()),
 		"label: Client tokens", "button: Create token", "button: Tools… {disabled}", "button: Revoke {disabled}",
 		"label: Not listed: the tokens mcptray keeps for itself, mcptray-app (Try it) and stdio-shim (shared by every AI app started over stdio).")
-	s.tokens.list.Select(0)
-	sees(t, "the tokens, one selected", seen(s.Content()),
+	s.tokens.List.Select(0)
+	uitest.Sees(t, "the tokens, one selected", uitest.Seen(s.Content()),
 		"re:label: cursor  ·  all tools  ·  created .*", "button: Tools…", "button: Revoke")
 	s.RevokeToken("cursor")
-	sees(t, "the tokens after a revoke", seen(s.Content()), "button: Tools… {disabled}", "button: Revoke {disabled}")
+	uitest.Sees(t, "the tokens after a revoke", uitest.Seen(s.Content()), "button: Tools… {disabled}", "button: Revoke {disabled}")
 
 	// Secrets likewise: Rename and Delete once one is selected.
-	sees(t, "the secrets, none selected", seen(s.Content()), "label: Secrets", "button: Add / replace", "button: Rename {disabled}", "button: Delete {disabled}")
+	uitest.Sees(t, "the secrets, none selected", uitest.Seen(s.Content()), "label: Secrets", "button: Add / replace", "button: Rename {disabled}", "button: Delete {disabled}")
 	s.SetSecret("gh", "value")
-	s.background.wait()
-	s.secrets.list.Select(0)
-	sees(t, "the secrets, one selected", seen(s.Content()), "re:label: gh  ·  updated .*", "button: Rename", "button: Delete")
+	s.background.Wait()
+	s.secrets.List.Select(0)
+	uitest.Sees(t, "the secrets, one selected", uitest.Seen(s.Content()), "re:label: gh  ·  updated .*", "button: Rename", "button: Delete")
 }
 
 // TestShimTokenNameIsTheDaemons: the Settings tab keeps the stdio shim's
 // token out of the revocable ones by the name the daemon gives it.
 func TestShimTokenNameIsTheDaemons(t *testing.T) {
-	if shimTokenName != daemon.ShimTokenName {
-		t.Fatalf("the app names the shim's token %q, the daemon %q", shimTokenName, daemon.ShimTokenName)
+	if editor.ShimTokenName != daemon.ShimTokenName {
+		t.Fatalf("the app names the shim's token %q, the daemon %q", editor.ShimTokenName, daemon.ShimTokenName)
 	}
 }
 
@@ -477,7 +430,7 @@ func TestSettingsShowsEveryProblemAtOnce(t *testing.T) {
 	if s.Save() {
 		t.Fatal("saved")
 	}
-	shown := shownProblems(s.scroll)
+	shown := ui.ShownProblems(s.scroll)
 	if len(shown) != 3 || !strings.HasPrefix(s.status.Text, "Not saved: 3 problems,") {
 		t.Fatalf("status %q; shown %q", s.status.Text, shown)
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/record"
 )
@@ -263,11 +264,11 @@ type taskRow struct {
 func newTaskRow(tasks TaskSource) *taskRow {
 	r := &taskRow{
 		title:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		status:  wrapLabel(""),
+		status:  ui.WrapLabel(""),
 		elapsed: widget.NewLabel(""),
 		bar:     widget.NewProgressBar(),
 		spinner: widget.NewProgressBarInfinite(),
-		problem: wrapLabel(""),
+		problem: ui.WrapLabel(""),
 	}
 	r.problem.Importance = widget.DangerImportance
 	r.problem.Hide()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/process"
 	"github.com/mcptray/mcptray/internal/testcatalog"
@@ -73,7 +74,7 @@ func onUI[T any](tw *TaskWindow, f func() T) T {
 }
 
 func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	env := newTaskEnv(t)
 	u := newUI(app, Config{Tasks: engineTasks{env.eng}})
 	tw := u.ShowTaskWindow()
@@ -160,7 +161,7 @@ func TestTaskWindowShowsProgressAndCancels(t *testing.T) {
 }
 
 func TestRenderTaskWindow(t *testing.T) {
-	app := newRecordingApp(t)
+	app := uitest.NewRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look
 	env := newTaskEnv(t)
 	tw := newUI(app, Config{Tasks: engineTasks{env.eng}}).ShowTaskWindow()
@@ -182,7 +183,7 @@ func TestRenderTaskWindow(t *testing.T) {
 	testutil.Eventually(t, "the cancelled row", func() bool {
 		return onUI(tw, func() bool { r := tw.row(quick); return r != nil && r.task.Status == record.TaskCancelled })
 	})
-	capture(t, tw.win, "tasks.png")
+	uitest.Capture(t, tw.win, "tasks.png")
 	onUI(tw, func() bool {
 		if got := tw.win.Title(); got != "mcptray — tasks" {
 			t.Errorf("title %q", got)
@@ -192,8 +193,8 @@ func TestRenderTaskWindow(t *testing.T) {
 		// progress (a bar with a total, a running one without) and the
 		// latest progress message; then the ended one, without Cancel.
 		const ran = `re:label: \d+:\d\d`
-		got := seenIn(tw.win.Canvas())
-		sees(t, "the task window", got,
+		got := uitest.SeenIn(tw.win.Canvas())
+		uitest.Sees(t, "the task window", got,
 			"label: 2 tasks running",
 			"label: Sync my folders", ran, "button: Cancel",
 			"progress: 3/10", "label: synced 3 of 10 folders",
@@ -205,9 +206,9 @@ func TestRenderTaskWindow(t *testing.T) {
 		if n := strings.Count(strings.Join(got, "\n"), "button: Cancel"); n != 2 {
 			t.Errorf("%d Cancel buttons, want one per running task", n)
 		}
-		seesNone(t, "the task window", got, "Tools that run as tasks", syncID[:8], backupID[:8], "working")
-		fits(t, tw.win)
-		inView(t, tw.win, "Cancel")
+		uitest.SeesNone(t, "the task window", got, "Tools that run as tasks", syncID[:8], backupID[:8], "working")
+		uitest.Fits(t, tw.win)
+		uitest.InView(t, tw.win, "Cancel")
 		return true
 	})
 	_ = env.eng.CancelTask(syncID)

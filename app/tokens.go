@@ -14,28 +14,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/storage"
 )
-
-// shimTokenName is the stdio shim's client token: internal/daemon's
-// ShimTokenName, which the app may not import (a test keeps them equal).
-const shimTokenName = "stdio-shim"
-
-// internalTokens are mcptray's own client tokens, by name, with what uses
-// each: mcptray keeps them itself, so they are no person's to revoke.
-var internalTokens = map[string]string{
-	tryit.TokenName: "Try it",
-	shimTokenName:   "AI apps over stdio",
-}
-
-// tokenLabel names a token for people: an internal one says what uses it.
-func tokenLabel(name string) string {
-	if what, ok := internalTokens[name]; ok {
-		return fmt.Sprintf("%s (%s)", name, what)
-	}
-	return name
-}
 
 // tokensSection is the Settings tab's client tokens: the list, and
 // creating, restricting and revoking them (changed at once). mcptray's own
@@ -43,24 +26,24 @@ func tokenLabel(name string) string {
 func (s *SettingsTab) tokensSection() fyne.CanvasObject {
 	create := widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), s.showCreateToken)
 	edit := widget.NewButtonWithIcon("Tools…", theme.DocumentCreateIcon(), func() {
-		if t, ok := s.tokens.selected(); ok {
+		if t, ok := s.tokens.Selected(); ok {
 			s.showTokenTools(t)
 		}
 	})
 	revoke := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
-		if t, ok := s.tokens.selected(); ok {
+		if t, ok := s.tokens.Selected(); ok {
 			confirmThen(s.win, "Revoke token", fmt.Sprintf("Revoke %q? AI apps using it are refused from now on.", t.Name),
 				func() { s.RevokeToken(t.Name) })
 		}
 	})
-	s.tokens = newPickList(tokenLine, edit, revoke)
+	s.tokens = ui.NewPickList(tokenLine, edit, revoke)
 	return container.NewVBox(
 		heading("Client tokens"),
-		hint("Every AI app connecting over HTTP sends a token of its own; revoke one to cut that app off. Changes apply at once."),
-		s.tokens.content(4, "None yet: create one for each AI app you connect over HTTP (tray or Server menu ▸ Connect a client does it for you)."),
+		ui.Hint("Every AI app connecting over HTTP sends a token of its own; revoke one to cut that app off. Changes apply at once."),
+		s.tokens.Content(4, "None yet: create one for each AI app you connect over HTTP (tray or Server menu ▸ Connect a client does it for you)."),
 		container.NewHBox(create, edit, revoke),
-		hint(fmt.Sprintf("Not listed: the tokens mcptray keeps for itself, %s (Try it) and %s (shared by every AI app started over stdio).",
-			tryit.TokenName, shimTokenName)),
+		ui.Hint(fmt.Sprintf("Not listed: the tokens mcptray keeps for itself, %s (Try it) and %s (shared by every AI app started over stdio).",
+			tryit.TokenName, editor.ShimTokenName)),
 	)
 }
 
@@ -85,8 +68,8 @@ func (s *SettingsTab) reloadTokens() {
 		slog.Error("listing tokens", "err", err)
 		return
 	}
-	s.tokens.show(slices.DeleteFunc(ts, func(t storage.TokenInfo) bool {
-		_, internal := internalTokens[t.Name]
+	s.tokens.Show(slices.DeleteFunc(ts, func(t storage.TokenInfo) bool {
+		_, internal := editor.InternalTokens[t.Name]
 		return internal
 	}))
 }
@@ -126,7 +109,7 @@ func (s *SettingsTab) toolPicker(tools []string) (fyne.CanvasObject, func() []st
 		}
 		return append([]string{}, group.Selected...)
 	}
-	return container.NewVBox(all, minHeight(180, container.NewVScroll(group))), get
+	return container.NewVBox(all, ui.MinHeight(180, container.NewVScroll(group))), get
 }
 
 // showCreateToken asks for a new token's name and tools, then creates it.
@@ -157,7 +140,7 @@ func (s *SettingsTab) CreateToken(name string, tools []string) bool {
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(secret)
 	})
-	note := wrapLabel("Copy it now: this is the only time mcptray shows it. AI apps send it as Authorization: Bearer <token>.")
+	note := ui.WrapLabel("Copy it now: this is the only time mcptray shows it. AI apps send it as Authorization: Bearer <token>.")
 	d := dialog.NewCustom(fmt.Sprintf("Token %q created", name), "Done",
 		container.NewVBox(note, container.NewBorder(nil, nil, nil, copyBtn, shown)), s.win)
 	d.SetOnClosed(func() { shown.SetText("") })

@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/catalog"
@@ -131,7 +132,7 @@ func (p *parentLink) open(ctx context.Context, a fyne.App, screen func() (int, i
 		slog.Warn("the tool editor's Try it is off", "err", err)
 	} else {
 		closers = append(closers, tr.Close)
-		cfg.TryIt = TryItTrier(tr, p)
+		cfg.TryIt = editor.TryItTrier(tr, p)
 	}
 	u = newUI(a, cfg)
 	u.view = viewOf(start.View)

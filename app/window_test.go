@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tray"
 	"github.com/mcptray/mcptray/catalog"
@@ -29,7 +30,7 @@ import (
 // `mcptray window` is over its stdin and stdout.
 type twoProcesses struct {
 	t   *testing.T
-	srv *served
+	srv *uitest.Served
 	// server is the same server, to start tasks on.
 	server *testserver.Server
 	tray   *tray.Tray
@@ -73,7 +74,7 @@ func newDesktop(t *testing.T) *twoProcesses {
 			Messages: []catalog.PromptMessage{{Role: "user", Content: catalog.Content{Type: "text", Text: "hello"}}}}}}
 	asker := tray.NewAsker()
 	s := testserver.Start(t, testserver.Options{Catalog: cat, Asker: asker})
-	d := &twoProcesses{t: t, srv: servedBy(s), server: s, quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
+	d := &twoProcesses{t: t, srv: uitest.ServedBy(s), server: s, quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
 	sec := s.Daemon.Secrets()
 	d.tray = tray.New(tray.Config{Server: s.Daemon, Engine: s.Engine, Store: s.Store, Activity: s.Activity, Asker: asker,
 		StartWindow: d.start, Host: tray.Host{Present: true, About: "test tray"}, DB: s.Store.Path(), Version: "1.2.3",
@@ -111,7 +112,7 @@ func (d *twoProcesses) start() (tray.Process, error) {
 			close(w.exited)
 		})
 	}
-	w.a = &processApp{App: newTestApp(d.t), exit: exit}
+	w.a = &processApp{App: uitest.NewTestApp(d.t), exit: exit}
 	d.mu.Lock()
 	d.procs = append(d.procs, w)
 	d.mu.Unlock()
@@ -209,11 +210,11 @@ func TestTheWindowProcessShowsTheServersState(t *testing.T) {
 	d := newDesktop(t)
 	w := d.openManager()
 	u, s := w.u, d.srv
-	if got, want := u.cfg.Server.URL(), s.d.URL(); got != want {
+	if got, want := u.cfg.Server.URL(), s.D.URL(); got != want {
 		t.Errorf("the window shows the address %q, want the server's %q", got, want)
 	}
-	if u.cfg.Secrets == nil || u.cfg.Secrets.Backend() != s.d.Secrets().Backend() {
-		t.Errorf("the window's secrets: %v; want the server's backend %q", u.cfg.Secrets, s.d.Secrets().Backend())
+	if u.cfg.Secrets == nil || u.cfg.Secrets.Backend() != s.D.Secrets().Backend() {
+		t.Errorf("the window's secrets: %v; want the server's backend %q", u.cfg.Secrets, s.D.Secrets().Backend())
 	}
 
 	// Opening again raises this window: no second process.
@@ -227,7 +228,7 @@ func TestTheWindowProcessShowsTheServersState(t *testing.T) {
 	// Pausing in the window pauses the server; resuming from the tray
 	// shows in the window.
 	fyne.DoAndWait(u.winMenu.togglePause)
-	if !s.d.Paused() {
+	if !s.D.Paused() {
 		t.Fatal("Pause serving in the window did not pause the server")
 	}
 	var resume *tray.Item
@@ -245,7 +246,7 @@ func TestTheWindowProcessShowsTheServersState(t *testing.T) {
 
 	// Settings that do not validate come back as the problem, field and
 	// all, for the form's red label.
-	set, err := s.st.Settings(t.Context())
+	set, err := s.St.Settings(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,12 +287,12 @@ func TestAnEntryDeletedWhileTheWindowWasClosedIsNotOpened(t *testing.T) {
 		m.closeWindow()
 	})
 	w.ended(t)
-	if err := d.srv.st.DeleteTool(t.Context(), "wipe"); err != nil {
+	if err := d.srv.St.DeleteTool(t.Context(), "wipe"); err != nil {
 		t.Fatal(err)
 	}
 	n := d.openManager().u.manager
 	if n.editor != nil {
-		t.Errorf("the editor of the deleted tool %q opened", n.editor.orig.Name)
+		t.Errorf("the editor of the deleted tool %q opened", n.editor.Orig.Name)
 	}
 	if n.win.Canvas().Overlays().Top() != nil {
 		t.Error("reopening showed a dialog (an error about the deleted tool?)")
@@ -302,7 +303,7 @@ func TestClosingAWindowThatHoldsWorkHidesItAndKeepsItsProcess(t *testing.T) {
 	for name, leave := range map[string]func(*testing.T, *Manager){
 		"an unsaved tool": func(t *testing.T, m *Manager) {
 			selectEntry(t, m.tools, "echo")
-			test.Type(m.editor.description, " More.")
+			test.Type(m.editor.Description, " More.")
 		},
 		"unsaved settings": func(t *testing.T, m *Manager) {
 			m.tabs.SelectIndex(4)
@@ -366,7 +367,7 @@ func TestAClosedWindowStopsFollowing(t *testing.T) {
 // would; its result's text comes on the channel.
 func (d *twoProcesses) callWipe(ctx context.Context) <-chan string {
 	d.t.Helper()
-	cs := d.srv.connect(ctx, d.t)
+	cs := d.srv.Connect(ctx, d.t)
 	out := make(chan string, 1)
 	go func() {
 		defer cs.Close()
@@ -375,7 +376,7 @@ func (d *twoProcesses) callWipe(ctx context.Context) <-chan string {
 			out <- "error: " + err.Error()
 			return
 		}
-		out <- resultText(res)
+		out <- uitest.ResultText(res)
 	}()
 	return out
 }
@@ -416,7 +417,7 @@ func TestAQuestionOpensAWindowProcessAndItsAnswerReachesTheAIApp(t *testing.T) {
 	case <-time.After(testutil.Patience):
 		t.Fatal("the window was not told that an approval went")
 	}
-	if left, err := d.srv.eng.RememberedApprovals(t.Context()); err != nil || len(left) != 0 {
+	if left, err := d.srv.Eng.RememberedApprovals(t.Context()); err != nil || len(left) != 0 {
 		t.Fatalf("the server still remembers %v, %v", left, err)
 	}
 }
@@ -445,7 +446,7 @@ func TestQuitInTheTrayAsksTheWindowAboutUnsavedChanges(t *testing.T) {
 		asked := make(chan string, 1)
 		fyne.DoAndWait(func() {
 			selectEntry(t, m.tools, "echo")
-			test.Type(m.editor.description, " More.")
+			test.Type(m.editor.Description, " More.")
 			m.ask = func(title, _ string, answer func(bool)) { asked <- title; answer(discard) }
 		})
 		d.tray.Quit()
@@ -504,7 +505,7 @@ func TestTheTaskWindowFollowsTheServersTasks(t *testing.T) {
 	testutil.Eventually(t, "the task cancelled, over the link", func() bool {
 		return onUI(tw, func() bool { return tw.row(id).task.Status == record.TaskCancelled })
 	})
-	if n := len(d.srv.eng.RunningTasks()); n != 0 {
+	if n := len(d.srv.Eng.RunningTasks()); n != 0 {
 		t.Fatalf("%d tasks still run", n)
 	}
 	fyne.DoAndWait(tw.Close)
@@ -516,7 +517,7 @@ func TestTheTaskWindowFollowsTheServersTasks(t *testing.T) {
 func TestNoSecretCrossesTheLink(t *testing.T) {
 	const value = "s3cr3t-VALUE-42"
 	d := newDesktop(t)
-	if err := d.srv.d.Secrets().SetSecret(t.Context(), "api_key", value); err != nil {
+	if err := d.srv.D.Secrets().SetSecret(t.Context(), "api_key", value); err != nil {
 		t.Fatal(err)
 	}
 	ask := testcatalog.RespondTool("send_key", "sent")
@@ -525,15 +526,15 @@ func TestNoSecretCrossesTheLink(t *testing.T) {
 	task.Name = "sync_key"
 	task.Action.Respond.Steps[0].Progress.Message = `synced with {{secret "api_key"}}`
 	for _, tool := range []catalog.Tool{ask, task} {
-		if err := d.srv.st.PutTool(t.Context(), tool); err != nil {
+		if err := d.srv.St.PutTool(t.Context(), tool); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := d.srv.eng.Sync(t.Context()); err != nil {
+	if err := d.srv.Eng.Sync(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 
-	cs := d.srv.connect(t.Context(), t)
+	cs := d.srv.Connect(t.Context(), t)
 	defer cs.Close()
 	go func() { _, _ = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "send_key"}) }()
 	w := d.next()

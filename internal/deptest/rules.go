@@ -66,6 +66,21 @@ var Rules = []Rule{
 		Why:   "the window process (package app) is a leaf of the program: nothing else may draw",
 		Check: importedOnlyBy(mod("app"), module),
 	},
+	{
+		Name:  "only the window process imports the editors",
+		Why:   "the editors are screens of the manager window (package app), which places them; nothing else opens one",
+		Check: importedOnlyBy(mod("app/editor"), mod("app")),
+	},
+	{
+		Name:  "the desktop's building blocks read and write nothing",
+		Why:   "app/ui draws pieces of windows; what they show and save is handed in by the screens, so it needs no store, link or editor",
+		Check: dependsOnNoneOf([]string{mod("app/ui")}, mod("storage"), mod("app/link"), mod("app/editor"), "database/sql"),
+	},
+	{
+		Name:  "test helpers stay out of the program",
+		Why:   "app/internal/uitest starts servers on temporary databases and mocks the keyring: only tests may use it",
+		Check: importedOnlyBy(mod("app/internal/uitest")),
+	},
 }
 
 // servingPath are the packages the serving process runs: the server, its

@@ -41,7 +41,10 @@ func TestEachRuleCatchesItsBrokenArrow(t *testing.T) {
 		"the shim imports only internal/paths, internal/atomicfile, internal/process and internal/atmostonce": func(g Graph) {
 			addImport(g, mod("cmd/mcptray-stdio"), mod("storage"))
 		},
-		"only the program's main package imports app": func(g Graph) { addImport(g, mod("internal/cli"), mod("app")) },
+		"only the program's main package imports app":          func(g Graph) { addImport(g, mod("internal/cli"), mod("app")) },
+		"only the window process imports the editors":          func(g Graph) { addImport(g, mod("app/tray"), mod("app/editor")) },
+		"the desktop's building blocks read and write nothing": func(g Graph) { addImport(g, mod("app/ui"), mod("storage")) },
+		"test helpers stay out of the program":                 func(g Graph) { addImport(g, mod("app"), mod("app/internal/uitest")) },
 	}
 	if len(breaks) != len(Rules) {
 		t.Fatalf("%d rules, %d broken arrows: each rule needs one", len(Rules), len(breaks))

@@ -1,0 +1,9 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/mcptray/mcptray/app/internal/uitest"
+)
+
+func TestMain(m *testing.M) { uitest.Main(m) }

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/mcptray/mcptray/mcpcore"
+)
+
+// AppName names the AI app that asks, for people.
+func AppName(q mcpcore.Question) string {
+	if q.Client == "" {
+		return "An AI app"
+	}
+	return q.Client
+}
+
+// clientName names the AI app and the token it connected with.
+func clientName(q mcpcore.Question) string {
+	name := AppName(q)
+	if q.Token != "" && q.Token != q.Client {
+		name += " (token " + q.Token + ")"
+	}
+	return name
+}
+
+// ToolName names the tool for people: its title, quoted, or its name.
+func ToolName(q mcpcore.Question) string {
+	return fmt.Sprintf("%q", cmp.Or(q.ToolTitle, q.Tool))
+}
+
+// toolLine is the tool's title with its name after it, or its name alone.
+func toolLine(q mcpcore.Question) string {
+	if q.ToolTitle == "" || q.ToolTitle == q.Tool {
+		return q.Tool
+	}
+	return q.ToolTitle + " (" + q.Tool + ")"
+}
+
+// Header is the "who asks what" block every question window starts with.
+func Header(q mcpcore.Question, title string) fyne.CanvasObject {
+	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head.Wrapping = fyne.TextWrapWord
+	rows := []fyne.CanvasObject{head}
+	if strings.TrimSpace(q.Message) != "" {
+		msg := widget.NewLabel(q.Message)
+		msg.Wrapping = fyne.TextWrapWord
+		rows = append(rows, msg)
+	}
+	key := func(s string) *widget.Label {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	info := container.New(layout.NewFormLayout(), key("AI app"), WrapLabel(clientName(q)), key("Tool"), WrapLabel(toolLine(q)))
+	if q.TaskID != "" {
+		info.Add(key("Runs"))
+		info.Add(WrapLabel("in the background, as task " + shortID(q.TaskID)))
+	}
+	rows = append(rows, info)
+	return container.NewVBox(rows...)
+}
+
+// SmallPrint is a line of explanation, smaller than the question itself
+// but in the text colour: grey small print is hard to read on either
+// theme.
+func SmallPrint(s string) *widget.Label {
+	l := WrapLabel(s)
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
+// shortID shortens a long task id for display.
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12] + "…"
+	}
+	return id
+}
