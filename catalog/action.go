@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -281,3 +282,17 @@ var ContentTypes = []string{"text", "image", "audio", "resource", "resource_link
 // Template is a text/template source in a definition. Plain text without
 // "{{" is used as is.
 type Template string
+
+// IsToken reports whether s is an RFC 9110 token: what a method or a
+// header name must be.
+func IsToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r >= 0x80 || !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -804,7 +804,7 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 	// expr is the template standing for v in a place: path, value (query,
 	// header), form (a form field), json (a body field); "" when v stays
 	// literal.
-	expr := func(v *CurlValue, place string) string {
+	expr := func(v *CurlValue, place string) tmpl {
 		switch {
 		case v == nil:
 			return ""
@@ -816,9 +816,9 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 			}
 			switch place {
 			case "json":
-				return fmt.Sprintf("{{json (secret %q)}}", v.SecretName)
+				return "{{json " + secretCall(v.SecretName) + "}}"
 			case "form":
-				return fmt.Sprintf("{{urlquery (secret %q)}}", v.SecretName)
+				return "{{urlquery " + secretCall(v.SecretName) + "}}"
 			}
 			return secretRef(v.SecretName)
 		case v.Param != "":
@@ -847,17 +847,17 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 
 	h := &catalog.HTTP{Method: r.method, TimeoutMs: r.timeoutMs}
 	u := *r.url
-	var path strings.Builder
+	var path tmpl
 	for i, seg := range strings.Split(strings.TrimPrefix(u.EscapedPath(), "/"), "/") {
-		path.WriteString("/")
+		path += "/"
 		if e := expr(ct.Value(fmt.Sprintf("path.%d", i+1)), "path"); e != "" {
-			path.WriteString(e)
+			path += e
 		} else {
-			path.WriteString(literal(seg))
+			path += literal(seg)
 		}
 	}
 	u.Path, u.RawPath = "", ""
-	full := literal(u.String()) + path.String()
+	full := literal(u.String()) + path
 	if r.rawQuery != "" {
 		full += "?" + literal(r.rawQuery)
 	}
@@ -894,31 +894,26 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 		if _, dup := h.Headers["Authorization"]; dup {
 			ct.Notes = append(ct.Notes, "the command has both -u and an Authorization header: -u is kept")
 		}
-		h.Headers["Authorization"] = catalog.Template(v.prefix + expr(v, "value"))
+		h.Headers["Authorization"] = catalog.Template(literal(v.prefix) + expr(v, "value"))
 	}
 	h.Body = catalog.Template(literal(r.body()))
 	if body := r.body(); body != "" {
 		switch {
 		case slices.ContainsFunc(ct.Values, func(v *CurlValue) bool { return strings.HasPrefix(v.ID, "body.") }):
 			fields, _ := orderedObject([]byte(body))
-			var b strings.Builder
-			b.WriteString("{")
-			for i, f := range fields {
-				if i > 0 {
-					b.WriteString(", ")
-				}
+			var entries []tmpl
+			for _, f := range fields {
 				key, _ := json.Marshal(f.name)
 				value := literal(string(f.raw))
 				if e := expr(ct.Value("body."+f.name), "json"); e != "" {
 					value = e
 				}
-				b.WriteString(literal(string(key)) + ": " + value)
+				entries = append(entries, literal(string(key))+": "+value)
 			}
-			b.WriteString("}")
-			h.Body = catalog.Template(b.String())
+			h.Body = catalog.Template("{" + joinTmpl(entries, ", ") + "}")
 		case slices.ContainsFunc(ct.Values, func(v *CurlValue) bool { return strings.HasPrefix(v.ID, "form.") }):
 			fields, _ := formPairs(body)
-			var parts []string
+			var parts []tmpl
 			for _, f := range fields {
 				value := literal(url.QueryEscape(f.value))
 				if e := expr(ct.Value("form."+f.name), "form"); e != "" {
@@ -926,7 +921,7 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 				}
 				parts = append(parts, literal(url.QueryEscape(f.name))+"="+value)
 			}
-			h.Body = catalog.Template(strings.Join(parts, "&"))
+			h.Body = catalog.Template(joinTmpl(parts, "&"))
 		}
 	}
 	if len(problems) > 0 {

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,10 +58,34 @@ func uniqueName(name string, taken func(string) bool) string {
 	}
 }
 
+// tmpl is template text the importer wrote itself. Text it copies from
+// its input (a spec's names and paths, a curl line's URL, headers and
+// body) becomes part of one only through literal, and the names it makes
+// (parameters, secrets) only through quoted, inside its own actions: so
+// no action of the input's ever runs. A string cannot be added to a tmpl
+// without one of them, which the compiler checks.
+type tmpl string
+
+// literal is text placed in a template as it is: a "{{" in it would start
+// a template action, so it is written as the action that prints "{{"; so
+// is a "{" at its end, which an action after it would make a "{{{".
+func literal(s string) tmpl {
+	s = strings.ReplaceAll(s, "{{", `{{"{{"}}`)
+	if strings.HasSuffix(s, "{") {
+		s = s[:len(s)-1] + `{{"{"}}`
+	}
+	return tmpl(s)
+}
+
+// quoted is s as a string inside a template action.
+func quoted(s string) tmpl {
+	return tmpl(strconv.Quote(s))
+}
+
 // argRef is the template expression of the parameter name: .args.name when
 // the name can follow a dot, else (index .args "name") — a name may hold
 // "-" and ".", which a template reads as operators.
-func argRef(name string) string {
+func argRef(name string) tmpl {
 	ident := name != ""
 	for i, r := range name {
 		if !(r == '_' || unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
@@ -70,18 +93,29 @@ func argRef(name string) string {
 		}
 	}
 	if ident {
-		return ".args." + name
+		return tmpl(".args." + name)
 	}
-	return fmt.Sprintf("(index .args %q)", name)
+	return "(index .args " + quoted(name) + ")"
 }
 
-// literal is text placed in a template as it is: a "{{" in it would start
-// a template action, so it is written as the action that prints "{{".
-func literal(s string) string {
-	return strings.ReplaceAll(s, "{{", `{{"{{"}}`)
+// secretCall is the template expression that reads the named secret.
+func secretCall(name string) tmpl {
+	return "(secret " + quoted(name) + ")"
 }
 
-// secretRef is the template that reads the named secret.
-func secretRef(name string) string {
-	return fmt.Sprintf("{{secret %q}}", name)
+// secretRef is the template that prints the named secret.
+func secretRef(name string) tmpl {
+	return "{{secret " + quoted(name) + "}}"
+}
+
+// joinTmpl joins templates with sep between them.
+func joinTmpl(ts []tmpl, sep tmpl) tmpl {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString(string(sep))
+		}
+		b.WriteString(string(t))
+	}
+	return tmpl(b.String())
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -313,10 +314,16 @@ type opConv struct {
 	params []*apiParam
 	http   catalog.HTTP
 	// urlQuery are the parts of the URL's query written in the URL
-	// template (exploded arrays: one name=value per item).
-	urlQuery []string
-	cookies  []string
+	// template (exploded arrays: one name=value per item), by name.
+	urlQuery []queryPart
+	cookies  []tmpl
 	secrets  []SecretRef
+}
+
+// queryPart is a part of the URL's query template and the name it sends.
+type queryPart struct {
+	name string
+	t    tmpl
 }
 
 // note records a note once (a schema may be read more than once).
@@ -449,7 +456,7 @@ func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
 		}
 	}
 	// Path variables first, in the path's order: they are always needed.
-	pathRefs := map[string]string{}
+	pathRefs := map[string]tmpl{}
 	for _, m := range pathVar.FindAllStringSubmatch(c.path, -1) {
 		v := m[1]
 		p := params["path "+v]
@@ -478,6 +485,10 @@ func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
 			c.note("the parameter %q is in %q, which is no place a request has: left out", p.Name, p.In)
 			continue
 		}
+		if (p.In == "header" || p.In == "cookie") && !catalog.IsToken(p.Name) {
+			c.note("the %s parameter %q is not a valid %s name (a mistake in the spec): left out", p.In, p.Name, p.In)
+			continue
+		}
 		if p.In == "header" && slices.Contains([]string{"accept", "content-type", "authorization"}, strings.ToLower(p.Name)) {
 			c.note("the header parameter %q is set by mcptray (or by the security scheme): left out", p.Name)
 			continue
@@ -490,7 +501,7 @@ func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
 			c.place(p, ap)
 		}
 	}
-	u := base + pathVar.ReplaceAllStringFunc(literal(c.path), func(m string) string { return pathRefs[m[1:len(m)-1]] })
+	u := literal(base) + pathTemplate(c.path, pathRefs)
 	if problem := c.body(); problem != "" {
 		return problem
 	}
@@ -500,16 +511,32 @@ func (c *opConv) convert(item *openapi3.PathItem, opts OpenAPIOptions) string {
 		if strings.Contains(base, "?") {
 			sep = "&"
 		}
-		u += sep + strings.Join(c.urlQuery, "")
+		u += literal(sep)
+		for _, q := range c.urlQuery {
+			u += q.t
+		}
 	}
 	if len(c.cookies) > 0 {
-		c.header("Cookie", strings.Join(c.cookies, ""))
+		c.header("Cookie", joinTmpl(c.cookies, ""))
 	}
 	c.http.URL = catalog.Template(u)
 	if c.acceptsJSON() {
 		c.header("Accept", "application/json")
 	}
 	return ""
+}
+
+// pathTemplate is the template of an operation's path: each {variable}
+// its parameter's expression (refs), the text between as it is.
+func pathTemplate(path string, refs map[string]tmpl) tmpl {
+	var out tmpl
+	last := 0
+	for _, m := range pathVar.FindAllStringSubmatchIndex(path, -1) {
+		out += literal(path[last:m[0]])
+		out += refs[path[m[2]:m[3]]] // none: a variable left out (noted)
+		last = m[1]
+	}
+	return out + literal(path[last:])
 }
 
 // acceptsJSON reports whether a successful response of the operation is
@@ -538,7 +565,7 @@ func isJSONType(mt string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
-func (c *opConv) header(name, value string) {
+func (c *opConv) header(name string, value tmpl) {
 	if c.http.Headers == nil {
 		c.http.Headers = map[string]catalog.Template{}
 	}
@@ -722,7 +749,7 @@ func describeLimits(schema map[string]any) string {
 // pathExpr is the template of a path parameter: a text escaped for one
 // path segment, a number or yes/no as JSON writes it (never 1e+06), a
 // list joined with commas.
-func pathExpr(p *apiParam) string {
+func pathExpr(p *apiParam) tmpl {
 	ref := argRef(p.name)
 	switch p.typ {
 	case "string":
@@ -736,13 +763,13 @@ func pathExpr(p *apiParam) string {
 // valueExpr is the template of a query or header value: empty when the
 // argument is missing (the http action then leaves it out), the text, or
 // a number or yes/no as JSON writes it.
-func valueExpr(p *apiParam, sep string) string {
+func valueExpr(p *apiParam, sep tmpl) tmpl {
 	ref := argRef(p.name)
 	switch p.typ {
 	case "string":
 		return "{{" + ref + "}}"
 	case "array":
-		item := "{{$v}}"
+		item := tmpl("{{$v}}")
 		if itemType(p.schema) != "string" {
 			item = "{{json $v}}"
 		}
@@ -757,14 +784,14 @@ func (c *opConv) place(p *openapi3.Parameter, ap *apiParam) {
 	case "query":
 		explode := p.Explode == nil || *p.Explode
 		if ap.typ == "array" && explode && (p.Style == "" || p.Style == "form") {
-			item := "{{urlquery $v}}"
+			item := tmpl("{{urlquery $v}}")
 			if itemType(ap.schema) != "string" {
 				item = "{{json $v}}"
 			}
-			c.urlQuery = append(c.urlQuery, "{{range $v := "+argRef(ap.name)+"}}"+url.QueryEscape(p.Name)+"="+item+"&{{end}}")
+			c.urlQuery = append(c.urlQuery, queryPart{p.Name, "{{range $v := " + argRef(ap.name) + "}}" + literal(url.QueryEscape(p.Name)) + "=" + item + "&{{end}}"})
 			return
 		}
-		sep := ","
+		sep := tmpl(",")
 		switch p.Style {
 		case "spaceDelimited":
 			sep = " "
@@ -779,7 +806,7 @@ func (c *opConv) place(p *openapi3.Parameter, ap *apiParam) {
 		c.header(p.Name, valueExpr(ap, ","))
 	case "cookie":
 		ref := argRef(ap.name)
-		c.cookies = append(c.cookies, "{{if ne "+ref+" nil}}"+p.Name+"="+valueExpr(ap, ",")+"; {{end}}")
+		c.cookies = append(c.cookies, "{{if ne "+ref+" nil}}"+literal(p.Name)+"="+valueExpr(ap, ",")+"; {{end}}")
 	}
 }
 
@@ -830,7 +857,7 @@ func (c *opConv) body() string {
 	if s == nil {
 		s = &openapi3.Schema{}
 	}
-	c.header("Content-Type", mt)
+	c.header("Content-Type", literal(mt))
 	if text {
 		ap, err := c.newParam("body", "body", rb.Description, nil, &openapi3.Schema{Type: &openapi3.Types{"string"}, Description: s.Description}, rb.Required, "the request body")
 		if err != nil {
@@ -931,65 +958,62 @@ func (c *opConv) flatten(s *openapi3.Schema, parent []string, required bool, dep
 }
 
 // present is the template condition that any of fields was given.
-func present(fields []*bodyField) string {
-	var refs []string
+func present(fields []*bodyField) tmpl {
+	var refs []tmpl
 	var walk func(fs []*bodyField)
 	walk = func(fs []*bodyField) {
 		for _, f := range fs {
 			if f.param != nil {
-				refs = append(refs, "(ne "+argRef(f.param.name)+" nil)")
+				refs = append(refs, "ne "+argRef(f.param.name)+" nil")
 			}
 			walk(f.children)
 		}
 	}
 	walk(fields)
 	if len(refs) == 1 {
-		return strings.TrimSuffix(strings.TrimPrefix(refs[0], "("), ")")
+		return refs[0]
 	}
-	return "or " + strings.Join(refs, " ")
+	return "or (" + joinTmpl(refs, ") (") + ")"
 }
 
 // jsonTemplate writes a JSON object of fields, leaving out those not
 // given: each field goes in only when its argument is there (or it is
 // required), after a comma when one came before — $sN holds the comma of
 // nesting level N.
-func jsonTemplate(fields []*bodyField, level int) string {
-	sep := fmt.Sprintf("$s%d", level)
-	var b strings.Builder
-	fmt.Fprintf(&b, "{{%s := \"\"}}{", sep)
+func jsonTemplate(fields []*bodyField, level int) tmpl {
+	sep := tmpl("$s" + strconv.Itoa(level))
+	b := "{{" + sep + ` := ""}}{`
 	for _, f := range fields {
 		key, _ := json.Marshal(f.key)
-		var value string
+		var value tmpl
 		if f.param != nil {
 			value = "{{json " + argRef(f.param.name) + "}}"
 		} else {
 			value = jsonTemplate(f.children, level+1)
 		}
-		entry := fmt.Sprintf("{{%s}}%s: %s{{%s = \",\"}}", sep, literal(string(key)), value, sep)
+		entry := "{{" + sep + "}}" + literal(string(key)) + ": " + value + "{{" + sep + ` = ","}}`
 		if f.required {
-			b.WriteString("\n" + entry)
+			b += "\n" + entry
 		} else {
-			b.WriteString("\n{{if " + present([]*bodyField{f}) + "}}" + entry + "{{end}}")
+			b += "\n{{if " + present([]*bodyField{f}) + "}}" + entry + "{{end}}"
 		}
 	}
-	b.WriteString("\n}")
-	return b.String()
+	return b + "\n}"
 }
 
 // formTemplate writes a form (name=value&…) of fields, leaving out those
 // not given.
-func formTemplate(fields []*bodyField) string {
-	var b strings.Builder
-	b.WriteString(`{{$s := ""}}`)
+func formTemplate(fields []*bodyField) tmpl {
+	b := tmpl(`{{$s := ""}}`)
 	for _, f := range fields {
 		ref := argRef(f.param.name)
 		value := "{{urlquery " + ref + "}}"
 		if f.param.typ != "string" {
 			value = "{{json " + ref + "}}"
 		}
-		b.WriteString("{{if ne " + ref + " nil}}{{$s}}" + literal(url.QueryEscape(f.key)) + "=" + value + `{{$s = "&"}}{{end}}`)
+		b += "{{if ne " + ref + " nil}}{{$s}}" + literal(url.QueryEscape(f.key)) + "=" + value + `{{$s = "&"}}{{end}}`
 	}
-	return b.String()
+	return b
 }
 
 // security makes the operation send the credentials of the first set of
@@ -1047,6 +1071,9 @@ func (c *opConv) security() {
 func unsupportedScheme(s *openapi3.SecurityScheme) string {
 	switch strings.ToLower(s.Type) {
 	case "apikey":
+		if (s.In == "header" || s.In == "cookie") && !catalog.IsToken(s.Name) {
+			return fmt.Sprintf("an API key in the %s %q, which is not a valid %s name", s.In, s.Name, s.In)
+		}
 		if s.In == "header" || s.In == "query" || s.In == "cookie" {
 			return ""
 		}
@@ -1085,7 +1112,7 @@ func (c *opConv) useScheme(scheme string, s *openapi3.SecurityScheme) {
 			}
 			c.http.Query[s.Name] = catalog.Template(secret)
 		case "cookie":
-			c.cookies = append(c.cookies, s.Name+"="+secret+"; ")
+			c.cookies = append(c.cookies, literal(s.Name)+"="+secret+"; ")
 		}
 	default:
 		if strings.EqualFold(s.Scheme, "basic") {
@@ -1113,7 +1140,10 @@ func (c *opConv) dropParam(in, key string) {
 			}
 		}
 	case "query":
-		if _, ok := c.http.Query[key]; ok {
+		_, ok := c.http.Query[key]
+		n := len(c.urlQuery)
+		c.urlQuery = slices.DeleteFunc(c.urlQuery, func(q queryPart) bool { return q.name == key })
+		if ok || len(c.urlQuery) < n {
 			delete(c.http.Query, key)
 			c.note("the query parameter %q is the API key: it is read from the secret, not given by the AI app", key)
 		}

@@ -80,7 +80,7 @@ func ValidateHTTP(h *catalog.HTTP) []Problem {
 	}
 	for _, k := range sortedKeys(h.Headers) {
 		switch {
-		case !validToken(k):
+		case !catalog.IsToken(k):
 			ps = append(ps, problemf("headers", "%q is not a valid header name", k))
 			continue
 		case slices.Contains(managedHeaders, http.CanonicalHeaderKey(k)):
@@ -100,19 +100,6 @@ func ValidateHTTP(h *catalog.HTTP) []Problem {
 		ps = append(ps, problemf("maxBytes", "must be between 0 (the default, %d) and %d", catalog.DefaultHTTPMaxBytes, catalog.HTTPMaxBytesLimit))
 	}
 	return ps
-}
-
-// validToken reports whether s is an RFC 9110 token (a method or header name).
-func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r >= 0x80 || !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
-			return false
-		}
-	}
-	return true
 }
 
 func isHTTPScheme(s string) bool {
