@@ -79,6 +79,8 @@ func (m *memActivity) find(t *testing.T, what string, ok func(record.Activity) b
 const (
 	apiSecret   = "s3cr3t-T0KEN-value"
 	apiRedacted = "[secret:api]"
+	// oddSecret changes when escaped: AbC%2FdE%2BfG%3D%3D in a query.
+	oddSecret = "AbC/dE+fG=="
 )
 
 // resultText returns the text of a tools/call result's blocks, joined.
@@ -99,13 +101,15 @@ func TestSecretRedacted(t *testing.T) {
 	structured := testcatalog.CommandTool("json_secret", "printf", `{"token":"%s"}`, `{{secret "api"}}`)
 	structured.OutputSchema = json.RawMessage(`{"type":"object","properties":{"token":{"type":"string"}},"required":["token"]}`)
 	missing := testcatalog.CommandTool("missing_secret", "printf", `{{secret "nope"}}`)
+	// The secret as a query value: an API echoing its request line.
+	encoded := testcatalog.CommandTool("encoded_secret", "printf", `GET /?key=%s`, `{{urlquery (secret "odd")}}`)
 	// Nothing listens on port 1: the error names the URL, secret and all.
 	unreachable := `http://127.0.0.1:1/api?key={{secret "api"}}`
 	e := newEnv(t, envOptions{
-		secrets:  memSecrets{"api": apiSecret},
+		secrets:  memSecrets{"api": apiSecret, "odd": oddSecret},
 		activity: sink,
 		extra: &catalog.Catalog{
-			Tools: []catalog.Tool{echo, fails, structured, missing, {
+			Tools: []catalog.Tool{echo, fails, structured, missing, encoded, {
 				Name: "http_secret", Description: "Calls an API that is down.",
 				Action: catalog.Action{HTTP: &catalog.HTTP{URL: catalog.Template(unreachable), TimeoutMs: 5000}},
 			}},
@@ -150,6 +154,9 @@ func TestSecretRedacted(t *testing.T) {
 			if res.IsError || field(res.StructuredContent, "token") != apiRedacted {
 				t.Errorf("json_secret: isError %v, structured %v, text %q", res.IsError, res.StructuredContent, resultText(res))
 			}
+			if res := call("encoded_secret"); res.IsError || resultText(res) != "GET /?key=[secret:odd]" {
+				t.Errorf("encoded_secret: %+v %q, want the encoded secret redacted", res, resultText(res))
+			}
 			if res := call("missing_secret"); !res.IsError || !strings.Contains(resultText(res), `"nope"`) {
 				t.Errorf("missing_secret: %+v %q, want an isError naming the secret", res, resultText(res))
 			}
@@ -164,8 +171,11 @@ func TestSecretRedacted(t *testing.T) {
 		t.Errorf("echo_secret record: %+v", a)
 	}
 	sink.find(t, "fail_secret", func(a record.Activity) bool { return a.Target == "fail_secret" })
+	if a := sink.find(t, "encoded_secret", func(a record.Activity) bool { return a.Target == "encoded_secret" }); a.Detail != "GET /?key=[secret:odd]" {
+		t.Errorf("encoded_secret record: %+v", a)
+	}
 	b, _ := json.Marshal(sink.all())
-	if strings.Contains(string(b), apiSecret) {
+	if strings.Contains(string(b), apiSecret) || strings.Contains(string(b), "AbC%2FdE") {
 		t.Errorf("the secret is in the activity log: %s", b)
 	}
 	if !strings.Contains(string(b), apiRedacted) {

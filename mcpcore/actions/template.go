@@ -2,10 +2,13 @@ package actions
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -33,8 +36,13 @@ type Data struct {
 	// call runs, so that the next start of mcptray kills what a crash left.
 	Processes ProcessGroups
 
-	mu   sync.Mutex
-	used map[string]string // secret value -> name, for Redact
+	mu sync.Mutex
+	// used maps each secret value the call's templates resolved, and each
+	// of its encoded forms, to the secret's name, for Redact;
+	// longestFirst are its keys, longest first, so that a form holding
+	// another is replaced whole.
+	used         map[string]string
+	longestFirst []string
 }
 
 // secret resolves a secret for a template and remembers its value, so that
@@ -52,7 +60,15 @@ func (d *Data) secret(name string) (string, error) {
 		if d.used == nil {
 			d.used = map[string]string{}
 		}
-		d.used[v] = name
+		if _, known := d.used[v]; !known {
+			d.used[v] = name
+			for _, f := range encodedForms(v) {
+				if _, taken := d.used[f]; !taken {
+					d.used[f] = name
+				}
+			}
+			d.longestFirst = slices.SortedFunc(maps.Keys(d.used), func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+		}
 		d.mu.Unlock()
 	}
 	return v, nil
@@ -66,8 +82,8 @@ type secretError struct{ err error }
 func (e *secretError) Error() string { return e.err.Error() }
 func (e *secretError) Unwrap() error { return e.err }
 
-// Redact replaces every secret value this call's templates resolved with
-// "[secret:NAME]", so a program that echoes a secret does not leak it into
+// Redact replaces every secret value this call's templates resolved, in
+// each form mcptray encodes it (encodedForms), with "[secret:NAME]", so a program that echoes a secret does not leak it into
 // results, logs or errors.
 func (d *Data) Redact(s string) string {
 	if d == nil {
@@ -75,8 +91,8 @@ func (d *Data) Redact(s string) string {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for v, name := range d.used {
-		s = strings.ReplaceAll(s, v, "[secret:"+name+"]")
+	for _, v := range d.longestFirst {
+		s = strings.ReplaceAll(s, v, "[secret:"+d.used[v]+"]")
 	}
 	return s
 }
