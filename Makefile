@@ -42,11 +42,12 @@ GO_FILES = $(shell find . \( -name '.?*' -o -name node_modules -o -name testdata
 
 step = @printf '\n==> %s\n' "$(1)"
 
-# The packages that do not need Fyne: everything but app/ (the window
-# process) and app/trayicon (fyne.io/systray, cgo on macOS). With -tags
-# headless the root package (the mcptray command) is one of them; the
-# serving process's tray (app/tray) and the link are too.
-HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$')
+# The packages that do not need Fyne: everything but the window process's
+# (app, app/editor, app/ui and their tests' app/internal/uitest) and
+# app/trayicon (fyne.io/systray, cgo on macOS); make windows builds those for
+# Windows. With -tags headless the root package (the mcptray command) is one
+# of them; the serving process's tray (app/tray) and the link are too.
+HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$' -e '/app/ui$$' -e '/app/editor$$' -e '/app/internal/uitest$$')
 
 .PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient conformance bench bench-shim clean distclean
 
