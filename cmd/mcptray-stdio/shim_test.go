@@ -766,8 +766,12 @@ func TestDeletedDatabaseReasonReachesTheClient(t *testing.T) {
 	for id := 2; ; id++ {
 		s.send(modernReq(id, "tools/list", ""))
 		m := s.answer(float64(id), 10*time.Second)
-		if m["result"] != nil && time.Now().Before(deadline) {
-			continue // not noticed yet
+		if m["result"] != nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("tools/list still answered 10 s after the deletion; want error %d saying %q", codeUnavailable, want)
+			}
+			time.Sleep(10 * time.Millisecond) // not noticed yet: ask again
+			continue
 		}
 		e, _ := m["error"].(map[string]any)
 		msg, _ := e["message"].(string)
