@@ -3,8 +3,10 @@ package clientconfig
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -299,6 +301,9 @@ type headerTransport struct {
 	mu     sync.Mutex
 	status int
 	auth   string
+	// why is the message of a 503's JSON-RPC error: go-sdk's client
+	// reports only "Service Unavailable".
+	why string
 }
 
 func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -308,11 +313,34 @@ func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := h.next.RoundTrip(r)
 	if err == nil && resp.StatusCode >= 400 && r.Method == http.MethodPost {
+		why := ""
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			why, resp.Body = peekErrorMessage(resp.Body)
+		}
 		h.mu.Lock()
-		h.status, h.auth = resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+		h.status, h.auth, h.why = resp.StatusCode, resp.Header.Get("WWW-Authenticate"), why
 		h.mu.Unlock()
 	}
 	return resp, err
+}
+
+// peekErrorMessage reads the message of the JSON-RPC error in body, if its
+// first 4 KiB are one, and gives back a body that still reads whole.
+func peekErrorMessage(body io.ReadCloser) (string, io.ReadCloser) {
+	head, _ := io.ReadAll(io.LimitReader(body, 4<<10))
+	rest := struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), body), body}
+	var m struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(head, &m) != nil || m.Error == nil {
+		return "", rest
+	}
+	return m.Error.Message, rest
 }
 
 func checkHTTP(ctx context.Context, c Client, l launch) (Checked, error) {
@@ -324,7 +352,7 @@ func checkHTTP(ctx context.Context, c Client, l launch) (Checked, error) {
 	}
 	reinstall := fmt.Sprintf("mcptray config %s --http --install", c.ID)
 	ht.mu.Lock()
-	status, auth := ht.status, ht.auth
+	status, auth, why := ht.status, ht.auth, ht.why
 	ht.mu.Unlock()
 	switch {
 	case status == http.StatusUnauthorized && l.headers["Authorization"] == "":
@@ -340,6 +368,10 @@ func checkHTTP(ctx context.Context, c Client, l launch) (Checked, error) {
 		return Checked{}, &CheckError{fmt.Sprintf("%s answered 404: nothing serves MCP at that path", l.url), "Install the entry again: " + reinstall + "."}
 	case status == http.StatusForbidden:
 		return Checked{}, &CheckError{fmt.Sprintf("mcptray at %s refused the request (403: its Host or Origin is not allowed)", l.url), "Use the URL mcptray prints at start (127.0.0.1 or localhost): " + reinstall + "."}
+	case status == http.StatusServiceUnavailable && why != "":
+		// Its words say what happened and what to do (its database was
+		// deleted, say).
+		return Checked{}, &CheckError{"mcptray does not serve (503)", why}
 	case status == http.StatusServiceUnavailable:
 		return Checked{}, &CheckError{"mcptray is paused (503)", "Resume serving from the tray icon or the Server menu."}
 	case status != 0:

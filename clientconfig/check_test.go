@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
+	"github.com/mcptray/mcptray/internal/testutil"
 )
 
 // TestMain makes the test binary a stdio MCP server when the entry under
@@ -128,8 +130,28 @@ func TestCheckHTTP(t *testing.T) {
 	_, err = Check(ctx, mustLookup("vscode"), path, "", nil)
 	checkFailure(t, err, "VS Code asks for", "MCP: List Servers")
 
-	s.Daemon.Stop()
+	// Paused, and then halted: its database deleted while it serves.
 	write(cursor, Params{URL: s.URL, Token: token})
+	s.Daemon.SetPaused(true)
+	_, err = Check(ctx, cursor, path, "", nil)
+	checkFailure(t, err, "mcptray is paused (503)", "Resume serving")
+	s.Daemon.SetPaused(false)
+	if runtime.GOOS != "windows" { // where an open database cannot be deleted
+		files, err := filepath.Glob(s.Daemon.DB() + "*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		testutil.Eventually(t, "the server to halt", func() bool { return s.Daemon.Halted() != "" })
+		_, err = Check(ctx, cursor, path, "", nil)
+		checkFailure(t, err, "mcptray does not serve (503)", "database was deleted or moved while it was running")
+	}
+
+	s.Daemon.Stop()
 	_, err = Check(ctx, cursor, path, "", nil)
 	checkFailure(t, err, "mcptray is not running there", "Start mcptray")
 }

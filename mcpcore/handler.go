@@ -391,6 +391,14 @@ func (e *Engine) reject(w http.ResponseWriter, r *http.Request, status int, code
 	})
 }
 
+// WriteHTTPError answers a request with status and a JSON-RPC error (id
+// null) saying msg, as the engine answers a request it turns away before
+// reading it: for a handler in front of the engine, so that clients get
+// one kind of error body whoever refused them.
+func WriteHTTPError(w http.ResponseWriter, status int, code int64, msg string) {
+	writeError(w, status, nil, code, msg)
+}
+
 // writeError writes a JSON-RPC error response with an HTTP status.
 func writeError(w http.ResponseWriter, status int, id json.RawMessage, code int64, msg string) {
 	if len(id) == 0 {

@@ -67,13 +67,14 @@ func (s *Store) changed() {
 }
 
 // startWatch starts the goroutine that looks for other connections'
-// commits until the Store closes: when the database or its -wal file is
-// written (a file-system watch of their folder, set up before startWatch
-// returns so no later commit goes unseen), and on a slow safety poll in
-// case an event is missed (network file systems, a full event queue). Where
-// no watch can be set up (inotify limits exhausted, say) it falls back to
-// polling every pollInterval. Only the data_version check runs on each
-// wake-up, so an idle Store does not wake up between safety polls. The
+// commits, and for the database file going (Gone), until the Store closes:
+// when the database or its -wal file is written, removed or renamed (a
+// file-system watch of their folder, set up before startWatch returns so
+// no later commit goes unseen), and on a slow safety poll in case an event
+// is missed (network file systems, a full event queue). Where no watch can
+// be set up (inotify limits exhausted, say) it falls back to polling every
+// pollInterval. Only the data_version check and a stat of the file run on
+// a wake-up, so an idle Store does not wake up between safety polls. The
 // caller has added the goroutine to s.wg.
 func (s *Store) startWatch() {
 	every := DefaultSafetyPollInterval
@@ -107,10 +108,15 @@ func (s *Store) watch(every time.Duration, events <-chan fsnotify.Event, errs <-
 		case <-s.done:
 			return
 		case <-t.C:
+			s.checkFile()
 			s.poll()
 		case <-errs: // a lost event (queue overflow): look now
+			s.checkFile()
 			s.poll()
 		case ev := <-events:
+			if s.mayBeGone(ev) {
+				s.checkFile()
+			}
 			if s.isDatabaseFile(ev.Name) && delay != firstRecheck {
 				delay = firstRecheck
 				recheck.Reset(delay)

@@ -82,6 +82,12 @@ type Store struct {
 	// subs follow the changes (Changes); closed with the Store.
 	subs signals.Set
 
+	// ident is the database file as Open found it; gone is closed, and
+	// goneErr set just before, once its path names it no more (gone.go).
+	ident   os.FileInfo
+	gone    chan struct{}
+	goneErr error
+
 	tokens  tokenCache
 	touchCh chan touch
 
@@ -136,6 +142,7 @@ func Open(path string, v Validator, opts ...Option) (*Store, error) {
 		lastUsed:     make(map[string]time.Time),
 		touchCh:      make(chan touch, 64),
 		done:         make(chan struct{}),
+		gone:         make(chan struct{}),
 	}
 	for _, o := range opts {
 		o(s)
@@ -166,6 +173,11 @@ func (s *Store) init(ctx context.Context) error {
 		return fmt.Errorf("watch connection: %w", err)
 	}
 	s.watchConn = conn
+	// Taken once SQLite has the file open: what it opened is what the
+	// watcher must find at the path.
+	if s.ident, err = fileIdentity(s.path); err != nil {
+		return err
+	}
 	v, err := s.dataVersion()
 	if err != nil {
 		return err

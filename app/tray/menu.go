@@ -105,6 +105,8 @@ type menuState struct {
 	Recent []string
 	// Problem is why mcptray's windows cannot open, "" when they can.
 	Problem string
+	// Halted is why the server stopped answering, "" while it answers.
+	Halted string
 }
 
 // update brings the labels and what is hidden in line with s.
@@ -112,6 +114,8 @@ func (m *menu) update(s menuState) {
 	running := len(s.Tasks)
 	status := "Serving on " + s.URL
 	switch {
+	case s.Halted != "":
+		status = "Not serving: " + s.Halted
 	case s.URL == "":
 		status = "Not serving"
 	case s.Paused:
@@ -126,7 +130,8 @@ func (m *menu) update(s menuState) {
 	m.clients.Label = clientsLine(s.Recent)
 	m.question.Label = words.QuestionLine(s.Waiting)
 	m.question.Hidden = s.Waiting == 0
-	m.pause.Hidden, m.resume.Hidden = s.Paused, !s.Paused
+	// Neither would make a halted server serve again.
+	m.pause.Hidden, m.resume.Hidden = s.Paused || s.Halted != "", !s.Paused || s.Halted != ""
 	for i, line := range m.taskLines {
 		switch {
 		case i == maxTaskItems && running > maxTaskItems:
@@ -143,7 +148,7 @@ func (m *menu) update(s menuState) {
 // state is the icon for s.
 func (s menuState) state() trayState {
 	switch {
-	case s.URL == "":
+	case s.URL == "" || s.Halted != "":
 		return stateError
 	case s.Paused:
 		return statePaused

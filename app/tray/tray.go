@@ -30,6 +30,9 @@ type Server interface {
 	URL() string
 	Paused() bool
 	SetPaused(bool)
+	// Halted says why the server stopped answering on its own (its
+	// database was deleted or moved), "" while it answers.
+	Halted() string
 	// SaveSettings stores set, which the server applies at once; with
 	// movePort it first moves to set's port.
 	SaveSettings(ctx context.Context, set catalog.Settings, movePort bool) (moved bool, err error)
@@ -49,10 +52,12 @@ type Engine interface {
 }
 
 // Store is what the tray reads of the database: the clients seen lately,
-// its change feed, and the desktop's stored preferences.
+// its change feed, whether the file went (after which the server halts),
+// and the desktop's stored preferences.
 type Store interface {
 	RecentClients(ctx context.Context, since time.Time) ([]storage.RecentClient, error)
 	Changes(ctx context.Context) <-chan struct{}
+	Gone() <-chan struct{}
 	State(ctx context.Context, key string, v any) (bool, error)
 }
 
@@ -281,6 +286,9 @@ func (t *Tray) linkState() link.State {
 func (t *Tray) state() menuState {
 	l := t.linkState()
 	s := menuState{URL: l.URL, Paused: l.Paused}
+	if srv := t.cfg.Server; srv != nil {
+		s.Halted = srv.Halted()
+	}
 	if t.cfg.Asker != nil {
 		s.Waiting = t.cfg.Asker.Pending()
 	}

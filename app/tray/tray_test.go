@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -795,5 +798,42 @@ func TestTheWelcomeGoesWithTheFirstManagerWindow(t *testing.T) {
 	f.item(t, "Open mcptray").Click()
 	if got := receive(t, w.opened, "window"); got.Welcome {
 		t.Fatal("the welcome came twice")
+	}
+}
+
+// TestTheTrayShowsAHaltedServer: the database deleted while serving, the
+// status line says so and what to do, the icon shows the error, and
+// neither Pause nor Resume is offered (they would not serve again).
+func TestTheTrayShowsAHaltedServer(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows does not let an open database be deleted")
+	}
+	f := newFixture(t, false)
+	ctx, stop := context.WithCancel(t.Context())
+	watched := make(chan struct{})
+	go func() { defer close(watched); f.tray.watch(ctx, f.tray.newWatcher()) }()
+	t.Cleanup(func() { stop(); <-watched })
+	files, err := filepath.Glob(f.srv.Daemon.DB() + "*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("the database's files: %v %v", files, err)
+	}
+	for _, file := range files {
+		if err := os.Remove(file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testutil.EventuallyShows(t, "the status line to say the server halted", func() (bool, string) {
+		got := f.shownLocked()
+		return strings.HasPrefix(got[0], "Not serving: mcptray's database was deleted or moved while it was running ("+f.srv.Daemon.DB()+")"), got[0]
+	})
+	got := f.shownLocked()
+	if slices.Contains(got, "Pause serving") || slices.Contains(got, "Resume serving") {
+		t.Errorf("Pause or Resume offered: %q", got)
+	}
+	f.tray.mu.Lock()
+	st := f.tray.shown.state()
+	f.tray.mu.Unlock()
+	if st != stateError {
+		t.Errorf("icon state %v, want the error state", st)
 	}
 }

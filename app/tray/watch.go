@@ -23,16 +23,17 @@ const (
 
 // watch keeps the menu current. It is woken by what changes it: a task
 // starting, changing or ending; a question coming or going; a request (the
-// clients line); a stored change (the settings: the port); and the moment
-// a listed client's last request leaves the clients line's window. With
+// clients line); a stored change (the settings: the port); the database
+// file going (the server halts); and the moment a listed client's last
+// request leaves the clients line's window. With
 // nothing happening nothing of it runs: no polling round, no timer (make
 // bench's tray figures). When a task starts and the person asked for it,
 // it opens the task window.
 func (t *Tray) watch(ctx context.Context, w *watcher) {
 	cfg := t.cfg
 	var (
-		tasks, questions, stored <-chan struct{}
-		activity                 <-chan record.Activity
+		tasks, questions, stored, gone <-chan struct{}
+		activity                       <-chan record.Activity
 	)
 	if cfg.Engine != nil {
 		tasks = coalesce(cfg.Engine.SubscribeTasks(ctx))
@@ -41,7 +42,7 @@ func (t *Tray) watch(ctx context.Context, w *watcher) {
 		questions = cfg.Asker.Subscribe(ctx)
 	}
 	if cfg.Store != nil {
-		stored = cfg.Store.Changes(ctx)
+		stored, gone = cfg.Store.Changes(ctx), cfg.Store.Gone()
 	}
 	if cfg.Activity != nil {
 		activity = cfg.Activity.SubscribeActivity(ctx)
@@ -74,6 +75,8 @@ func (t *Tray) watch(ctx context.Context, w *watcher) {
 			questions = nilIfClosed(questions, ok)
 		case _, ok := <-stored:
 			stored = nilIfClosed(stored, ok)
+		case <-gone:
+			gone = nil // closed: it said all it will
 		case a, ok := <-activity:
 			if !ok {
 				activity = nil

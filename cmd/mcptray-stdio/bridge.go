@@ -392,8 +392,9 @@ func mayHaveRunData() map[string]any {
 }
 
 // refusedError is mcptray's answer to a request it turned away before
-// reading it (413: larger than maxBodyBytes): nothing ran. It is relayed
-// under the request's id, since mcptray could not read that id.
+// reading it (413: larger than maxBodyBytes; 503: its database was
+// deleted while it ran): nothing ran. It is relayed under the request's
+// id, since mcptray did not read that id.
 type refusedError struct {
 	code int
 	msg  string

@@ -131,13 +131,14 @@ func (h home) env() []string {
 
 func (h home) endpointFile() string { return filepath.Join(h.cfg, "mcptray", "endpoint.json") }
 
-// startServer runs `mcptray serve` (with auth) for h and waits for its endpoint.
-func startServer(t *testing.T, h home) (stop func()) {
+// startServer runs `mcptray serve` (with auth) for h and waits for its
+// endpoint; stderr is what the server writes there.
+func startServer(t *testing.T, h home) (stop func(), stderr *testutil.SyncBuffer) {
 	t.Helper()
 	cmd := exec.Command(mcptrayBin, "serve", "--db", h.db, "--addr", "127.0.0.1:0", "--catalog", testCatalog)
 	cmd.Env = h.env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr = &testutil.SyncBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +154,11 @@ func startServer(t *testing.T, h home) (stop func()) {
 		}
 	}
 	t.Cleanup(stop)
-	waitEndpoint(t, h, done, &stderr)
-	return stop
+	waitEndpoint(t, h, done, stderr)
+	return stop, stderr
 }
 
-func waitEndpoint(t *testing.T, h home, exited chan struct{}, stderr *bytes.Buffer) endpoint {
+func waitEndpoint(t *testing.T, h home, exited chan struct{}, stderr fmt.Stringer) endpoint {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -546,7 +547,7 @@ func TestParamHeaders(t *testing.T) {
 func TestLegacySessionSurvivesRestart(t *testing.T) {
 	build(t)
 	h := newHome(t)
-	stop := startServer(t, h)
+	stop, _ := startServer(t, h)
 	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
@@ -733,4 +734,54 @@ func peakRSS(t *testing.T, pid int) int {
 	}
 	t.Skip("no VmHWM")
 	return 0
+}
+
+// TestDeletedDatabaseReasonReachesTheClient: the database deleted while
+// mcptray serves, the client's requests soon get an error saying what
+// happened and what to do (mcptray's 503, relayed), never "may have run";
+// and `mcptray serve` said so on its standard error.
+func TestDeletedDatabaseReasonReachesTheClient(t *testing.T) {
+	build(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows does not let an open database be deleted")
+	}
+	h := newHome(t)
+	_, stderr := startServer(t, h)
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin)
+	s.send(modernReq(1, "tools/list", ""))
+	if m := s.answer(1, 10*time.Second); m["result"] == nil {
+		t.Fatalf("before the deletion: %v", m)
+	}
+	files, err := filepath.Glob(h.db + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "mcptray's database was deleted or moved while it was running (" + h.db + "). Restart mcptray to start again with a new one."
+	deadline := time.Now().Add(10 * time.Second)
+	for id := 2; ; id++ {
+		s.send(modernReq(id, "tools/list", ""))
+		m := s.answer(float64(id), 10*time.Second)
+		if m["result"] != nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("tools/list still answered 10 s after the deletion; want error %d saying %q", codeUnavailable, want)
+			}
+			time.Sleep(10 * time.Millisecond) // not noticed yet: ask again
+			continue
+		}
+		e, _ := m["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if !strings.Contains(msg, want) || errCode(m) != codeUnavailable || e["data"] != nil {
+			t.Fatalf("after the deletion: %v; want error %d saying %q", m, codeUnavailable, want)
+		}
+		t.Logf("the client read: %s", msg)
+		break
+	}
+	testutil.EventuallyShows(t, "mcptray serve to say so on stderr", func() (bool, string) {
+		return strings.Contains(stderr.String(), want), stderr.String()
+	})
 }

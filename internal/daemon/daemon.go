@@ -172,6 +172,7 @@ func Start(ctx context.Context, cfg Config) (_ *Daemon, err error) {
 		return nil, err
 	}
 	go d.eng.Watch(ctx)
+	go d.logHalt(ctx)
 	if !cfg.NoAuth && cfg.EndpointFile == "" {
 		// The server the stdio shim finds keeps the shim's token valid, so
 		// the shim never has to.
@@ -193,7 +194,7 @@ func Start(ctx context.Context, cfg Config) (_ *Daemon, err error) {
 		ln.Close()
 		return nil, err
 	}
-	d.handler = d.controlled(d.pausable(d.eng.Handler()))
+	d.handler = d.controlled(d.haltable(d.pausable(d.eng.Handler())))
 	if err := d.publish(ln); err != nil {
 		ln.Close()
 		return nil, err
