@@ -521,7 +521,7 @@ func setActivityRow(o fyne.CanvasObject, r storage.ActivityRecord) {
 	outcome.Importance = outcomeImportance(r)
 	outcome.SetText(outcomeLabel(r))
 	what.SetText(strings.TrimSpace(r.Method + " " + r.Target))
-	who.SetText(cmp.Or(r.Client, r.Token))
+	who.SetText(ui.Shown(cmp.Or(r.Client, r.Token)))
 }
 
 // activityDetail is the details panel of one record.
@@ -621,12 +621,12 @@ func (d *activityDetail) show(r *storage.ActivityRecord) {
 	}
 	var plain strings.Builder
 	for _, f := range activityFields {
-		d.values[f.label].SetText(vals[f.label])
+		d.values[f.label].SetText(ui.Shown(vals[f.label]))
 		fmt.Fprintf(&plain, "%s: %s\n", f.key, vals[f.label])
 	}
 	d.outcome.Importance = outcomeImportance(*r)
 	d.outcome.Refresh()
-	d.text.SetText(dash(r.Detail))
+	d.text.SetText(ui.Shown(dash(r.Detail)))
 	plain.WriteString("detail: " + dash(r.Detail) + "\n")
 	d.plain = plain.String()
 	d.none.Hide()

@@ -490,15 +490,13 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 	if args == "" || args == "null" {
 		args = "{}"
 	}
-	argLabel := widget.NewLabelWithStyle(args, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	scroll := container.NewScroll(argLabel)
-	lines := strings.Count(args, "\n") + 1
-	h := float32(min(max(lines, 2), 10)) * 20
-	scroll.SetMinSize(fyne.NewSize(questionWidth-60, h+16))
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.InputRadiusSize()
-	parts = append(parts, widget.NewLabelWithStyle("What the AI app sends the tool", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewStack(bg, scroll))
+	if q.Runs != "" {
+		parts = append(parts, codeBlock("What will run, if you allow it", q.Runs, 8))
+	}
+	parts = append(parts, codeBlock("What the AI app sends the tool", args, 10))
+	if q.ClientInputs != "" {
+		parts = append(parts, codeBlock("What the AI app answered the tool's questions", q.ClientInputs, 8))
+	}
 
 	answer := func(ans mcpcore.Answer) func() { return func() { a.answerWith(p, ans) } }
 	w := &approvalWidgets{
@@ -515,7 +513,11 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 		w.deny.Importance = widget.HighImportance
 	}
 	p.approval = w
-	remember := ui.SmallPrint("Or don't ask again while the tool stays unchanged (Settings lists these, to revoke):")
+	unchanged := "the tool stays unchanged"
+	if q.ClientInputs != "" {
+		unchanged = "the tool and the AI app's answers stay unchanged"
+	}
+	remember := ui.SmallPrint("Or don't ask again while " + unchanged + " (Settings lists these, to revoke):")
 	buttons = container.NewVBox(
 		container.NewHBox(w.deny, layout.NewSpacer(), w.allowOnce),
 		remember,
@@ -523,12 +525,26 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 	return container.NewVBox(parts...), buttons, w.deny
 }
 
+// codeBlock is a titled block of text from the AI app, in a fixed-width
+// font on the input background, scrolling past at most lines lines.
+func codeBlock(title, text string, lines int) fyne.CanvasObject {
+	text = ui.Shown(text)
+	label := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	scroll := container.NewScroll(label)
+	h := float32(min(max(strings.Count(text, "\n")+1, 2), lines)) * 20
+	scroll.SetMinSize(fyne.NewSize(questionWidth-60, h+16))
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.InputRadiusSize()
+	return container.NewVBox(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewStack(bg, scroll))
+}
+
 // urlContent builds the URL question: open the page, or not.
 func (a *Asker) urlContent(p *pending) (body, buttons fyne.CanvasObject, focus fyne.Focusable) {
 	q := p.q
 	u, err := url.Parse(q.URL)
 	parts := []fyne.CanvasObject{ui.Header(q, fmt.Sprintf("%s asks you to open a web page for %s", ui.AppName(q), ui.ToolName(q)))}
-	link := widget.NewLabelWithStyle(q.URL, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	link := widget.NewLabelWithStyle(ui.Shown(q.URL), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	link.Wrapping = fyne.TextWrapBreak
 	parts = append(parts, widget.NewLabelWithStyle("Page", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), link)
 	okURL := err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""

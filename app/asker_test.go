@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/ui"
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -508,4 +509,36 @@ func TestRenderURLWindow(t *testing.T) {
 	})
 	test.Tap(p.url[1])
 	_, _ = call.wait(t)
+}
+
+// TestAnApprovalShowsWhatRunsAndHiddenText: the approval shows what the
+// tool will run and what the AI app answered before, and writes out the
+// characters nobody could see (a right-to-left override turns "gpj.exe"
+// around), saying so.
+func TestAnApprovalShowsWhatRunsAndHiddenText(t *testing.T) {
+	app := uitest.NewRecordingApp(t)
+	test.ApplyTheme(t, theme.DefaultTheme())
+	a := NewAsker(app)
+	q := wipeQuestion()
+	q.Client = "claude\u200Bdesktop"
+	q.Arguments = "{\n  \"file\": \"evil\u202Egpj.exe\"\n}"
+	q.Runs = "Runs: rm -rf /home/victim/.ssh"
+	q.ClientInputs = "{\n  \"target\": {\"path\": \"/home/victim/.ssh\"}\n}"
+	call := ask(t.Context(), a, q)
+	p := shownQuestion(t, a, "files.wipe")
+	inUI(a, func() {
+		uitest.Capture(t, p.win, "approval-runs.png")
+		uitest.Sees(t, "the approval window", uitest.SeenIn(p.win.Canvas()),
+			"label: claude[hidden U+200B]desktop wants to run \"Wipe old files\"",
+			"label: "+words.HiddenNote+" {danger}",
+			"label: What will run, if you allow it", "label: Runs: rm -rf /home/victim/.ssh",
+			"label: What the AI app sends the tool", "label: {\n  \"file\": \"evil[hidden U+202E]gpj.exe\"\n}",
+			"label: What the AI app answered the tool's questions", "label: "+q.ClientInputs,
+			"label: Or don't ask again while the tool and the AI app's answers stay unchanged (Settings lists these, to revoke):")
+		uitest.SeesNone(t, "the approval window", uitest.SeenIn(p.win.Canvas()), "\u202E", "\u200B")
+	})
+	test.Tap(p.approval.deny)
+	if ans, err := call.wait(t); err != nil || ans.Action != "decline" {
+		t.Fatalf("deny: %+v, %v", ans, err)
+	}
 }

@@ -104,11 +104,22 @@ func toolHash(t catalog.Tool) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// approvalKey is the key the approvals of call c are remembered under.
-func approvalKey(c deskCall) (record.ApprovalKey, error) {
+// approvalKey is the key the approvals of call c are remembered under:
+// the tool as defined, and the AI app's answers to its earlier steps
+// (inputs), which the person saw in the approval. A later call whose app
+// answers otherwise may run something else, so it is asked again.
+func approvalKey(c deskCall, inputs map[string]any) (record.ApprovalKey, error) {
 	h, err := toolHash(c.def)
 	if err != nil {
 		return record.ApprovalKey{}, err
+	}
+	if in := clientInputs(inputs); len(in) > 0 {
+		canon, err := json.Marshal(in) // maps marshal with sorted keys
+		if err != nil {
+			return record.ApprovalKey{}, fmt.Errorf("hashing the answers to %q's steps: %w", c.def.Name, err)
+		}
+		sum := sha256.Sum256(canon)
+		h += "/" + hex.EncodeToString(sum[:])
 	}
 	return record.ApprovalKey{Token: c.token, Client: c.client, Tool: c.def.Name, ToolHash: h}, nil
 }
@@ -185,7 +196,7 @@ func (e *Engine) RememberedApprovals(ctx context.Context) ([]record.RememberedAp
 		}
 		a.ToolTitle = t.Title
 		h, err := toolHash(t)
-		a.Matches = err == nil && h == a.ToolHash
+		a.Matches = err == nil && h == a.DefinitionHash()
 	}
 	slices.SortStableFunc(out, func(a, b record.RememberedApproval) int {
 		return cmp.Or(b.Since.Compare(a.Since), cmp.Compare(a.Client, b.Client), cmp.Compare(a.Tool, b.Tool))

@@ -2,9 +2,12 @@ package mcpcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -251,5 +254,62 @@ func TestWithdrawnQuestionMessage(t *testing.T) {
 	res, err := e.connect(t, modern, nil, "").CallTool(testCtx(t), &mcp.CallToolParams{Name: "t_wipe"})
 	if want := `mcptray stopped before anyone at the computer answered, so "t_wipe" did not run`; err != nil || !res.IsError || text(t, res) != want {
 		t.Errorf("withdrawn: %+v %v, want %q", res, err, want)
+	}
+}
+
+// TestAnApprovalShowsWhatWillRun: a tool whose command takes a folder the
+// AI app gives in a form, then asks the person. The approval shows the
+// command line as it will run, with the app's answer in it and the secret
+// masked, and the app's answers; a remembered approval covers those
+// answers only, so another folder asks again.
+func TestAnApprovalShowsWhatWillRun(t *testing.T) {
+	asker := newFakeAsker()
+	tidy := catalog.Tool{
+		Name: "tidy", Description: "Tidies a folder.",
+		Steps: []catalog.InputStep{
+			{Key: "target", Kind: catalog.StepForm, AnsweredBy: catalog.AnsweredByClient, Message: "Which folder?",
+				Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+			{Key: "ok", Kind: catalog.StepApproval, Message: "Tidy up?"},
+		},
+		Action: catalog.Action{Command: &catalog.Command{
+			Argv: []catalog.Template{"echo", "tidied", "{{.inputs.target.content.path}}", `--key={{urlquery (secret "api")}}`},
+		}},
+	}
+	e := newEnv(t, envOptions{asker: asker, secrets: memSecrets{"api": oddSecret},
+		extra: &catalog.Catalog{Tools: []catalog.Tool{tidy}}})
+	var mu sync.Mutex
+	folder := "/home/victim/.ssh"
+	client := newClient(&mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"path": folder}}, nil
+	}})
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			cs := e.connect(t, era, client, "")
+			setFolder := func(f string) { mu.Lock(); folder = f; mu.Unlock() }
+			setFolder("/home/victim/.ssh")
+			q, got := callAsking(t, asker, cs, "tidy", mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRestart})
+			if want := "Runs: echo tidied /home/victim/.ssh --key=[secret:api]"; q.Runs != want {
+				t.Errorf("the approval shows what runs as %q, want %q", q.Runs, want)
+			}
+			if !strings.Contains(q.ClientInputs, `"path": "/home/victim/.ssh"`) {
+				t.Errorf("the approval shows the app's answers as %q", q.ClientInputs)
+			}
+			if !strings.HasPrefix(got, "tidied /home/victim/.ssh") {
+				t.Errorf("result %q", got)
+			}
+			// Remembered for this folder: not asked again.
+			callNotAsking(t, asker, cs, "tidy")
+			// Another folder: the person did not see it, so asked again.
+			setFolder("/home/victim/Documents")
+			q, _ = callAsking(t, asker, cs, "tidy", mcpcore.Answer{Action: "decline"})
+			if !strings.Contains(q.Runs, "/home/victim/Documents") {
+				t.Errorf("asked again showing %q", q.Runs)
+			}
+			if err := e.eng.ForgetAllApprovals(testCtx(t)); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

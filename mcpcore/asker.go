@@ -45,6 +45,14 @@ type Question struct {
 	Message string          `json:"message"`
 	URL     string          `json:"url,omitempty"`
 	Schema  json.RawMessage `json:"schema,omitempty"`
+	// Runs, on an approval, is what the tool will do with every value
+	// known when it is asked (actions.Describe): the command line or the
+	// request, secrets masked; "" when it only answers. ClientInputs are
+	// the AI app's answers to the tool's earlier steps, as indented JSON
+	// ("" when none): values the arguments do not show that can change
+	// what runs.
+	Runs         string `json:"runs,omitempty"`
+	ClientInputs string `json:"clientInputs,omitempty"`
 }
 
 // Answer is the person's answer to a Question.
@@ -168,7 +176,7 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []catalog.Inp
 			var key record.ApprovalKey
 			if s.Kind == catalog.StepApproval {
 				var err error
-				if key, err = approvalKey(c); err != nil {
+				if key, err = approvalKey(c, data.Inputs); err != nil {
 					return err
 				}
 				if how := e.rememberedFor(ctx, key); how != "" {
@@ -218,6 +226,16 @@ func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s catalog
 	}
 	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
 		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
+	if s.Kind == catalog.StepApproval {
+		if q.Runs, err = actions.Describe(c.def.Action, data); err != nil {
+			return Answer{}, fmt.Errorf("input step %q: saying what %q will run: %w", s.Key, c.tool, err)
+		}
+		q.Runs = data.Redact(q.Runs)
+		if in := clientInputs(data.Inputs); len(in) > 0 {
+			b, _ := json.MarshalIndent(in, "", "  ")
+			q.ClientInputs = data.Redact(string(b))
+		}
+	}
 	if s.Kind == catalog.StepURL {
 		u, err := actions.Render(s.URL, data)
 		if err != nil {
@@ -287,6 +305,28 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// clientInputs are the answers of inputs the AI app gave (forms, pages,
+// sampling, roots), those skipped left out: what a desktop approval must
+// show, and what an approval is remembered with.
+func clientInputs(inputs map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range inputs {
+		ans, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		switch ans["by"] {
+		case catalog.AnsweredByDesktop, "remembered":
+			continue
+		}
+		if ans["action"] == "skipped" {
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // refusedOnDesktop reports whether a step answered on the desktop so far

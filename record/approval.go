@@ -1,6 +1,9 @@
 package record
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // How long an approval a person allowed for one client app is remembered
 // (Answer.Remember).
@@ -18,7 +21,9 @@ const (
 // clientInfo.name — every stdio client shares the shim's token, so the
 // token alone would let one app answer for another), the tool's name and
 // the hash of the tool's definition when it was allowed, so a tool that is
-// edited since asks again.
+// edited since asks again. When the AI app had answered some of the tool's
+// steps before the approval was asked, ToolHash is followed by "/" and the
+// hash of those answers (what the person saw), so other answers ask again.
 type ApprovalKey struct {
 	Token    string `json:"token"`
 	Client   string `json:"client"`
@@ -41,4 +46,10 @@ type RememberedApproval struct {
 	// deleted, when the next call asks again.
 	ToolTitle string `json:"toolTitle,omitempty"`
 	Matches   bool   `json:"matches"`
+}
+
+// DefinitionHash is the part of ToolHash that is the tool's definition's.
+func (k ApprovalKey) DefinitionHash() string {
+	h, _, _ := strings.Cut(k.ToolHash, "/")
+	return h
 }

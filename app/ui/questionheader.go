@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -18,16 +19,34 @@ func AppName(q mcpcore.Question) string {
 	if q.Client == "" {
 		return "An AI app"
 	}
-	return q.Client
+	return Shown(q.Client)
 }
 
 // clientName names the AI app and the token it connected with.
 func clientName(q mcpcore.Question) string {
 	name := AppName(q)
 	if q.Token != "" && q.Token != q.Client {
-		name += " (token " + q.Token + ")"
+		name += " (token " + Shown(q.Token) + ")"
 	}
 	return name
+}
+
+// Shown is text from an AI app as a window shows it: every character a
+// person could not see written out (words.Hidden).
+func Shown(s string) string {
+	v, _ := words.Hidden(s)
+	return v
+}
+
+// hasHidden reports whether any text of q from the AI app holds a
+// character a person could not see.
+func hasHidden(q mcpcore.Question) bool {
+	for _, s := range []string{q.Client, q.Token, q.Message, q.Arguments, q.Runs, q.ClientInputs, q.URL, q.ToolTitle} {
+		if _, found := words.Hidden(s); found {
+			return true
+		}
+	}
+	return false
 }
 
 // ToolName names the tool for people: its title, quoted, or its name.
@@ -48,8 +67,13 @@ func Header(q mcpcore.Question, title string) fyne.CanvasObject {
 	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.Wrapping = fyne.TextWrapWord
 	rows := []fyne.CanvasObject{head}
+	if hasHidden(q) {
+		note := WrapLabel(words.HiddenNote)
+		note.Importance = widget.DangerImportance
+		rows = append(rows, container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, note))
+	}
 	if strings.TrimSpace(q.Message) != "" {
-		msg := widget.NewLabel(q.Message)
+		msg := widget.NewLabel(Shown(q.Message))
 		msg.Wrapping = fyne.TextWrapWord
 		rows = append(rows, msg)
 	}

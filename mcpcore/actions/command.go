@@ -270,19 +270,28 @@ func errorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
+// renderArgv renders the command line, one argument at a time.
+func renderArgv(c *catalog.Command, data *Data) ([]string, error) {
+	argv := make([]string, len(c.Argv))
+	for i, a := range c.Argv {
+		s, err := Render(a, data)
+		if err != nil {
+			return nil, fmt.Errorf("argv[%d]: %w", i, err)
+		}
+		argv[i] = s
+	}
+	return argv, nil
+}
+
 // run renders the definition, runs the program and collects its output,
 // streaming stdout lines to rep when the command asks for it.
 func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Reporter) (*Output, error) {
 	if len(c.Argv) == 0 {
 		return nil, errors.New("command: no program (argv is empty)")
 	}
-	argv := make([]string, len(c.Argv))
-	for i, a := range c.Argv {
-		s, err := Render(a, data)
-		if err != nil {
-			return nil, redactErr(data, fmt.Errorf("argv[%d]: %w", i, err))
-		}
-		argv[i] = s
+	argv, err := renderArgv(c, data)
+	if err != nil {
+		return nil, redactErr(data, err)
 	}
 	if argv[0] == "" {
 		return nil, errors.New("command: the program (argv[0]) rendered empty")

@@ -148,20 +148,30 @@ func runHTTP(ctx context.Context, h *catalog.HTTP, data *Data, _ Reporter) (*mcp
 	return r.result(), nil
 }
 
-func fetchHTTP(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, error) {
-	method := "GET"
+// request is an http action rendered: what it sends.
+type request struct {
+	method string
+	url    *url.URL
+	// headers are the rendered headers, by the definition's name, those
+	// that rendered empty left out; body is the rendered body.
+	headers [][2]string
+	body    string
+}
+
+// renderRequest renders h with data.
+func renderRequest(h *catalog.HTTP, data *Data) (*request, error) {
+	r := &request{method: "GET"}
 	if h.Method != "" {
-		method = strings.ToUpper(h.Method)
+		r.method = strings.ToUpper(h.Method)
 	}
-	if !slices.Contains(catalog.HTTPMethods, method) {
+	if !slices.Contains(catalog.HTTPMethods, r.method) {
 		return nil, fmt.Errorf("unknown method %q", h.Method)
 	}
 	raw, err := Render(h.URL, data)
 	if err != nil {
 		return nil, fmt.Errorf("url: %w", err)
 	}
-	u, err := parseHTTPURL(strings.TrimSpace(raw))
-	if err != nil {
+	if r.url, err = parseHTTPURL(strings.TrimSpace(raw)); err != nil {
 		return nil, fmt.Errorf("url: %w", err)
 	}
 	if len(h.Query) > 0 {
@@ -176,18 +186,37 @@ func fetchHTTP(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, err
 			}
 		}
 		if enc := q.Encode(); enc != "" {
-			if u.RawQuery != "" {
-				u.RawQuery += "&"
+			if r.url.RawQuery != "" {
+				r.url.RawQuery += "&"
 			}
-			u.RawQuery += enc
+			r.url.RawQuery += enc
 		}
 	}
-	var body io.Reader
-	var bodyText string
 	if h.Body != "" {
-		if bodyText, err = Render(h.Body, data); err != nil {
+		if r.body, err = Render(h.Body, data); err != nil {
 			return nil, fmt.Errorf("body: %w", err)
 		}
+	}
+	for _, k := range sortedKeys(h.Headers) {
+		v, err := Render(h.Headers[k], data)
+		if err != nil {
+			return nil, fmt.Errorf("headers.%s: %w", k, err)
+		}
+		if v != "" {
+			r.headers = append(r.headers, [2]string{k, v})
+		}
+	}
+	return r, nil
+}
+
+func fetchHTTP(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, error) {
+	rr, err := renderRequest(h, data)
+	if err != nil {
+		return nil, err
+	}
+	method, u, bodyText := rr.method, rr.url, rr.body
+	var body io.Reader
+	if h.Body != "" {
 		body = strings.NewReader(bodyText)
 	}
 
@@ -206,17 +235,11 @@ func fetchHTTP(ctx context.Context, h *catalog.HTTP, data *Data) (*Response, err
 		return nil, fmt.Errorf("%s %s: %w", method, displayURL(u), err)
 	}
 	req.Header.Set("User-Agent", "mcptray")
-	for _, k := range sortedKeys(h.Headers) {
-		v, err := Render(h.Headers[k], data)
-		if err != nil {
-			return nil, fmt.Errorf("headers.%s: %w", k, err)
-		}
-		switch {
-		case v == "":
-		case http.CanonicalHeaderKey(k) == "Host":
-			req.Host = v
-		default:
-			req.Header.Set(k, v)
+	for _, kv := range rr.headers {
+		if http.CanonicalHeaderKey(kv[0]) == "Host" {
+			req.Host = kv[1]
+		} else {
+			req.Header.Set(kv[0], kv[1])
 		}
 	}
 	if body != nil && req.Header.Get("Content-Type") == "" {

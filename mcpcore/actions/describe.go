@@ -1,0 +1,105 @@
+package actions
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcptray/mcptray/catalog"
+)
+
+// maxDescribedBody is how much of a request body or a command's input a
+// description shows: enough to read, not a window of noise.
+const maxDescribedBody = 4000
+
+// Describe says what action a will do with the values data holds now, as
+// the person asked to approve it reads it: the command line with its
+// folder, environment and input, or the request with its method, URL,
+// headers and body. Secrets show as [secret:NAME], in every form a
+// template writes them: Describe never reads one. It is "" for an action
+// that only answers (respond), which runs nothing.
+func Describe(a catalog.Action, data *Data) (string, error) {
+	if data == nil {
+		data = &Data{}
+	}
+	d := &Data{Args: data.Args, Inputs: data.Inputs, Server: data.Server,
+		Secret: func(name string) (string, error) { return "[secret:" + name + "]", nil }}
+	var lines []string
+	var err error
+	switch {
+	case a.Command != nil:
+		lines, err = describeCommand(a.Command, d)
+	case a.HTTP != nil:
+		lines, err = describeHTTP(a.HTTP, d)
+	}
+	if err != nil {
+		return "", err
+	}
+	// The placeholders went through the templates' escaping like a value:
+	// Redact finds them in each form and writes them back as they read.
+	return d.Redact(strings.Join(lines, "\n")), nil
+}
+
+func describeCommand(c *catalog.Command, d *Data) ([]string, error) {
+	argv, err := renderArgv(c, d)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range argv {
+		argv[i] = shellQuote(a)
+	}
+	lines := []string{"Runs: " + strings.Join(argv, " ")}
+	if c.Dir != "" {
+		dir, err := Render(c.Dir, d)
+		if err != nil {
+			return nil, fmt.Errorf("dir: %w", err)
+		}
+		lines = append(lines, "In the folder: "+dir)
+	}
+	for _, k := range sortedKeys(c.Env) {
+		v, err := Render(c.Env[k], d)
+		if err != nil {
+			return nil, fmt.Errorf("env.%s: %w", k, err)
+		}
+		lines = append(lines, "With "+k+"="+shellQuote(v))
+	}
+	if c.Stdin != "" {
+		in, err := Render(c.Stdin, d)
+		if err != nil {
+			return nil, fmt.Errorf("stdin: %w", err)
+		}
+		lines = append(lines, "Its input: "+cutText(in))
+	}
+	return lines, nil
+}
+
+func describeHTTP(h *catalog.HTTP, d *Data) ([]string, error) {
+	r, err := renderRequest(h, d)
+	if err != nil {
+		return nil, err
+	}
+	lines := []string{"Sends: " + r.method + " " + r.url.String()}
+	for _, kv := range r.headers {
+		lines = append(lines, kv[0]+": "+kv[1])
+	}
+	if r.body != "" {
+		lines = append(lines, "With the body: "+cutText(r.body))
+	}
+	return lines, nil
+}
+
+// cutText is s, at most maxDescribedBody bytes of it, saying so when cut.
+func cutText(s string) string {
+	if len(s) <= maxDescribedBody {
+		return s
+	}
+	return string(trimPartialRune([]byte(s[:maxDescribedBody]))) + fmt.Sprintf("… (%d more bytes)", len(s)-maxDescribedBody)
+}
+
+// shellQuote writes s as a POSIX shell would need it, so that where one
+// argument ends is plain to see.
+func shellQuote(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
