@@ -416,10 +416,13 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 }
 
 // Record queues one record and returns at once; a zero Time becomes now.
+// Its texts are cut to their caps (record.Activity's Capped) first: they
+// hold what clients sent, which must fill neither the buffer nor the disk.
 // When the buffer is full, or the writer is closed, the record is dropped
 // (counted in Dropped; while the writer runs, a synthetic record reports
 // it). It is safe to call from any goroutine.
 func (w *ActivityWriter) Record(a record.Activity) {
+	a = a.Capped()
 	if a.Time.IsZero() {
 		a.Time = time.Now()
 	}
@@ -723,7 +726,7 @@ func (w *ActivityWriter) droppedRecord(full, failed uint64) record.Activity {
 		Method:  ActivityDroppedMethod,
 		Outcome: OutcomeDropped,
 		Detail:  fmt.Sprintf("%d activity records dropped (%s)", full+failed, strings.Join(why, "; ")),
-	}
+	}.Capped() // the database's error text is not ours to bound
 }
 
 // publish hands committed records to every subscriber without waiting.
