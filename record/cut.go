@@ -42,13 +42,20 @@ func (a Activity) Capped() Activity {
 // characters followed by "… (cut at max characters)", so that whoever reads
 // it sees it is not whole.
 func cut(s string, max int) string {
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return s
+	if len(s) <= max {
+		return s // bytes bound characters
 	}
+	// Only the first max characters are walked: a megabyte is not counted.
 	end := 0
 	for range max {
+		if end == len(s) {
+			return s
+		}
 		_, size := utf8.DecodeRuneInString(s[end:])
 		end += size
+	}
+	if end == len(s) {
+		return s
 	}
 	return fmt.Sprintf("%s… (cut at %d characters)", s[:end], max)
 }
