@@ -250,6 +250,10 @@ func (s *SettingsTab) originsSection() fyne.CanvasObject {
 	)
 }
 
+// activityMB is the activity log's size limit in megabytes, shown beside
+// its row limit: it is not a setting, and must not be a surprise.
+const activityMB = storage.DefaultActivityMaxBytes / 1_000_000
+
 func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 	s.scope = widget.NewSelect(cacheScopeChoices.Labels(), nil)
 	s.nums = []*numField{
@@ -265,8 +269,8 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 			help: "How long a call that runs in the background, and its result, is kept after it started (taskTtlMs)."},
 		{key: "taskPollIntervalMs", label: "Progress checks every", unit: "milliseconds",
 			help: "How often AI apps are told to ask how a background call is going (taskPollIntervalMs)."},
-		{key: "activityMaxRows", label: "Activity: keep at most", unit: "requests",
-			help: "Beyond this many, the oldest requests leave the activity log (activityMaxRows)."},
+		{key: "activityMaxRows", label: "Activity: keep the latest", unit: fmt.Sprintf("requests, up to %d MB", activityMB),
+			help: fmt.Sprintf("Beyond either, the oldest requests leave the activity log. %d MB of disk space holds over 100,000 ordinary requests; an AI app that sends very long names or messages fills it sooner, and those are kept cut short, saying where (activityMaxRows).", activityMB)},
 		{key: "activityMaxAgeDays", label: "Activity: keep for", unit: "days",
 			help: "Older requests leave the activity log (activityMaxAgeDays)."},
 		{key: "maxCallsPerToken", label: "Calls at once, per token", unit: "calls",

@@ -438,3 +438,16 @@ func TestSettingsShowsEveryProblemAtOnce(t *testing.T) {
 		t.Errorf("focused %T at offset %v, want the origin, scrolled to", got, s.scroll.Offset)
 	}
 }
+
+// TestSettingsSayTheActivityLimits: the activity log is bounded by its
+// size as well as its rows, and Settings says both beside the row limit,
+// in words: how many of the latest requests, and up to how many MB.
+func TestSettingsSayTheActivityLimits(t *testing.T) {
+	_, _, w := newSettingsFixture(t)
+	texts := strings.Join(uitest.Texts(w), "\n")
+	for _, want := range []string{"Activity: keep the latest", "requests, up to 50 MB", "50 MB of disk space holds over 100,000 ordinary requests"} {
+		if !strings.Contains(texts, want) {
+			t.Errorf("Settings does not say %q", want)
+		}
+	}
+}

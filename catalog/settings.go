@@ -26,7 +26,8 @@ type Settings struct {
 	// MaxBodyBytes caps a request body (413 beyond it).
 	MaxBodyBytes int64 `json:"maxBodyBytes"`
 	// ActivityMaxRows and ActivityMaxAgeDays bound the activity log: older
-	// records beyond either limit are deleted.
+	// records beyond either limit are deleted. Its size is bounded too, by
+	// storage.DefaultActivityMaxBytes, which is not a setting.
 	ActivityMaxRows    int `json:"activityMaxRows"`
 	ActivityMaxAgeDays int `json:"activityMaxAgeDays"`
 	// TaskTTLMs is how long a task (tasks extension) is kept after it was

@@ -66,7 +66,7 @@ func TestRefusedFloodEvictsNoAcceptedRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What retention does once a minute, now.
-	if _, err := e.st.PruneActivity(ctx, 20, 0); err != nil {
+	if _, err := e.st.PruneActivity(ctx, storage.ActivityRetention{MaxRows: 20}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := e.st.Activity(ctx, storage.ActivityQuery{Target: "test_simple_text"})

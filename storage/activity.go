@@ -30,6 +30,52 @@ const (
 // they must never push the record of an accepted one out.
 const MaxRefusedRows = 1000
 
+// DefaultActivityMaxBytes bounds the activity log's size on disk, whatever
+// the row limit: 50 MB, which any disk spares. Records of ordinary calls
+// take 200 to 400 bytes (2 to 4 MB at the default 10,000), so it binds
+// only when a person raises the row limit past some 150,000, or when
+// clients send texts as long as their caps allow (record.Activity's
+// Capped: up to 24 KB a record, 240 MB at 10,000).
+const DefaultActivityMaxBytes = 50_000_000
+
+// pruneShare: retention is applied again at once when a pruneShare-th of
+// the byte limit was written since it last was, so a flood of calls
+// outgrows the limit by that at most, not by what a minute of calls holds.
+const pruneShare = 10
+
+// refusedShare: refused requests keep a tenth of the byte limit, and
+// accepted ones the rest, as MaxRefusedRows is a tenth of the default row
+// limit; so refused requests never push an accepted one out by their size
+// either.
+const refusedShare = 10
+
+// activitySizes is a query of the id and size of each record that where
+// selects: the size is about what SQLite's pages give it. A row (its
+// texts as stored and activityRowOverhead) takes its share of a page among
+// the rows that fit in one, and a row too long for a page whole pages:
+// counting the texts alone missed a quarter of the pages that rows of 6 KB
+// take; now they agree within a tenth from the smallest rows (190 bytes)
+// to the largest (24 KB), as TestActivitySizesMatchPages checks.
+func activitySizes(where string) string {
+	return fmt.Sprintf(`SELECT id, CASE WHEN b <= %[1]d THEN %[2]d / (%[1]d / b) ELSE (b + %[2]d - 1) / %[2]d * %[2]d END AS size
+	FROM (SELECT id, octet_length(time) + octet_length(era) + octet_length(client) + octet_length(client_version) +
+		octet_length(token) + octet_length(method) + octet_length(target) + octet_length(outcome) + octet_length(detail) +
+		octet_length(approvals) + octet_length(capabilities) + %[3]d AS b FROM activity WHERE %[4]s)`,
+		pageRoom, pageBytes, activityRowOverhead, where)
+}
+
+// pageBytes is SQLite's page size, its default, which mcptray keeps; a page
+// has pageRoom bytes for rows beyond its own headers.
+const (
+	pageBytes = 4096
+	pageRoom  = 4000
+)
+
+// activityRowOverhead is what a record takes beside its texts: its
+// numbers, its row and cell headers and its entry in the time index
+// (measured: records of ordinary calls take 182 bytes of pages each).
+const activityRowOverhead = 64
+
 // maxRefusalKinds bounds the kinds of refused requests counted apart in a
 // minute; a refused request's detail can hold what its sender chose (a
 // Host, an Origin), so beyond it they are counted together.
@@ -156,30 +202,27 @@ func (s *Store) RecentClients(ctx context.Context, since time.Time) ([]RecentCli
 	return out, nil
 }
 
-// PruneActivity deletes the records older than maxAge, then all but the
-// newest maxRows records of accepted requests and the newest MaxRefusedRows
-// of refused ones, each counted apart; a limit of 0 or less is not
-// applied. It returns how many records it deleted.
-func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Duration) (int64, error) {
+// ActivityRetention is how much of the activity log to keep. A limit of 0
+// or less is not applied.
+type ActivityRetention struct {
+	// MaxAge deletes the records older than it.
+	MaxAge time.Duration
+	// MaxRows keeps the newest MaxRows records of accepted requests, and
+	// the newest MaxRefusedRows (at most MaxRows) of refused ones.
+	MaxRows int
+	// MaxBytes keeps the newest records that fit in it: refused requests
+	// in a tenth, accepted ones in the rest (sizes as activitySizes counts).
+	MaxBytes int64
+}
+
+// PruneActivity deletes the records beyond r's limits, refused and
+// accepted requests each counted apart, oldest first. It returns how many
+// records it deleted.
+func (s *Store) PruneActivity(ctx context.Context, r ActivityRetention) (int64, error) {
 	var deleted int64
 	err := s.quietTx(ctx, func(tx *sql.Tx) error {
-		if maxAge > 0 {
-			cutoff := time.Now().Add(-maxAge).UTC().Format(timeLayout)
-			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE time < ?`, cutoff)
-			if err != nil {
-				return err
-			}
-			n, _ := res.RowsAffected()
-			deleted += n
-		}
-		if maxRows <= 0 {
-			return nil
-		}
-		for _, class := range []struct {
-			where string
-			keep  int
-		}{{"NOT " + refusedSQL, maxRows}, {refusedSQL, min(maxRows, MaxRefusedRows)}} {
-			res, err := tx.ExecContext(ctx, `DELETE FROM activity WHERE `+class.where+` AND id <= (SELECT id FROM activity WHERE `+class.where+` ORDER BY id DESC LIMIT 1 OFFSET ?)`, class.keep)
+		for _, d := range r.deletions() {
+			res, err := tx.ExecContext(ctx, d.query, d.arg)
 			if err != nil {
 				return err
 			}
@@ -192,6 +235,39 @@ func (s *Store) PruneActivity(ctx context.Context, maxRows int, maxAge time.Dura
 		return 0, fmt.Errorf("prune activity: %w", err)
 	}
 	return deleted, nil
+}
+
+// deletion is one DELETE of PruneActivity and its one argument.
+type deletion struct {
+	query string
+	arg   any
+}
+
+// deletions are the DELETEs that apply r, in order: by age, then for each
+// class of record (accepted, refused) by count and by size.
+func (r ActivityRetention) deletions() []deletion {
+	var out []deletion
+	if r.MaxAge > 0 {
+		out = append(out, deletion{`DELETE FROM activity WHERE time < ?`, time.Now().Add(-r.MaxAge).UTC().Format(timeLayout)})
+	}
+	refusedBytes := r.MaxBytes / refusedShare
+	for _, class := range []struct {
+		where string
+		rows  int
+		bytes int64
+	}{{"NOT " + refusedSQL, r.MaxRows, r.MaxBytes - refusedBytes}, {refusedSQL, min(r.MaxRows, MaxRefusedRows), refusedBytes}} {
+		if class.rows > 0 {
+			out = append(out, deletion{`DELETE FROM activity WHERE ` + class.where + ` AND id <= (SELECT id FROM activity WHERE ` +
+				class.where + ` ORDER BY id DESC LIMIT 1 OFFSET ?)`, class.rows})
+		}
+		if class.bytes > 0 {
+			// The newest record whose running total, counted from the
+			// newest, passes the limit goes, and every older one.
+			out = append(out, deletion{`DELETE FROM activity WHERE ` + class.where + ` AND id <= (SELECT id FROM (SELECT id, SUM(size) OVER (ORDER BY id DESC) AS kept FROM (` +
+				activitySizes(class.where) + `)) WHERE kept > ? ORDER BY id DESC LIMIT 1)`, class.bytes})
+		}
+	}
+	return out
 }
 
 // refusedSQL selects the records of refused requests (record.Activity's
@@ -306,6 +382,10 @@ type ActivityWriterOptions struct {
 	// RetentionInterval is the least time between two applications of the
 	// retention settings (default DefaultActivityRetentionInterval).
 	RetentionInterval time.Duration
+	// MaxBytes bounds the log's size (ActivityRetention's MaxBytes;
+	// default DefaultActivityMaxBytes). Once a tenth of it was written
+	// since retention was last applied, it is applied again at once.
+	MaxBytes int64
 }
 
 // ActivityWriter writes activity records to the database in the
@@ -316,7 +396,9 @@ type ActivityWriterOptions struct {
 // carries a synthetic record saying how many were dropped
 // (ActivityDroppedMethod). After a batch, at most once per
 // RetentionInterval, it applies the settings ActivityMaxRows and
-// ActivityMaxAgeDays.
+// ActivityMaxAgeDays and the limit MaxBytes; sooner when a tenth of
+// MaxBytes was written since, so that a flood of calls cannot outgrow the
+// limit by more than that.
 //
 // Refused requests (record.Activity's Refused) are counted, not queued one
 // by one: in each minute, the first of each kind (same method, target,
@@ -353,7 +435,10 @@ type ActivityWriter struct {
 	droppedTotal  atomic.Uint64
 	lastErr       atomic.Pointer[string]
 
-	lastPrune time.Time // run goroutine only
+	// lastPrune is when retention was last applied, and sincePrune how
+	// many bytes (recordBytes) were written since; run goroutine only.
+	lastPrune  time.Time
+	sincePrune int64
 
 	subsMu sync.Mutex
 	subs   map[chan record.Activity]func() bool // nil once closed
@@ -402,6 +487,9 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 	if opt.RetentionInterval <= 0 {
 		opt.RetentionInterval = DefaultActivityRetentionInterval
 	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = DefaultActivityMaxBytes
+	}
 	w := &ActivityWriter{
 		st:      s,
 		opt:     opt,
@@ -416,10 +504,13 @@ func (s *Store) NewActivityWriter(opt ActivityWriterOptions) *ActivityWriter {
 }
 
 // Record queues one record and returns at once; a zero Time becomes now.
+// Its texts are cut to their caps (record.Activity's Capped) first: they
+// hold what clients sent, which must fill neither the buffer nor the disk.
 // When the buffer is full, or the writer is closed, the record is dropped
 // (counted in Dropped; while the writer runs, a synthetic record reports
 // it). It is safe to call from any goroutine.
 func (w *ActivityWriter) Record(a record.Activity) {
+	a = a.Capped()
 	if a.Time.IsZero() {
 		a.Time = time.Now()
 	}
@@ -698,11 +789,27 @@ func (w *ActivityWriter) commit(batch []record.Activity) error {
 		return fmt.Errorf("write activity: %w", err)
 	}
 	w.publish(batch)
-	if time.Since(w.lastPrune) >= w.opt.RetentionInterval {
-		w.lastPrune = time.Now()
+	for _, a := range batch {
+		w.sincePrune += recordBytes(a)
+	}
+	if time.Since(w.lastPrune) >= w.opt.RetentionInterval || w.sincePrune >= w.opt.MaxBytes/pruneShare {
+		w.lastPrune, w.sincePrune = time.Now(), 0
 		w.applyRetention(ctx)
 	}
 	return nil
+}
+
+// recordBytes is about what a record's row holds once stored, its texts
+// and activityRowOverhead: enough to know when to prune again.
+func recordBytes(a record.Activity) int64 {
+	n := len(timeLayout) + len(a.Era) + len(a.Client) + len(a.ClientVersion) + len(a.Token) + len(a.Method) +
+		len(a.Target) + len(a.Outcome) + len(a.Detail) + activityRowOverhead
+	for _, l := range [][]string{a.Approvals, a.Capabilities} {
+		for _, s := range l {
+			n += len(s) + len(`"",`)
+		}
+	}
+	return int64(n)
 }
 
 // droppedRecord is the synthetic record reporting dropped records.
@@ -723,7 +830,7 @@ func (w *ActivityWriter) droppedRecord(full, failed uint64) record.Activity {
 		Method:  ActivityDroppedMethod,
 		Outcome: OutcomeDropped,
 		Detail:  fmt.Sprintf("%d activity records dropped (%s)", full+failed, strings.Join(why, "; ")),
-	}
+	}.Capped() // the database's error text is not ours to bound
 }
 
 // publish hands committed records to every subscriber without waiting.
@@ -740,14 +847,15 @@ func (w *ActivityWriter) publish(batch []record.Activity) {
 	}
 }
 
-// applyRetention applies the retention settings. It is best effort: a
-// failure is retried at the next interval.
+// applyRetention applies the retention settings and MaxBytes. It is best
+// effort: a failure is retried at the next interval.
 func (w *ActivityWriter) applyRetention(ctx context.Context) {
 	set, err := w.st.Settings(ctx)
 	if err != nil {
 		return
 	}
-	_, _ = w.st.PruneActivity(ctx, set.ActivityMaxRows, time.Duration(set.ActivityMaxAgeDays)*24*time.Hour)
+	_, _ = w.st.PruneActivity(ctx, ActivityRetention{MaxAge: time.Duration(set.ActivityMaxAgeDays) * 24 * time.Hour,
+		MaxRows: set.ActivityMaxRows, MaxBytes: w.opt.MaxBytes})
 }
 
 // capabilitiesJSON is how a record's declared capabilities are stored: a

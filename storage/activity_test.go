@@ -252,11 +252,11 @@ func TestActivityRetentionByAge(t *testing.T) {
 		t.Errorf("%d new records kept, want 5", n)
 	}
 	// PruneActivity directly: limits of 0 apply nothing.
-	if n, err := s.PruneActivity(ctx, 0, 0); err != nil || n != 0 {
-		t.Errorf("PruneActivity(0, 0) = %d, %v", n, err)
+	if n, err := s.PruneActivity(ctx, ActivityRetention{}); err != nil || n != 0 {
+		t.Errorf("PruneActivity with no limits = %d, %v", n, err)
 	}
-	if n, err := s.PruneActivity(ctx, 2, 0); err != nil || n != 3 {
-		t.Errorf("PruneActivity(2, 0) = %d, %v", n, err)
+	if n, err := s.PruneActivity(ctx, ActivityRetention{MaxRows: 2}); err != nil || n != 3 {
+		t.Errorf("PruneActivity(MaxRows 2) = %d, %v", n, err)
 	}
 }
 
@@ -360,7 +360,7 @@ func TestActivityWritesDoNotSignalChanges(t *testing.T) {
 		w.Record(call(fmt.Sprintf("tool-%d", i), record.OutcomeOK))
 	}
 	flush(t, w)
-	if _, err := s.PruneActivity(ctx, 5, 0); err != nil {
+	if _, err := s.PruneActivity(ctx, ActivityRetention{MaxRows: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if receive(changes, 200*time.Millisecond) {

@@ -94,7 +94,7 @@ func TestPruneKeepsAcceptedApartFromRefused(t *testing.T) {
 		}
 	}
 	flush(t, w)
-	if _, err := s.PruneActivity(context.Background(), 5, 0); err != nil {
+	if _, err := s.PruneActivity(context.Background(), ActivityRetention{MaxRows: 5}); err != nil {
 		t.Fatal(err)
 	}
 	if n := countActivity(t, s, `WHERE target = 'kept'`); n != 1 {
