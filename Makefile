@@ -77,13 +77,15 @@ run: install ## build, install for the current user, and start the installed app
 
 # Every step runs even when an earlier one fails, so one run shows all problems;
 # the target fails if any step did. The last line on success is the conformance
-# summary "N passed, M failed".
+# summary "N passed, M failed": the check that the run left nothing behind
+# (scripts/leftovers.sh) is silent when it holds.
 TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke tsclient conformance
-test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, conformance
-	@failed=""; \
+test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, conformance, then nothing left behind
+	@failed=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
 	done; \
+	bash scripts/leftovers.sh check "$$state" || failed="$$failed leftovers"; \
 	if [ -n "$$failed" ]; then printf '\nmake test: FAILED:%s\n' "$$failed"; exit 1; fi
 
 # The quick check between commits: format, vet, and the unit tests with
@@ -235,9 +237,9 @@ package: deps ## dist/: the Linux tar.gz and .deb, the Windows zip and installer
 
 package-check: ## check what make package made: contents, versions, lintian, desktop-file-validate, appstreamcli, PE headers, mcpb validate
 	@bash scripts/deps.sh $(PACKAGE_DEPS)
-	@GO=$(GO) bash scripts/package.sh check
-	@GO=$(GO) bash scripts/windows.sh check
-	@GO=$(GO) bash scripts/mcpb.sh check
+	@state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
+	GO=$(GO) bash scripts/package.sh check && GO=$(GO) bash scripts/windows.sh check && GO=$(GO) bash scripts/mcpb.sh check; \
+	rc=$$?; bash scripts/leftovers.sh check "$$state" || rc=1; exit $$rc
 
 clean: ## remove build outputs
 	rm -rf bin

@@ -51,7 +51,9 @@ if [[ -z ${BENCH_TRAY_INNER:-} ]]; then
   mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME"
   export BENCH_TRAY_INNER=$tmp LANG=${LANG:-C.UTF-8}
   unset XDG_CURRENT_DESKTOP XDG_SESSION_TYPE WAYLAND_DISPLAY
-  xvfb-run -a -s "-screen 0 1366x768x24 -nolisten tcp" dbus-run-session -- bash "$0" 2> >(grep -v '^dbus-daemon' >&2)
+  # The session bus's socket in the throw-away folder, not /tmp.
+  sed "s|<listen>unix:tmpdir=/tmp</listen>|<listen>unix:dir=$tmp</listen>|" /usr/share/dbus-1/session.conf >"$tmp/session.conf"
+  xvfb-run -a -s "-screen 0 1366x768x24 -nolisten tcp" dbus-run-session --config-file="$tmp/session.conf" -- bash "$0" 2> >(grep -v '^dbus-daemon' >&2)
   exit
 fi
 

@@ -236,7 +236,7 @@ echo "==> stage $ARCHIVE"
 t=$(now)
 mkdir -p dist
 STAGE=$(mktemp -d dist/.stage.XXXXXX)
-TMPS+=("$STAGE")
+remove_at_exit "$STAGE"
 root=$STAGE/usr/local
 install -Dm0755 bin/mcptray "$root/bin/mcptray"
 install -Dm0755 bin/mcptray-stdio "$root/bin/mcptray-stdio"

@@ -38,16 +38,17 @@ fail() {
 # size is a file's size for people.
 size() { du -h "$1" | cut -f1; }
 
-# Temporary folders, removed at exit.
-TMPS=()
-cleanup() { ((${#TMPS[@]} == 0)) || rm -rf "${TMPS[@]}"; }
+# Temporary folders, removed at exit. Each lives in one folder the script
+# makes as it starts: tmpdir is called as $(tmpdir), in a subshell, where
+# anything it noted for the cleanup would be lost with the subshell.
+RELEASE_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcptray-release.XXXXXX")
+REMOVE_AT_EXIT=("$RELEASE_TMP")
+cleanup() { rm -rf "${REMOVE_AT_EXIT[@]}"; }
 trap cleanup EXIT
-tmpdir() {
-  local d
-  d=$(mktemp -d "${TMPDIR:-/tmp}/mcptray-release.XXXXXX")
-  TMPS+=("$d")
-  echo "$d"
-}
+tmpdir() { mktemp -d "$RELEASE_TMP/XXXXXX"; }
+# remove_at_exit removes paths made elsewhere (a staging folder inside
+# dist/) when the script ends; call it in the script's own shell.
+remove_at_exit() { REMOVE_AT_EXIT+=("$@"); }
 
 # mtime is the commit's time, for reproducible archives and release dates.
 mtime() { echo "${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"; }

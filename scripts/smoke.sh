@@ -46,7 +46,10 @@ if [[ -z ${SMOKE_INNER:-} ]]; then
   export SMOKE_INNER=1 LANG=en_US.UTF-8 MCPTRAY_BIN=$BIN SNIWATCHER_BIN=$WATCHER
   # The desktop is unknown to the app (its tray notice names no desktop).
   unset XDG_CURRENT_DESKTOP XDG_SESSION_TYPE WAYLAND_DISPLAY
-  xvfb-run -a -s "-screen 0 ${SCREEN_W}x${SCREEN_H}x24 -nolisten tcp" dbus-run-session -- bash "$0" "$OUT" 2> >(grep -v '^dbus-daemon' >&2)
+  # The session bus's socket goes in the work folder, not /tmp, where
+  # dbus-daemon leaves one behind each run.
+  sed "s|<listen>unix:tmpdir=/tmp</listen>|<listen>unix:dir=$work</listen>|" /usr/share/dbus-1/session.conf >"$work/session.conf"
+  xvfb-run -a -s "-screen 0 ${SCREEN_W}x${SCREEN_H}x24 -nolisten tcp" dbus-run-session --config-file="$work/session.conf" -- bash "$0" "$OUT" 2> >(grep -v '^dbus-daemon' >&2)
   exit
 fi
 

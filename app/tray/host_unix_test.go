@@ -18,7 +18,9 @@ func sessionBus(t *testing.T) string {
 	if _, err := exec.LookPath("dbus-daemon"); err != nil {
 		t.Skip("no dbus-daemon (apt install dbus)")
 	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	// Its socket in the test's folder: killed, dbus-daemon leaves it
+	// behind, and /tmp would fill with them.
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:dir="+t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
