@@ -157,18 +157,24 @@ func requestActivity(start time.Time, method string, req mcp.Request) record.Act
 }
 
 // ended is the record of the request a describes (requestActivity),
-// answered with res or err as sent, secrets already redacted.
-func ended(a record.Activity, res mcp.Result, err error) record.Activity {
+// answered with res or err as sent, secrets already redacted. abandoned
+// says the client gave up on the request before its answer: it cancelled
+// it (notifications/cancelled) or dropped its HTTP request (Try it's Stop,
+// a client that closed the connection).
+func ended(a record.Activity, res mcp.Result, err error, abandoned bool) record.Activity {
 	a.Duration = time.Since(a.Time)
 	if r, ok := res.(*mcp.InitializeResult); ok && r != nil {
 		a.Era = r.ProtocolVersion // what the session speaks, not what was asked
 	}
+	// go-sdk turns a tool handler's error into a tool error result, so a
+	// call stopped because its client gave up comes back as the tool error
+	// "context canceled": that is a cancellation, not the tool failing.
+	if errors.Is(err, context.Canceled) || (abandoned && err == nil && isErrorResult(res)) {
+		// A cancelled request gets no response, so it has no code.
+		a.Outcome, a.Detail = record.OutcomeCancelled, "cancelled by the client"
+		return a
+	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			// A cancelled request gets no response, so it has no code.
-			a.Outcome, a.Detail = record.OutcomeCancelled, "cancelled by the client"
-			return a
-		}
 		a.Outcome = record.OutcomeError
 		a.ErrorCode, a.Detail = jsonrpc.CodeInternalError, excerpt(err.Error())
 		var je *jsonrpc.Error

@@ -60,7 +60,9 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 				}
 			}
 			if described != nil {
-				a := ended(*described, res, err)
+				// ctx is the request's own: the engine stopping cancels
+				// only the call's (limited), and answers it with an error.
+				a := ended(*described, res, err, ctx.Err() != nil)
 				c.mu.Lock()
 				a.Approvals = slices.Clone(c.approvals)
 				c.mu.Unlock()

@@ -44,8 +44,9 @@ const (
 	OutcomeError         = "error"
 	// OutcomeTask is a tools/call answered with a task (CreateTaskResult).
 	OutcomeTask = "task"
-	// OutcomeCancelled is a request the client cancelled, or a task
-	// cancelled by its client or on the desktop.
+	// OutcomeCancelled is a request the client cancelled or gave up on
+	// (its HTTP request dropped), or a task cancelled by its client or on
+	// the desktop.
 	OutcomeCancelled = "cancelled"
 	// OutcomeRunning is a call still running a second after it started,
 	// recorded then so that the log keeps it even if mcptray dies before

@@ -8,22 +8,25 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
 
 // served is a real store and engine, with token auth on, behind a real
 // HTTP server.
 type served struct {
-	st  *storage.Store
-	url string
+	st       *storage.Store
+	activity *storage.ActivityWriter
+	url      string
 }
 
 func newServed(t *testing.T) *served {
 	t.Helper()
 	s := testserver.Start(t, testserver.Options{Auth: true})
-	return &served{st: s.Store, url: s.URL}
+	return &served{st: s.Store, activity: s.Activity, url: s.URL}
 }
 
 // putRespond stores a respond tool with an optional string parameter who.
@@ -212,6 +215,56 @@ func TestCloseCancelsARunningCall(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the running call was not cancelled")
+	}
+}
+
+// TestStoppedCallIsLoggedCancelled: a call Try it stops (its context
+// cancelled, as the panel's Stop does) is in the activity log as
+// cancelled, like any call its client cancels, not as a tool error.
+func TestStoppedCallIsLoggedCancelled(t *testing.T) {
+	s := newServed(t)
+	if err := s.st.PutTool(context.Background(), testcatalog.CommandTool("wait", "sleep", "30")); err != nil {
+		t.Fatal(err)
+	}
+	records := s.activity.SubscribeActivity(t.Context())
+	// next waits for the next record of the call of wait that ok accepts.
+	next := func(what string, ok func(record.Activity) bool) record.Activity {
+		t.Helper()
+		deadline := time.After(testutil.Patience)
+		for {
+			select {
+			case a := <-records:
+				if a.Target == "wait" && ok(a) {
+					return a
+				}
+			case <-deadline:
+				t.Fatalf("no activity record of %s within %v", what, testutil.Patience)
+			}
+		}
+	}
+	tr := newTestTrier(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		for {
+			_, err := tr.TryTool(ctx, "wait", nil)
+			if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+				done <- err
+				return
+			}
+			time.Sleep(50 * time.Millisecond) // the engine has not picked up the stored tool yet
+		}
+	}()
+	// A call still running after a second is logged as running.
+	next("the call running", func(a record.Activity) bool { return a.Outcome == record.OutcomeRunning })
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the stopped call succeeded")
+	}
+	a := next("the call's end", func(a record.Activity) bool { return a.Outcome != record.OutcomeRunning })
+	if a.Outcome != record.OutcomeCancelled {
+		t.Fatalf("the stopped call is logged as %q (%s), want %q", a.Outcome, a.Detail, record.OutcomeCancelled)
 	}
 }
 

@@ -38,6 +38,17 @@ const maxLine = 16 << 20
 // modernVersion is what a 2026-era request without a version in _meta is sent as.
 const modernVersion = "2026-07-28"
 
+// drainTimeout is how long the shim goes on answering the requests it has
+// read once its input ends: clients that write their requests and close
+// their end at once (scripts, tests) still get every answer, and a request
+// that hangs cannot keep the shim alive for ever.
+const drainTimeout = 30 * time.Second
+
+// errInputEnded cancels the requests still running when the shim stops
+// waiting for them after its input ended; each is answered with an error
+// that says so (see endedUnanswered).
+var errInputEnded = errors.New("the input ended")
+
 // message is the part of a JSON-RPC message the shim looks at.
 type message struct {
 	ID     json.RawMessage `json:"id"`
@@ -53,6 +64,14 @@ type bridge struct {
 	log    io.Writer
 	http   *http.Client
 	up     *upstreamFinder
+	// drain is how long the requests read are answered after the input
+	// ends (drainTimeout).
+	drain time.Duration
+
+	// work runs what answers or delivers a message the client sent; streams
+	// runs what only carries the server's messages (the session's GET
+	// stream, subscriptions/listen), which end with the input.
+	work, streams sync.WaitGroup
 
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc // by compact request id
@@ -86,6 +105,7 @@ func newBridge(cfg config, cfgErr error, stdout, stderr io.Writer) *bridge {
 		log:      stderr,
 		http:     &http.Client{Transport: atmostonce.Wrap(&http.Transport{Proxy: nil, DisableCompression: true})},
 		up:       &upstreamFinder{cfg: cfg, log: stderr},
+		drain:    drainTimeout,
 		inflight: map[string]context.CancelFunc{},
 	}
 }
@@ -94,15 +114,21 @@ func (b *bridge) logf(format string, args ...any) {
 	fmt.Fprintf(b.log, "mcptray-stdio: "+format+"\n", args...)
 }
 
-// run reads stdin until it closes, then cancels everything in flight and
-// returns promptly.
+// run reads stdin until it closes, answers the requests it read (waiting
+// for them up to b.drain), then returns.
 func (b *bridge) run(ctx context.Context, stdin io.Reader) {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
+	ctx, giveUp := context.WithCancelCause(ctx)
+	streamCtx, endStreams := context.WithCancel(ctx)
 	defer func() {
-		cancel()
+		// The client has said all it will and can answer nothing more:
+		// what only carries the server's messages ends now, and its
+		// requests are answered before the shim exits.
+		endStreams()
+		b.awaitAnswers(ctx)
+		giveUp(errInputEnded)
+		b.work.Wait()
 		b.closeSession()
-		wg.Wait()
+		b.streams.Wait()
 	}()
 	r := bufio.NewReaderSize(stdin, 64<<10)
 	for {
@@ -111,7 +137,7 @@ func (b *bridge) run(ctx context.Context, stdin io.Reader) {
 		case long:
 			b.writeError(idIn(line), codeInvalidRequest, fmt.Sprintf("the message is larger than mcptray-stdio accepts (%d MiB); it was not sent to mcptray", maxLine>>20), nil)
 		case len(bytes.TrimSpace(line)) > 0:
-			b.handleLine(ctx, &wg, line)
+			b.handleLine(ctx, streamCtx, line)
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -125,9 +151,29 @@ func (b *bridge) run(ctx context.Context, stdin io.Reader) {
 	}
 }
 
+// awaitAnswers waits until every message read is answered or delivered,
+// for at most b.drain, or until ctx ends (a signal).
+func (b *bridge) awaitAnswers(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		b.work.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(b.drain)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-timer.C:
+		b.logf("the input ended %v ago; the requests still running are answered with an error", b.drain)
+	}
+}
+
 var bom = []byte("\xef\xbb\xbf")
 
-func (b *bridge) handleLine(ctx context.Context, wg *sync.WaitGroup, line []byte) {
+// handleLine handles one message of the client. ctx ends when the shim
+// stops waiting for answers, streamCtx as soon as the input ends.
+func (b *bridge) handleLine(ctx, streamCtx context.Context, line []byte) {
 	line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), bom))
 	if len(line) == 0 {
 		return
@@ -145,12 +191,17 @@ func (b *bridge) handleLine(ctx context.Context, wg *sync.WaitGroup, line []byte
 	switch {
 	case m.Method == "" && m.ID != nil:
 		// A response to a server→client request: only the 2025 era has those.
-		wg.Add(1)
-		go func() { defer wg.Done(); b.forwardLegacyOneWay(ctx, line) }()
+		b.work.Go(func() { b.forwardLegacyOneWay(ctx, line) })
 	case !isRequest:
-		b.handleNotification(ctx, wg, m, line)
+		b.handleNotification(ctx, streamCtx, m, line)
 	default:
-		reqCtx, cancel := context.WithCancel(ctx)
+		// A listen's answer only marks its end: it is a stream, not
+		// awaited once the input ended.
+		group, parent := &b.work, ctx
+		if m.Method == "subscriptions/listen" {
+			group, parent = &b.streams, streamCtx
+		}
+		reqCtx, cancel := context.WithCancel(parent)
 		key := idKey(m.ID)
 		b.mu.Lock()
 		b.inflight[key] = cancel
@@ -162,9 +213,7 @@ func (b *bridge) handleLine(ctx context.Context, wg *sync.WaitGroup, line []byte
 			b.sess = newSess
 		}
 		b.mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		group.Go(func() {
 			defer func() {
 				b.mu.Lock()
 				delete(b.inflight, key)
@@ -179,11 +228,11 @@ func (b *bridge) handleLine(ctx context.Context, wg *sync.WaitGroup, line []byte
 			default:
 				b.modernRequest(reqCtx, m, line)
 			}
-		}()
+		})
 	}
 }
 
-func (b *bridge) handleNotification(ctx context.Context, wg *sync.WaitGroup, m message, line []byte) {
+func (b *bridge) handleNotification(ctx, streamCtx context.Context, m message, line []byte) {
 	if m.Method == "notifications/cancelled" {
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
@@ -213,18 +262,15 @@ func (b *bridge) handleNotification(ctx context.Context, wg *sync.WaitGroup, m m
 		b.forwardLegacyOneWay(ctx, line)
 		if m.Method == "notifications/initialized" {
 			sess.getOnce.Do(func() {
-				wg.Add(1)
-				go func() { defer wg.Done(); b.getStream(ctx, sess) }()
+				b.streams.Go(func() { b.getStream(streamCtx, sess) })
 			})
 		}
 		return
 	}
 	// 2026-era notifications other than cancelled are rare; deliver best effort.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	b.work.Go(func() {
 		_, _ = b.post(ctx, line, b.modernHeaders(m), nil, "", false)
-	}()
+	})
 }
 
 // isModern reports whether a message is of the 2026-07-28 era.
@@ -343,7 +389,10 @@ func (b *bridge) relayRequest(ctx context.Context, m message, line []byte, h htt
 		err = &unavailableError{"the session with mcptray ended (mcptray stopped or restarted) and could not be re-established; make sure mcptray is running, then reconnect this server in your AI client"}
 	}
 	if ctx.Err() != nil {
-		return resp, answered // cancelled by the client or stdin closed: no answer is due
+		if !answered {
+			b.endedUnanswered(ctx, m)
+		}
+		return resp, answered
 	}
 	var ue *unavailableError
 	var re *refusedError
@@ -372,23 +421,42 @@ var errMayHaveRun = errors.New("mcptray stopped during the request")
 // the shim re-sends only what provably never reached mcptray (see
 // internal/atmostonce), so a tool never runs twice for one call.
 func (b *bridge) writeMayHaveRun(m message) {
-	what := "this request (" + m.Method + ")"
-	effect := "it may have taken effect"
+	what, effect := unknownOutcome(m)
+	msg := fmt.Sprintf("mcptray stopped during %s, so its outcome is unknown: %s. mcptray-stdio does not send it again, since that could run it twice; check its effect before trying again.", what, effect)
+	b.writeError(m.ID, codeInternal, msg, mayHaveRunData("mcptray-stopped-during-request"))
+}
+
+// endedUnanswered is called where a request ends without an answer
+// because its context ended. A request the client cancelled is owed no
+// answer; one still running when the shim stopped waiting after its input
+// ended gets an error that says so.
+func (b *bridge) endedUnanswered(ctx context.Context, m message) {
+	if !errors.Is(context.Cause(ctx), errInputEnded) {
+		return
+	}
+	what, effect := unknownOutcome(m)
+	msg := fmt.Sprintf("The input ended while %s was still running, and mcptray stopped waiting for it after %v, so its outcome is unknown: %s. Check its effect before trying again.", what, b.drain, effect)
+	b.writeError(m.ID, codeInternal, msg, mayHaveRunData("input-ended"))
+}
+
+// unknownOutcome words a request whose outcome the shim cannot know: what
+// it was and what may have come of it.
+func unknownOutcome(m message) (what, effect string) {
 	if m.Method == "tools/call" {
 		var p struct {
 			Name string `json:"name"`
 		}
 		_ = json.Unmarshal(m.Params, &p)
-		what, effect = fmt.Sprintf("the call of %q", p.Name), "the tool may have run"
+		return fmt.Sprintf("the call of %q", p.Name), "the tool may have run"
 	}
-	msg := fmt.Sprintf("mcptray stopped during %s, so its outcome is unknown: %s. mcptray-stdio does not send it again, since that could run it twice; check its effect before trying again.", what, effect)
-	b.writeError(m.ID, codeInternal, msg, mayHaveRunData())
+	return "this request (" + m.Method + ")", "it may have taken effect"
 }
 
-// mayHaveRunData is the data of the error writeMayHaveRun sends, for
-// clients that act on it rather than show it.
-func mayHaveRunData() map[string]any {
-	return map[string]any{"reason": "mcptray-stopped-during-request", "mayHaveRun": true, "resent": false}
+// mayHaveRunData is the data of an error about a request whose outcome is
+// unknown, for clients that act on it rather than show it: why, and that
+// the shim did not send it again.
+func mayHaveRunData(reason string) map[string]any {
+	return map[string]any{"reason": reason, "mayHaveRun": true, "resent": false}
 }
 
 // refusedError is mcptray's answer to a request it turned away before
@@ -405,7 +473,9 @@ func (e *refusedError) Error() string { return e.msg }
 func (b *bridge) legacyRequest(ctx context.Context, m message, line []byte) {
 	sess, err := b.waitSession(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() != nil {
+			b.endedUnanswered(ctx, m)
+		} else {
 			b.writeError(m.ID, codeUnavailable, err.Error(), nil)
 		}
 		return
@@ -415,7 +485,9 @@ func (b *bridge) legacyRequest(ctx context.Context, m message, line []byte) {
 		// Answered offline so far: reach mcptray now, or answer locally.
 		var ok bool
 		if id, ok = b.resume(ctx, ""); !ok {
-			if ctx.Err() == nil {
+			if ctx.Err() != nil {
+				b.endedUnanswered(ctx, m)
+			} else {
 				b.answerOffline(sess, m)
 			}
 			return
@@ -442,7 +514,8 @@ func (b *bridge) initialize(ctx context.Context, sess *session, m message, line 
 	}, "", false)
 	var ue *unavailableError
 	switch {
-	case ctx.Err() != nil:
+	case ctx.Err() != nil && !answered:
+		b.endedUnanswered(ctx, m)
 	case err != nil && !answered && errors.As(err, &ue):
 		// Clients do not respawn a server whose initialize failed, so the
 		// shim stays attached: a minimal answer now, the real session as

@@ -8,7 +8,8 @@
 // own client token from <config dir>/mcptray/shim-token (0600), which
 // `mcptray shim-token` provisions. If mcptray is not running it starts it in
 // the background. Stdout carries only protocol messages; diagnostics go to
-// stderr. It never exits on its own while stdin is open.
+// stderr. It never exits on its own while stdin is open; once stdin ends it
+// answers the requests it has read (waiting up to 30 s for them), then exits.
 //
 // Environment (for tests and unusual setups):
 //

@@ -537,6 +537,9 @@ func shimCallOnce(t *testing.T, mark, meta string, session bool) {
 		}
 	}()
 	t.Cleanup(func() {
+		// The next call may still run: cancelled, it keeps the shim from
+		// waiting for its answer once the input ends.
+		fmt.Fprint(stdin, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"\n")
 		stdin.Close()
 		cmd.Wait()
 		if ep, err := paths.ReadEndpoint(h.endpointFile()); err == nil {
