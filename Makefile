@@ -58,7 +58,7 @@ deps: ## install missing system packages (gcc, libc headers, npm, X11/GL headers
 	@bash scripts/deps.sh $(DEB_DEPS)
 
 build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio exists)
-	@CGO_ENABLED=1 GO=$(GO) bash scripts/build.sh $(BIN) . -tags '$(GUI_TAGS)'
+	@CGO_ENABLED=1 GO=$(GO) bash scripts/gobuild.sh $(BIN) . -tags '$(GUI_TAGS)'
 	@if [ -d cmd/mcptray-stdio ]; then set -x; CGO_ENABLED=0 $(GO) build -o $(STDIO_BIN) ./cmd/mcptray-stdio; fi
 
 # Installed for the current user (no root): the programs in ~/.local/bin, the

@@ -3,11 +3,11 @@
 # build compiles the desktop toolkit's C code (GLFW and OpenGL, through
 # cgo), which takes minutes and prints nothing of its own.
 #
-# Usage: GO=go scripts/build.sh OUTPUT PACKAGE [go build flags...]
+# Usage: GO=go scripts/gobuild.sh OUTPUT PACKAGE [go build flags...]
 set -euo pipefail
 
-out=${1:?usage: scripts/build.sh OUTPUT PACKAGE [flags...]}
-pkg=${2:?usage: scripts/build.sh OUTPUT PACKAGE [flags...]}
+out=${1:?usage: scripts/gobuild.sh OUTPUT PACKAGE [flags...]}
+pkg=${2:?usage: scripts/gobuild.sh OUTPUT PACKAGE [flags...]}
 shift 2
 GO=${GO:-go}
 # How often a long build says it is still going.
