@@ -91,7 +91,12 @@ func configCmd(ctx context.Context, args []string, env Env) error {
 		if p.ShimPath, err = clientconfig.ShimPath(*shim); err != nil {
 			return err
 		}
-		if checkout, ok := clientconfig.BuildFolder(p.ShimPath); ok {
+		if clientconfig.Shared(c, p) {
+			note, warn := clientconfig.SharedShimNote(p.ShimPath)
+			fmt.Fprintf(env.Stdout, "%s: %s\n", map[bool]string{false: "note", true: "warning"}[warn], note)
+		} else if checkout, ok := clientconfig.BuildFolder(p.ShimPath); ok {
+			// A shared file names no folder, so only the person's own
+			// file would point into the checkout.
 			fmt.Fprintf(env.Stdout, "note: %s\n", clientconfig.BuildFolderWarning(checkout))
 		}
 	} else {

@@ -378,3 +378,45 @@ func runIn(t *testing.T, args ...string) (string, error) {
 	err := Run(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Version: "test"})
 	return out.String(), err
 }
+
+// TestConfigSharedFileNamesTheShimOnPath: a file meant to be shared (a
+// project's .mcp.json, a .cursor/mcp.json in a repository) names
+// mcptray-stdio without its folder, and the person is told what that asks
+// of teammates — warned when PATH does not find it here; their own file
+// keeps the absolute path.
+func TestConfigSharedFileNamesTheShimOnPath(t *testing.T) {
+	home, shim, db := configHome(t)
+	repo := filepath.Join(home, "src", "app")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	named := `"command": "mcptray-stdio"`
+	t.Setenv("PATH", filepath.Dir(shim))
+	for _, tc := range []struct{ client, file string }{
+		{"claude-code-project", filepath.Join(repo, ".mcp.json")},
+		{"cursor", filepath.Join(repo, ".cursor", "mcp.json")},
+	} {
+		out, err := runIn(t, "config", tc.client, "--install", "--yes", "--shim", shim, "--file", tc.file, "--db", db)
+		b, _ := os.ReadFile(tc.file)
+		if err != nil || !strings.Contains(string(b), named) || strings.Contains(string(b), shim) ||
+			!strings.Contains(out, "note: This file is meant to be shared") || strings.Contains(out, "warning") {
+			t.Fatalf("%s: %v\n%s\noutput:\n%s", tc.client, err, b, out)
+		}
+	}
+
+	// Not on PATH: the same entry, and a warning in plain words.
+	t.Setenv("PATH", t.TempDir())
+	file := filepath.Join(repo, ".mcp.json")
+	os.Remove(file)
+	out, err := runIn(t, "config", "claude-code-project", "--install", "--yes", "--shim", shim, "--file", file, "--db", db)
+	b, _ := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(b), named) ||
+		!strings.Contains(out, "warning: mcptray-stdio is not on your PATH") || !strings.Contains(out, "needs mcptray installed") {
+		t.Fatalf("not on PATH: %v\n%s\noutput:\n%s", err, b, out)
+	}
+
+	// The person's own file names the program where it is.
+	out, err = runIn(t, "config", "claude-code", "--install", "--yes", "--shim", shim, "--db", db)
+	b, _ = os.ReadFile(filepath.Join(home, ".claude.json"))
+	if err != nil || !strings.Contains(string(b), `"command": "`+shim+`"`) || strings.Contains(out, "shared") {
+		t.Fatalf("user scope: %v\n%s\noutput:\n%s", err, b, out)
+	}
+}
