@@ -420,3 +420,27 @@ func TestConfigSharedFileNamesTheShimOnPath(t *testing.T) {
 		t.Fatalf("user scope: %v\n%s\noutput:\n%s", err, b, out)
 	}
 }
+
+// TestConfigHintsNameTheEntry: the commands a person is told to run next
+// act on the entry just written, with its --name, --file and --db.
+func TestConfigHintsNameTheEntry(t *testing.T) {
+	home, shim, db := configHome(t)
+	out, err := runIn(t, "config", "cursor", "--http", "--install", "--yes", "--name", "mcptray-b", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mcptray config cursor --remove --name mcptray-b --db " + db, "mcptray config cursor --check --name mcptray-b --db " + db} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	file := filepath.Join(home, "my project", "mcp.json")
+	out, err = runIn(t, "config", "cursor", "--install", "--yes", "--shim", shim, "--file", file, "--db", db)
+	if want := "mcptray config cursor --check --file '" + file + "' --db " + db; err != nil || !strings.Contains(out, want) {
+		t.Errorf("%v: the output does not say %q:\n%s", err, want, out)
+	}
+	out, err = runIn(t, "config", "cursor", "--http", "--name", "b", "--db", db)
+	if want := "mcptray config cursor --http --install --name b --db " + db; err != nil || !strings.Contains(out, want) {
+		t.Errorf("%v: the output does not say %q:\n%s", err, want, out)
+	}
+}
