@@ -12,12 +12,14 @@
 #                               only check an archive (default: this version's)
 #                               and this version's .deb
 #
-# Layout (no top-level directory, like Fyne's tarballs):
-#   Makefile  README.md
-#   usr/local/bin/{mcptray,mcptray-stdio}
-#   usr/local/share/applications/mcptray.desktop
-#   usr/local/share/icons/hicolor/SIZExSIZE/apps/mcptray.png
-#   usr/local/share/metainfo/io.github.mcptray.mcptray.metainfo.xml
+# The archive holds one folder, named as the archive is (unpacking it puts
+# nothing else in the current folder):
+#   mcptray-VERSION-linux-ARCH/
+#     Makefile  README.md  LICENSE
+#     usr/local/bin/{mcptray,mcptray-stdio}
+#     usr/local/share/applications/mcptray.desktop
+#     usr/local/share/icons/hicolor/SIZExSIZE/apps/mcptray.png
+#     usr/local/share/metainfo/io.github.mcptray.mcptray.metainfo.xml
 #
 # VERSION (env) overrides the version; otherwise Details.Version from
 # FyneApp.toml, else `git describe`. GO (env) is the go command.
@@ -35,7 +37,7 @@ ARCHIVE=dist/$NAME.tar.gz
 DEBARCH=$(dpkg --print-architecture 2>/dev/null || echo "$ARCH")
 DEB=dist/mcptray_${VER}_$DEBARCH.deb
 
-# The paths the archive must hold (files only).
+# The paths the archive's folder must hold (files only).
 expected_paths() {
   echo Makefile
   [[ ! -f README.md ]] || echo README.md
@@ -51,18 +53,22 @@ expected_paths() {
 }
 
 check() {
-  local archive=$1 t0 tmp listing p out
+  local archive=$1 t0 tmp top dir listing p out
   t0=$(now)
   [[ -f $archive ]] || fail "$archive: no such archive (run make package)"
   tmp=$(tmpdir)
+  top=$(basename "$archive" .tar.gz)
   echo "==> check $archive"
   listing=$(tar -tzf "$archive")
   tar -tvzf "$archive"
+  out=$(grep -v -e "^$top/" <<<"$listing" || true)
+  [[ -z $out ]] || fail "$archive holds more than its folder $top/: $(head -n3 <<<"$out" | tr '\n' ' ')"
   while read -r p; do
-    grep -qxF -- "$p" <<<"$listing" || fail "$archive lacks $p"
+    grep -qxF -- "$top/$p" <<<"$listing" || fail "$archive lacks $top/$p"
   done < <(expected_paths)
   tar -xzf "$archive" -C "$tmp"
-  local bin=$tmp/usr/local/bin
+  dir=$tmp/$top
+  local bin=$dir/usr/local/bin
   # Both were built by scripts/build.sh: -trimpath (which also keeps
   # -ldflags out of the build info, so the version is checked by running
   # them below) and position-independent, as Debian's hardening wants.
@@ -93,13 +99,13 @@ check() {
   fi
   # The desktop entry and the AppStream file are valid.
   if command -v desktop-file-validate >/dev/null 2>&1; then
-    desktop-file-validate "$tmp/usr/local/share/applications/mcptray.desktop" || fail "desktop-file-validate failed"
+    desktop-file-validate "$dir/usr/local/share/applications/mcptray.desktop" || fail "desktop-file-validate failed"
     echo "desktop-file-validate: ok"
   else
     echo "package: desktop-file-validate not installed (apt desktop-file-utils); skipped" >&2
   fi
   if command -v appstreamcli >/dev/null 2>&1; then
-    appstreamcli validate --no-net --no-color "$tmp/usr/local/share/metainfo/$APP_ID.metainfo.xml" >"$tmp/as.log" 2>&1 ||
+    appstreamcli validate --no-net --no-color "$dir/usr/local/share/metainfo/$APP_ID.metainfo.xml" >"$tmp/as.log" 2>&1 ||
       {
         cat "$tmp/as.log" >&2
         fail "appstreamcli validate failed"
@@ -107,11 +113,11 @@ check() {
     echo "appstreamcli validate: ok"
   fi
   # The archive's Makefile installs every file under DESTDIR/PREFIX and uninstall removes them.
-  make -s -C "$tmp" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
+  make -s -C "$dir" install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
   while read -r p; do
     case $p in usr/local/*) [[ -f $tmp/root/usr/${p#usr/local/} ]] || fail "make install did not install ${p#usr/local/}" ;; esac
   done < <(expected_paths)
-  make -s -C "$tmp" uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
+  make -s -C "$dir" uninstall DESTDIR="$tmp/root" PREFIX=/usr >/dev/null
   [[ -z $(find "$tmp/root" -type f) ]] || fail "make uninstall left: $(find "$tmp/root" -type f)"
   echo "make install/uninstall (DESTDIR, PREFIX=/usr): ok"
   echo "check: ok ($(elapsed "$t0"))"
@@ -240,7 +246,8 @@ t=$(now)
 mkdir -p dist
 STAGE=$(mktemp -d dist/.stage.XXXXXX)
 TMPS+=("$STAGE")
-root=$STAGE/usr/local
+TOP=$STAGE/$NAME
+root=$TOP/usr/local
 install -Dm0755 bin/mcptray "$root/bin/mcptray"
 install -Dm0755 bin/mcptray-stdio "$root/bin/mcptray-stdio"
 install -Dm0644 packaging/mcptray.desktop "$root/share/applications/mcptray.desktop"
@@ -249,17 +256,17 @@ mkdir -p "$root/share/metainfo"
 mtime=$(mtime)
 sed -e "s/@VERSION@/$VER/" -e "s/@DATE@/$(date -u -d "@$mtime" +%F)/" "packaging/$APP_ID.metainfo.xml" >"$root/share/metainfo/$APP_ID.metainfo.xml"
 "$GO" run packaging/icons.go assets/icon.png "$root/share/icons/hicolor" "${ICON_SIZES[@]}"
-sed "s/@ICON_SIZES@/${ICON_SIZES[*]}/" packaging/Makefile >"$STAGE/Makefile"
-[[ ! -f README.md ]] || install -m0644 README.md "$STAGE/README.md"
-install -m0644 LICENSE "$STAGE/LICENSE"
+sed "s/@ICON_SIZES@/${ICON_SIZES[*]}/" packaging/Makefile >"$TOP/Makefile"
+[[ ! -f README.md ]] || install -m0644 README.md "$TOP/README.md"
+install -m0644 LICENSE "$TOP/LICENSE"
 chmod -R u=rwX,go=rX "$STAGE"
 
 # Sorted names, root owner, no gzip timestamp.
-(cd "$STAGE" && tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - -- *) |
+(cd "$STAGE" && tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -cf - -- "$NAME") |
   gzip -n >"$ARCHIVE.tmp"
 mv "$ARCHIVE.tmp" "$ARCHIVE"
 echo "$ARCHIVE: $(size "$ARCHIVE") ($(elapsed "$t"))"
-build_deb "$STAGE"
+build_deb "$TOP"
 
 check "$ARCHIVE"
 check_deb "$DEB"
