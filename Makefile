@@ -10,8 +10,6 @@ GO          ?= go
 CACHE       := $(CURDIR)/.cache
 TOOLS_BIN   := $(CACHE)/bin
 BIN         := bin/mcptray
-# The desktop app's build tags, kept in scripts/release-lib.sh (why: there).
-GUI_TAGS    := $(shell bash -c '. scripts/release-lib.sh && echo "$$GUI_TAGS"')
 STDIO_BIN   := bin/mcptray-stdio
 TEST_TIMEOUT ?= 10m
 GOTESTFLAGS ?=
@@ -57,9 +55,10 @@ help: ## list the targets
 deps: ## install missing system packages (gcc, libc headers, npm, X11/GL headers for Fyne)
 	@bash scripts/deps.sh $(DEB_DEPS)
 
-build: deps ## build bin/mcptray (and bin/mcptray-stdio once cmd/mcptray-stdio exists)
-	@CGO_ENABLED=1 GO=$(GO) bash scripts/gobuild.sh $(BIN) . -tags '$(GUI_TAGS)'
-	@if [ -d cmd/mcptray-stdio ]; then set -x; CGO_ENABLED=0 $(GO) build -o $(STDIO_BIN) ./cmd/mcptray-stdio; fi
+# The flags (and the version the programs say) are make package's too:
+# scripts/build.sh holds them.
+build: deps ## build bin/mcptray and bin/mcptray-stdio, as make package does (PIE, -trimpath, the version of FyneApp.toml)
+	@GO=$(GO) bash scripts/build.sh
 
 # Installed for the current user (no root): the programs in ~/.local/bin, the
 # desktop entry and icons under ~/.local/share. AI clients' entries name the

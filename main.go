@@ -16,8 +16,10 @@ import (
 	"github.com/mcptray/mcptray/internal/localefix"
 )
 
-// version is stamped at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version is stamped at build time with -ldflags "-X main.version=…"
+// (scripts/build.sh), from FyneApp.toml: the one place it is written. A
+// build without the stamp (go build, go run) says it is "dev".
+var version = "dev"
 
 func main() {
 	localefix.Restore()

@@ -336,7 +336,12 @@ func (v *connectView) formChanged() {
 		if !v.c.HTTP {
 			note += " " + v.c.Name + " reads only stdio servers from its config file."
 		}
-		if checkout, ok := clientconfig.BuildFolder(v.cfg.ShimPath); ok && v.cfg.ShimPath != "" {
+		if p, err := v.params(); err == nil && clientconfig.Shared(v.c, p) {
+			shared, _ := clientconfig.SharedShimNote(v.cfg.ShimPath)
+			note += " " + shared
+		} else if checkout, ok := clientconfig.BuildFolder(v.cfg.ShimPath); ok && v.cfg.ShimPath != "" {
+			// A shared file names no folder, so only the person's own
+			// file would point into the checkout.
 			note += " " + clientconfig.BuildFolderWarning(checkout)
 		}
 		v.formNote.SetText(note)

@@ -194,6 +194,22 @@ func TestConnectStdioOnlyClient(t *testing.T) {
 	}
 }
 
+// TestConnectSharedFileNamesTheShim: a project's file gets mcptray-stdio
+// by name, and the window says what that asks of teammates, and that it
+// is not on PATH here.
+func TestConnectSharedFileNamesTheShim(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	v, _, _ := newConnectFixture(t, "claude-code-project")
+	if !strings.Contains(v.snippet.Text, `"command": "mcptray-stdio"`) || strings.Contains(v.snippet.Text, testShim) {
+		t.Fatalf("snippet:\n%s", v.snippet.Text)
+	}
+	for _, want := range []string{"meant to be shared", "not on your PATH", "needs mcptray installed"} {
+		if !strings.Contains(v.formNote.Text, want) {
+			t.Errorf("the note does not say %q: %s", want, v.formNote.Text)
+		}
+	}
+}
+
 func TestConnectMalformedFileUntouched(t *testing.T) {
 	v, _, path := newConnectFixture(t, "gemini")
 	const bad = "{\"mcpServers\": {\n  \"a\": nope\n}}"

@@ -238,10 +238,15 @@ func listTools(ctx context.Context, t mcp.Transport) (int, error) {
 func checkStdio(ctx context.Context, c Client, l launch, environ []string) (Checked, error) {
 	target := strings.Join(append([]string{l.command}, l.args...), " ")
 	reinstall := fmt.Sprintf("Install the entry again from the installed mcptray: mcptray config %s --install.", c.ID)
-	if st, err := os.Stat(l.command); err != nil || st.IsDir() {
-		if _, lerr := exec.LookPath(l.command); lerr != nil {
-			return Checked{}, &CheckError{fmt.Sprintf("the command %s does not exist (mcptray moved, was uninstalled, or its build folder was cleaned)", l.command), reinstall}
+	if !strings.ContainsAny(l.command, `/\`) {
+		// A name alone, as a shared file writes the shim: the client looks
+		// it up on its PATH, which is this process's when started from here.
+		if _, err := exec.LookPath(l.command); err != nil {
+			return Checked{}, &CheckError{fmt.Sprintf("%s is not on the PATH here, so %s cannot start it", l.command, c.Name),
+				fmt.Sprintf("Install mcptray, with the folder holding %s on your PATH, then start %s from there (the entry names the program without its folder, as a file shared with a project must).", l.command, c.Name)}
 		}
+	} else if st, err := os.Stat(l.command); err != nil || st.IsDir() {
+		return Checked{}, &CheckError{fmt.Sprintf("the command %s does not exist (mcptray moved, was uninstalled, or its build folder was cleaned)", l.command), reinstall}
 	}
 	cmd := exec.CommandContext(ctx, l.command, l.args...)
 	cmd.Env = append([]string(nil), environ...)

@@ -183,8 +183,11 @@ const DefaultName = "mcptray"
 
 // Params is what goes into an entry.
 type Params struct {
-	Name     string // the server's name in the client, default "mcptray"
-	ShimPath string // absolute path of mcptray-stdio (Stdio form)
+	// Name is the server's name in the client, default "mcptray".
+	Name string
+	// ShimPath is the absolute path of the installed mcptray-stdio (Stdio
+	// form); a file meant to be shared names it by ShimName instead.
+	ShimPath string
 	URL      string // mcptray's endpoint URL (HTTP form)
 	Token    string // the entry's token (HTTP form, where the file holds it)
 	// Shared says the file is meant to be shared (committed with a
@@ -298,27 +301,41 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// checkParams refuses what no client could run: a relative shim path (no
-// client searches the shell's PATH), an HTTP form without a URL.
-func checkParams(c Client, f Form, p Params) error {
+// ShimName is how a file meant to be shared names mcptray-stdio: without
+// its folder, for each person's client to find on their own PATH, since
+// where one person installed mcptray means nothing on a teammate's
+// computer. It has no ".exe" because teammates may use other systems, and
+// Windows finds mcptray-stdio.exe by this name (CreateProcess and Node's
+// spawn, which the clients use, try ".exe").
+const ShimName = "mcptray-stdio"
+
+// entryParams refuses what no client could run — a relative shim path
+// (clients started from a desktop menu do not get the shell's PATH), an
+// HTTP form without a URL — and returns p as the entry of c writes it: in
+// a file meant to be shared, the shim by its name alone (ShimName).
+func entryParams(c Client, f Form, p Params) (Params, error) {
 	if f == HTTP {
 		if !c.HTTP {
-			return ErrNoHTTP
+			return p, ErrNoHTTP
 		}
 		if p.URL == "" {
-			return errors.New("the HTTP form needs mcptray's URL")
+			return p, errors.New("the HTTP form needs mcptray's URL")
 		}
-		return nil
+		return p, nil
 	}
 	if p.ShimPath == "" || !filepath.IsAbs(p.ShimPath) && !strings.HasPrefix(p.ShimPath, "/") && !isWindowsAbs(p.ShimPath) {
-		return fmt.Errorf("the shim path must be absolute (clients do not search the shell's PATH): %q", p.ShimPath)
+		return p, fmt.Errorf("the shim path must be absolute (clients do not search the shell's PATH): %q", p.ShimPath)
 	}
-	return nil
+	if Shared(c, p) {
+		p.ShimPath = ShimName
+	}
+	return p, nil
 }
 
 // entry is the server entry for a JSON client.
 func entry(c Client, f Form, p Params) (any, error) {
-	if err := checkParams(c, f, p); err != nil {
+	p, err := entryParams(c, f, p)
+	if err != nil {
 		return nil, err
 	}
 	if f == Stdio {

@@ -66,7 +66,7 @@ func TestGolden(t *testing.T) {
 }
 
 // A Windows path with spaces is written as one JSON/TOML string: no cmd /c,
-// no splitting, backslashes escaped.
+// no splitting, backslashes escaped (a shared file names no path).
 func TestWindowsPathWithSpaces(t *testing.T) {
 	p := params
 	p.ShimPath = `C:\Program Files\mcptray\mcptray-stdio.exe`
@@ -80,7 +80,11 @@ func TestWindowsPathWithSpaces(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", c.ID, err, out)
 		}
 		e := entries["mcptray"]
-		if str(e, "command", "cmd") != p.ShimPath || len(e["args"].([]any)) != 0 {
+		want := p.ShimPath
+		if Shared(c, p) {
+			want = ShimName
+		}
+		if str(e, "command", "cmd") != want || len(e["args"].([]any)) != 0 {
 			t.Errorf("%s: entry %v", c.ID, e)
 		}
 		if strings.Contains(string(out), "cmd") && strings.Contains(string(out), "/c") {

@@ -24,7 +24,8 @@ func tomlString(s string) string {
 }
 
 func tomlBlock(c Client, f Form, p Params) (string, error) {
-	if err := checkParams(c, f, p); err != nil {
+	p, err := entryParams(c, f, p)
+	if err != nil {
 		return "", err
 	}
 	var b strings.Builder

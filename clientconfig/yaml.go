@@ -18,7 +18,8 @@ import (
 // yamlBlock is mcptray's extension for Goose, its lines indented by ind
 // and nested by step.
 func yamlBlock(c Client, f Form, p Params, ind, step string) (string, error) {
-	if err := checkParams(c, f, p); err != nil {
+	p, err := entryParams(c, f, p)
+	if err != nil {
 		return "", err
 	}
 	var b strings.Builder

@@ -37,9 +37,15 @@ put() {
 }
 
 install_all() {
-  local b tmp s
+  local b tmp s said
+  # What the programs say is what this says, and what the packages name:
+  # a program built otherwise than by scripts/build.sh is not installed.
   for b in mcptray mcptray-stdio; do
     [[ -x bin/$b ]] || fail "bin/$b: not built (make build)"
+    said=$("bin/$b" --version 2>&1) || fail "bin/$b --version failed: $said"
+    [[ $said == "$b $(version)" ]] || fail "bin/$b says it is '$said', not '$b $(version)': build it with make build"
+  done
+  for b in mcptray mcptray-stdio; do
     put 0755 "bin/$b" "$PREFIX/bin/$b"
   done
   tmp=$(tmpdir)
@@ -52,7 +58,9 @@ install_all() {
   for s in "${ICON_SIZES[@]}"; do
     put 0644 "$tmp/icons/${s}x$s/apps/mcptray.png" "$PREFIX/share/icons/hicolor/${s}x$s/apps/mcptray.png"
   done
-  command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$PREFIX/share/applications" 2>/dev/null || true
+  if command -v update-desktop-database >/dev/null 2>&1; then
+    update-desktop-database -q "$PREFIX/share/applications" 2>/dev/null || true
+  fi
   echo "installed mcptray $(version) into $PREFIX (programs in $PREFIX/bin)"
   case ":$PATH:" in
   *":$PREFIX/bin:"*) ;;

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -31,6 +32,31 @@ type configJob struct {
 	name  string
 	db    string
 	out   io.Writer
+	// same are the flags given that pick this entry (--name, --file,
+	// --db): the commands a person is told to run next repeat them.
+	same []string
+}
+
+// command is the mcptray command line that does flags to the entry of j:
+// with the flags that picked it, lest it act on another entry.
+func (j configJob) command(flags ...string) string {
+	words := append(append([]string{"mcptray", "config", j.c.ID}, flags...), j.same...)
+	for i, w := range words {
+		words[i] = shellWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// plainWord matches what a shell reads as one word without quotes.
+var plainWord = regexp.MustCompile(`^[\p{L}\p{N}_@%+=:,./-]+$`)
+
+// shellWord is s as one word for a POSIX shell: quoted when it holds a
+// space or anything else a shell would read.
+func shellWord(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // configCmd prints, installs, removes or checks mcptray's entry in an AI
@@ -64,14 +90,21 @@ func configCmd(ctx context.Context, args []string, env Env) error {
 		return usageError{"--name must not be empty"}
 	}
 	j := configJob{c: c, env: clientconfig.LocalEnv(runtime.GOOS), name: *name, db: *db, out: env.Stdout}
+	if *name != clientconfig.DefaultName {
+		j.same = append(j.same, "--name", *name)
+	}
 	if *file != "" {
 		abs, err := filepath.Abs(*file)
 		if err != nil {
 			return fmt.Errorf("--file %q: %w", *file, err)
 		}
 		j.files = []string{abs}
+		j.same = append(j.same, "--file", abs)
 	} else {
 		j.files = clientconfig.Paths(c, j.env)
+	}
+	if *db != "" {
+		j.same = append(j.same, "--db", *db)
 	}
 	switch {
 	case *check:
@@ -91,7 +124,12 @@ func configCmd(ctx context.Context, args []string, env Env) error {
 		if p.ShimPath, err = clientconfig.ShimPath(*shim); err != nil {
 			return err
 		}
-		if checkout, ok := clientconfig.BuildFolder(p.ShimPath); ok {
+		if clientconfig.Shared(c, p) {
+			note, warn := clientconfig.SharedShimNote(p.ShimPath)
+			fmt.Fprintf(env.Stdout, "%s: %s\n", map[bool]string{false: "note", true: "warning"}[warn], note)
+		} else if checkout, ok := clientconfig.BuildFolder(p.ShimPath); ok {
+			// A shared file names no folder, so only the person's own
+			// file would point into the checkout.
 			fmt.Fprintf(env.Stdout, "note: %s\n", clientconfig.BuildFolderWarning(checkout))
 		}
 	} else {
@@ -147,7 +185,11 @@ func (j configJob) print(form clientconfig.Form, p clientconfig.Params) error {
 	}
 	fmt.Fprintf(j.out, "# %s (%s) — add this to %s\n", j.c.Name, form, strings.Join(j.files, " and "))
 	j.out.Write(snippet)
-	fmt.Fprintf(j.out, "# or let mcptray merge it into the file: mcptray config %s%s --install\n", j.c.ID, map[bool]string{true: " --http"}[form == clientconfig.HTTP])
+	install := []string{"--install"}
+	if form == clientconfig.HTTP {
+		install = []string{"--http", "--install"}
+	}
+	fmt.Fprintf(j.out, "# or let mcptray merge it into the file: %s\n", j.command(install...))
 	if form == clientconfig.HTTP {
 		fmt.Fprintf(j.out, "# --install creates a token for this entry (%q), revoked by --remove.\n", j.tokenName(j.files[0]))
 	}
@@ -245,7 +287,7 @@ func (j configJob) install(ctx context.Context, in io.Reader, yes bool, form cli
 	}
 	j.reportFiles(done.Files)
 	if done.Token != "" {
-		fmt.Fprintf(j.out, "created the token %q for this entry (`mcptray config %s --remove` takes the entry out and revokes it)\n", done.TokenName, j.c.ID)
+		fmt.Fprintf(j.out, "created the token %q for this entry (`%s` takes the entry out and revokes it)\n", done.TokenName, j.command("--remove"))
 		if how := clientconfig.TokenInstructions(j.c, p, done.Token); how != "" {
 			fmt.Fprintln(j.out, how)
 		}
@@ -253,7 +295,7 @@ func (j configJob) install(ctx context.Context, in io.Reader, yes bool, form cli
 	if running, _ := clientconfig.Running(j.c, clientconfig.RunningProcesses()); running {
 		fmt.Fprintf(j.out, "%s is running with its old config: it reads the file only when it starts.\n", j.c.Name)
 	}
-	fmt.Fprintf(j.out, "Next: %s\nThen: mcptray config %s --check runs the entry as %s would.\n", j.c.Restart, j.c.ID, j.c.Name)
+	fmt.Fprintf(j.out, "Next: %s\nThen: %s runs the entry as %s would.\n", j.c.Restart, j.command("--check"), j.c.Name)
 	return nil
 }
 

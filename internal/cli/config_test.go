@@ -378,3 +378,69 @@ func runIn(t *testing.T, args ...string) (string, error) {
 	err := Run(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Version: "test"})
 	return out.String(), err
 }
+
+// TestConfigSharedFileNamesTheShimOnPath: a file meant to be shared (a
+// project's .mcp.json, a .cursor/mcp.json in a repository) names
+// mcptray-stdio without its folder, and the person is told what that asks
+// of teammates — warned when PATH does not find it here; their own file
+// keeps the absolute path.
+func TestConfigSharedFileNamesTheShimOnPath(t *testing.T) {
+	home, shim, db := configHome(t)
+	repo := filepath.Join(home, "src", "app")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	named := `"command": "mcptray-stdio"`
+	t.Setenv("PATH", filepath.Dir(shim))
+	for _, tc := range []struct{ client, file string }{
+		{"claude-code-project", filepath.Join(repo, ".mcp.json")},
+		{"cursor", filepath.Join(repo, ".cursor", "mcp.json")},
+	} {
+		out, err := runIn(t, "config", tc.client, "--install", "--yes", "--shim", shim, "--file", tc.file, "--db", db)
+		b, _ := os.ReadFile(tc.file)
+		if err != nil || !strings.Contains(string(b), named) || strings.Contains(string(b), shim) ||
+			!strings.Contains(out, "note: This file is meant to be shared") || strings.Contains(out, "warning") {
+			t.Fatalf("%s: %v\n%s\noutput:\n%s", tc.client, err, b, out)
+		}
+	}
+
+	// Not on PATH: the same entry, and a warning in plain words.
+	t.Setenv("PATH", t.TempDir())
+	file := filepath.Join(repo, ".mcp.json")
+	os.Remove(file)
+	out, err := runIn(t, "config", "claude-code-project", "--install", "--yes", "--shim", shim, "--file", file, "--db", db)
+	b, _ := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(b), named) ||
+		!strings.Contains(out, "warning: mcptray-stdio is not on your PATH") || !strings.Contains(out, "needs mcptray installed") {
+		t.Fatalf("not on PATH: %v\n%s\noutput:\n%s", err, b, out)
+	}
+
+	// The person's own file names the program where it is.
+	out, err = runIn(t, "config", "claude-code", "--install", "--yes", "--shim", shim, "--db", db)
+	b, _ = os.ReadFile(filepath.Join(home, ".claude.json"))
+	if err != nil || !strings.Contains(string(b), `"command": "`+shim+`"`) || strings.Contains(out, "shared") {
+		t.Fatalf("user scope: %v\n%s\noutput:\n%s", err, b, out)
+	}
+}
+
+// TestConfigHintsNameTheEntry: the commands a person is told to run next
+// act on the entry just written, with its --name, --file and --db.
+func TestConfigHintsNameTheEntry(t *testing.T) {
+	home, shim, db := configHome(t)
+	out, err := runIn(t, "config", "cursor", "--http", "--install", "--yes", "--name", "mcptray-b", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mcptray config cursor --remove --name mcptray-b --db " + db, "mcptray config cursor --check --name mcptray-b --db " + db} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	file := filepath.Join(home, "my project", "mcp.json")
+	out, err = runIn(t, "config", "cursor", "--install", "--yes", "--shim", shim, "--file", file, "--db", db)
+	if want := "mcptray config cursor --check --file '" + file + "' --db " + db; err != nil || !strings.Contains(out, want) {
+		t.Errorf("%v: the output does not say %q:\n%s", err, want, out)
+	}
+	out, err = runIn(t, "config", "cursor", "--http", "--name", "b", "--db", db)
+	if want := "mcptray config cursor --http --install --name b --db " + db; err != nil || !strings.Contains(out, want) {
+		t.Errorf("%v: the output does not say %q:\n%s", err, want, out)
+	}
+}
