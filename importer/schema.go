@@ -222,28 +222,38 @@ func merged(s *openapi3.Schema) *openapi3.Schema {
 		out.Properties[k] = v
 	}
 	out.Required = slices.Clone(s.Required)
-	for _, part := range s.AllOf {
-		if part == nil || part.Value == nil {
-			continue
-		}
-		p := merged(part.Value)
-		for k, v := range p.Properties {
-			if _, ok := out.Properties[k]; !ok {
-				out.Properties[k] = v
+	// The parts are folded in depth first, a part's own keywords before
+	// its parts', each part once: met again it would add nothing, and a
+	// part holding s, or itself, would never end.
+	seen := map[*openapi3.Schema]bool{s: true}
+	var fold func(parts openapi3.SchemaRefs)
+	fold = func(parts openapi3.SchemaRefs) {
+		for _, part := range parts {
+			if part == nil || part.Value == nil || seen[part.Value] {
+				continue
 			}
-		}
-		for _, r := range p.Required {
-			if !slices.Contains(out.Required, r) {
-				out.Required = append(out.Required, r)
+			p := part.Value
+			seen[p] = true
+			for k, v := range p.Properties {
+				if _, ok := out.Properties[k]; !ok {
+					out.Properties[k] = v
+				}
 			}
-		}
-		if out.Type == nil || out.Type.IsEmpty() {
-			out.Type = p.Type
-		}
-		if out.Description == "" {
-			out.Description = p.Description
+			for _, r := range p.Required {
+				if !slices.Contains(out.Required, r) {
+					out.Required = append(out.Required, r)
+				}
+			}
+			if out.Type == nil || out.Type.IsEmpty() {
+				out.Type = p.Type
+			}
+			if out.Description == "" {
+				out.Description = p.Description
+			}
+			fold(p.AllOf)
 		}
 	}
+	fold(s.AllOf)
 	return &out
 }
 
