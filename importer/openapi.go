@@ -72,6 +72,9 @@ type Conversion struct {
 	// names its own server; "" when the spec gives none that can be used
 	// (then BaseURL must be given).
 	BaseURL string
+	// schemas are the spec's schemas, each converted once for all the
+	// operations.
+	schemas *schemaGraph
 }
 
 // Operation is one operation of the spec and the tool made of it.
@@ -197,7 +200,7 @@ var methodOrder = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 
 // Convert makes the tools of every operation of the spec.
 func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
-	conv := &Conversion{}
+	conv := &Conversion{schemas: &schemaGraph{}}
 	base, problem := s.baseURL(opts.BaseURL, s.doc.Servers)
 	if problem == "" {
 		conv.BaseURL = base
@@ -226,7 +229,7 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
 			if op == nil {
 				continue
 			}
-			o := s.operation(method, path, item, op, opts)
+			o := s.operation(method, path, item, op, opts, conv.schemas)
 			if o.Problem == "" {
 				o.Tool.Name = uniqueName(o.Tool.Name, func(n string) bool { return taken[n] })
 				taken[o.Tool.Name] = true
@@ -333,14 +336,15 @@ func (c *opConv) note(format string, args ...any) {
 	}
 }
 
-// operation converts one operation.
-func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, opts OpenAPIOptions) *Operation {
+// operation converts one operation; schemas are the spec's, converted
+// so far.
+func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *openapi3.Operation, opts OpenAPIOptions, schemas *schemaGraph) *Operation {
 	o := &Operation{ID: op.OperationID, Method: method, Path: path, Summary: oneLine(op.Summary)}
 	if o.ID == "" {
 		o.ID = method + " " + path
 	}
 	c := &opConv{spec: s, method: method, path: path, op: op}
-	c.schema.note = c.note
+	c.schema.note, c.schema.graph = c.note, schemas
 	problem := c.convert(item, opts)
 	o.Notes = c.notes
 	if problem != "" {

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -25,14 +26,30 @@ var typeMistakes = map[string]string{
 	"file": "", "binary": "",
 }
 
-// maxDepth bounds how deep a schema is converted: recursive schemas (a
-// tree's node naming itself) would otherwise never end.
+// maxDepth bounds how deep a value's schema is spelled out: below it, a
+// schema holding others becomes a loose one (see loose). Deeper detail
+// helps a model little, and mcpcore refuses a tool's schema nested more
+// than 64 JSON levels (a level here takes up to two).
 const maxDepth = 8
+
+// maxSchemaNodes bounds how many schemas one operation's parameters spell
+// out, together (some 100-200 KB of JSON Schema, more than a model makes
+// use of): past it, the schemas holding others become loose ones. Without
+// it, a schema holding another twice, which holds another twice, and so
+// on, spelled out grows exponentially with its depth, though each schema
+// is converted once.
+const maxSchemaNodes = 2000
 
 // schemaConv converts the schemas of one operation, noting every mistake
 // of the spec it meets and what was done about it.
 type schemaConv struct {
 	note func(format string, args ...any)
+	// graph holds the schemas of the whole spec converted so far; when
+	// nil, jsonSchema makes one for this operation.
+	graph *schemaGraph
+	// spelled counts the schemas this operation's parameters spelled out
+	// so far, against maxSchemaNodes.
+	spelled int
 }
 
 // errBinary is a schema of bytes (type file, format binary), which a tool
@@ -222,28 +239,38 @@ func merged(s *openapi3.Schema) *openapi3.Schema {
 		out.Properties[k] = v
 	}
 	out.Required = slices.Clone(s.Required)
-	for _, part := range s.AllOf {
-		if part == nil || part.Value == nil {
-			continue
-		}
-		p := merged(part.Value)
-		for k, v := range p.Properties {
-			if _, ok := out.Properties[k]; !ok {
-				out.Properties[k] = v
+	// The parts are folded in depth first, a part's own keywords before
+	// its parts', each part once: met again it would add nothing, and a
+	// part holding s, or itself, would never end.
+	seen := map[*openapi3.Schema]bool{s: true}
+	var fold func(parts openapi3.SchemaRefs)
+	fold = func(parts openapi3.SchemaRefs) {
+		for _, part := range parts {
+			if part == nil || part.Value == nil || seen[part.Value] {
+				continue
 			}
-		}
-		for _, r := range p.Required {
-			if !slices.Contains(out.Required, r) {
-				out.Required = append(out.Required, r)
+			p := part.Value
+			seen[p] = true
+			for k, v := range p.Properties {
+				if _, ok := out.Properties[k]; !ok {
+					out.Properties[k] = v
+				}
 			}
-		}
-		if out.Type == nil || out.Type.IsEmpty() {
-			out.Type = p.Type
-		}
-		if out.Description == "" {
-			out.Description = p.Description
+			for _, r := range p.Required {
+				if !slices.Contains(out.Required, r) {
+					out.Required = append(out.Required, r)
+				}
+			}
+			if out.Type == nil || out.Type.IsEmpty() {
+				out.Type = p.Type
+			}
+			if out.Description == "" {
+				out.Description = p.Description
+			}
+			fold(p.AllOf)
 		}
 	}
+	fold(s.AllOf)
 	return &out
 }
 
@@ -252,25 +279,214 @@ func isPrimitive(typ string) bool {
 	return typ == "string" || typ == "integer" || typ == "number" || typ == "boolean"
 }
 
-// jsonSchema converts an OpenAPI schema into the JSON Schema (2020-12) of
-// a tool's input: types read as typeOf does, enums and defaults that fit,
-// bounds and lengths, a pattern Go can compile, items, properties (a
-// request leaves out readOnly ones) and additionalProperties; OpenAPI's
-// own keywords (nullable, example, xml, discriminator) are dropped.
+// jsonSchema is the JSON Schema (2020-12) of a value of schema s, which
+// lies depth levels deep in a parameter: self-contained (no $ref, which
+// clients would have to resolve), each schema spelled out where it is
+// used. The schemas are converted once each (schemaGraph.node); spelling
+// them out stops, with a loose schema in their place (see loose), where a
+// schema recurs inside itself, below maxDepth levels, and past
+// maxSchemaNodes schemas for the operation.
 func (c *schemaConv) jsonSchema(s *openapi3.Schema, what string, depth int) (map[string]any, error) {
-	out := map[string]any{}
 	if s == nil {
-		return out, nil
+		return map[string]any{}, nil
 	}
-	if depth > maxDepth {
-		c.note("%s: nested deeper than %d levels (a schema that contains itself?): below that, any value is accepted", what, maxDepth)
-		return out, nil
+	if c.graph == nil {
+		c.graph = &schemaGraph{}
 	}
+	sp := spelling{root: what}
+	return c.spell(&sp, &openapi3.SchemaRef{Value: s}, what, depth)
+}
+
+// spelling is the state of spelling out one parameter's schema.
+type spelling struct {
+	// root is the parameter, as notes name it.
+	root string
+	// within are the schemas being spelled out, outermost first: one of
+	// them met again inside itself recurs.
+	within []*openapi3.Schema
+}
+
+// spell spells out the schema ref points to, at path what, depth levels
+// deep.
+func (c *schemaConv) spell(sp *spelling, ref *openapi3.SchemaRef, what string, depth int) (map[string]any, error) {
+	s := ref.Value
+	n := c.graph.node(s)
+	switch {
+	case ref.Ref != "" && slices.Contains(sp.within, s):
+		// Only a $ref makes a schema recur (one written inside another
+		// is inside it once), and it names it.
+		return c.loose(sp, n, recursion, refName(ref.Ref)), nil
+	case !n.holdsSchemas():
+		// Nothing below it to bound.
+	case depth > maxDepth:
+		return c.loose(sp, n, tooDeep, ""), nil
+	case c.spelled >= maxSchemaNodes:
+		return c.loose(sp, n, tooLarge, ""), nil
+	}
+	for _, note := range n.notes {
+		c.note("%s%s", what, note)
+	}
+	if n.err != nil {
+		return nil, n.err
+	}
+	c.spelled++
+	out := maps.Clone(n.keywords)
+	if enum, ok := out["enum"].([]any); ok {
+		out["enum"] = slices.Clone(enum) // a catalog.Param keeps it as its own
+	}
+	sp.within = append(sp.within, s)
+	defer func() { sp.within = sp.within[:len(sp.within)-1] }()
+	var alts []any
+	for _, alt := range n.alternatives {
+		a, err := c.spell(sp, alt, what, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		alts = append(alts, a)
+	}
+	if len(alts) > 0 {
+		out["anyOf"] = alts
+	}
+	if n.items != nil {
+		items, err := c.spell(sp, n.items, what+" (each item)", depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out["items"] = items
+	}
+	if len(n.properties) > 0 {
+		props := make(map[string]any, len(n.properties))
+		for _, p := range n.properties {
+			ps, err := c.spell(sp, p.schema, what+"."+p.name, depth+1)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.name, err)
+			}
+			props[p.name] = ps
+		}
+		out["properties"] = props
+	}
+	if n.values != nil {
+		vs, err := c.spell(sp, n.values, what+" (each value)", depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out["additionalProperties"] = vs
+	}
+	return out, nil
+}
+
+// cut is why a schema is not spelled out (see loose).
+type cut int
+
+const (
+	recursion cut = iota // it is met again inside itself
+	tooDeep              // it lies deeper than maxDepth
+	tooLarge             // the operation spelled out maxSchemaNodes already
+)
+
+// loose is what stands for a schema (converted as n) where it is not
+// spelled out: its type alone, so that any value of it is accepted, and a
+// description saying that the structure goes on, for the model that fills
+// it in. name names a schema that recurs. A recursion, or the operation's
+// budget spent, is noted once for the operation; a parameter nested too
+// deep, once for it.
+func (c *schemaConv) loose(sp *spelling, n *schemaNode, why cut, name string) map[string]any {
+	out := map[string]any{}
+	kind := "value"
+	if n.typ != "" {
+		out["type"] = n.typ
+		kind = n.typ
+	}
+	switch why {
+	case recursion:
+		out["description"] = fmt.Sprintf("A %s again: the same structure as the %s above.", name, name)
+		c.note("%s contains itself: where it recurs, any %s is accepted (its structure is not spelled out again)", name, kind)
+	case tooDeep:
+		out["description"] = fmt.Sprintf("More of the structure, not spelled out: it lies over %d levels deep.", maxDepth)
+		c.note("%s: nested deeper than %d levels: below that, the structure is not spelled out (any value of the type is accepted)", sp.root, maxDepth)
+	case tooLarge:
+		out["description"] = "More of the structure, not spelled out: the tool's schema is large enough without it."
+		c.note("the parameters would spell out more than %d schemas: past that, their structure is not spelled out (any value of the type is accepted)", maxSchemaNodes)
+	}
+	return out
+}
+
+// refName is the name a $ref gives: its last part (Node, of
+// #/components/schemas/Node).
+func refName(ref string) string {
+	if i := strings.LastIndexByte(ref, '/'); i >= 0 && i < len(ref)-1 {
+		ref = ref[i+1:]
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(ref)
+}
+
+// schemaGraph holds the schemas of a spec, each converted once, by
+// identity: the spec's loader gives every $ref to a schema the same
+// *openapi3.Schema, so a schema used by a thousand operations, or inside
+// itself, is still converted once.
+type schemaGraph struct {
+	nodes map[*openapi3.Schema]*schemaNode
+	// converted counts the schemas converted: at most one for each schema
+	// the spec writes, however often each is used.
+	converted int
+}
+
+// schemaNode is one schema converted on its own: its keywords, and the
+// schemas it holds, which are converted when they are reached.
+type schemaNode struct {
+	// keywords are its JSON Schema keywords but those holding schemas.
+	keywords map[string]any
+	// typ is its JSON type, "" when any value goes.
+	typ string
+	// notes are the mistakes met in it, each without the path it is met
+	// at (the notes read "%s: …" with "" for the path): spell prefixes
+	// the path at each place it is used.
+	notes []string
+	// err is why a value of it cannot be sent (errBinary).
+	err error
+	// The schemas it holds, nil ones left out.
+	alternatives []*openapi3.SchemaRef // oneOf, then anyOf: one of them
+	items        *openapi3.SchemaRef
+	properties   []property          // in propertyOrder, readOnly ones left out
+	values       *openapi3.SchemaRef // additionalProperties
+}
+
+// holdsSchemas reports whether spelling n out goes deeper.
+func (n *schemaNode) holdsSchemas() bool {
+	return len(n.alternatives) > 0 || n.items != nil || len(n.properties) > 0 || n.values != nil
+}
+
+// property is one property of an object schema.
+type property struct {
+	name   string
+	schema *openapi3.SchemaRef
+}
+
+// node is s converted, from the graph or now: types read as typeOf does,
+// enums and defaults that fit, bounds and lengths, a pattern Go can
+// compile, items, properties (a request leaves out readOnly ones) and
+// additionalProperties; OpenAPI's own keywords (nullable, example, xml,
+// discriminator) are dropped.
+func (g *schemaGraph) node(s *openapi3.Schema) *schemaNode {
+	if n, ok := g.nodes[s]; ok {
+		return n
+	}
+	if g.nodes == nil {
+		g.nodes = map[*openapi3.Schema]*schemaNode{}
+	}
+	g.converted++
+	n := &schemaNode{keywords: map[string]any{}}
+	g.nodes[s] = n
+	c := &schemaConv{note: func(format string, args ...any) { n.notes = append(n.notes, fmt.Sprintf(format, args...)) }}
+	const what = ""
+	out := n.keywords
 	s = merged(s)
 	typ, err := c.typeOf(s, what)
 	if err != nil {
-		return nil, err
+		n.err = err
+		return n
 	}
+	n.typ = typ
 	if typ != "" {
 		out["type"] = typ
 	}
@@ -306,46 +522,25 @@ func (c *schemaConv) jsonSchema(s *openapi3.Schema, what string, depth int) (map
 			}
 		}
 	}
-	var alts []any
 	for _, alt := range append(slices.Clone(s.OneOf), s.AnyOf...) {
-		if alt == nil || alt.Value == nil {
-			continue
+		if alt != nil && alt.Value != nil {
+			n.alternatives = append(n.alternatives, alt)
 		}
-		a, err := c.jsonSchema(alt.Value, what, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		alts = append(alts, a)
-	}
-	if len(alts) > 0 {
-		out["anyOf"] = alts
 	}
 	if typ == "array" && s.Items != nil && s.Items.Value != nil {
-		items, err := c.jsonSchema(s.Items.Value, what+" (each item)", depth+1)
-		if err != nil {
-			return nil, err
-		}
-		out["items"] = items
+		n.items = s.Items
 	}
 	if typ == "object" {
-		props := map[string]any{}
 		var required []string
 		for _, name := range propertyOrder(s) {
-			p := s.Properties[name].Value
-			if p == nil || p.ReadOnly {
+			p := s.Properties[name]
+			if p == nil || p.Value == nil || p.Value.ReadOnly {
 				continue
 			}
-			ps, err := c.jsonSchema(p, what+"."+name, depth+1)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			props[name] = ps
+			n.properties = append(n.properties, property{name, p})
 			if slices.Contains(s.Required, name) {
 				required = append(required, name)
 			}
-		}
-		if len(props) > 0 {
-			out["properties"] = props
 		}
 		if len(required) > 0 {
 			out["required"] = required
@@ -354,14 +549,10 @@ func (c *schemaConv) jsonSchema(s *openapi3.Schema, what string, depth int) (map
 		case ap.Has != nil:
 			out["additionalProperties"] = *ap.Has
 		case ap.Schema != nil && ap.Schema.Value != nil:
-			as, err := c.jsonSchema(ap.Schema.Value, what+" (each value)", depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out["additionalProperties"] = as
+			n.values = ap.Schema
 		}
 	}
-	return out, nil
+	return n
 }
 
 // bound writes a minimum or maximum: OpenAPI 3.0 marks it exclusive with

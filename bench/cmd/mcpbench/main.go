@@ -71,15 +71,17 @@ Environment (defaults in brackets):
   BENCH_PROFILE_DIR      write each child's CPU profile to DIR/NAME.pprof
   BENCH_STRICT     exit 1 when a verdict is FAIL [0]
   BENCH_MCPTRAY_BIN  an mcptray binary: first measure its idle ` + "`serve`" + ` (context
-                   switches and CPU per second) and a 10k-tool catalog (import,
-                   start, first tools/list page, memory); scripts/bench.sh sets
-                   it [unset: skip both]
+                   switches and CPU per second), a 10k-tool catalog (import,
+                   start, first tools/list page, memory) and ` + "`import-openapi`" + ` of
+                   a 10,000-operation spec (time, peak RSS); scripts/bench.sh
+                   sets it [unset: skip them]
   BENCH_IDLE_WINDOW  the idle measurement's window [30s: one safety-poll period]
   BENCH_SHIM_BIN   mcptray-stdio: with BENCH_MCPTRAY_BIN, compare calls through
                    it with direct HTTP to the same serve, per era, for
                    BENCH_ROUNDS x BENCH_DURATION each; scripts/bench.sh sets it
                    [unset: skip]
   BENCH_BIG        measure the 10k-tool catalog: 1 or 0 [1]
+  BENCH_IMPORT     measure the 10,000-operation OpenAPI import: 1 or 0 [1]
   BENCH_BASELINE_BIN  the bare server of the HTTP load: bench/baseline built from
                    unpatched go-sdk (scripts/bench.sh sets it) [unset: this
                    program's bench.NewBare, built with the patched go-sdk]
@@ -132,6 +134,7 @@ type config struct {
 	baselineBin          string
 	idleWindow           time.Duration
 	big                  bool
+	specImport           bool
 	gomaxprocs, numCPU   int
 	goVersion, goarchStr string
 }
@@ -229,6 +232,7 @@ func loadConfig() (config, error) {
 	// so that the window holds one of them wherever it starts.
 	c.idleWindow = dur("BENCH_IDLE_WINDOW", storage.DefaultSafetyPollInterval)
 	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
+	c.specImport = c.mcptrayBin != "" && os.Getenv("BENCH_IMPORT") != "0"
 	return c, errors.Join(errs...)
 }
 
@@ -279,12 +283,19 @@ func run(ctx context.Context) error {
 	if cfg.big {
 		total += 10 * time.Second
 	}
+	if cfg.specImport {
+		total += 10 * time.Second // when it meets its target
+	}
 	if cfg.shimBin != "" && cfg.mcptrayBin != "" {
 		total += time.Duration(2*len(bench.Eras)*cfg.rounds) * cfg.duration
 	}
 	fmt.Printf("mcpbench: %s %s, GOMAXPROCS=%d, NumCPU=%d; ~%s expected\n", cfg.goVersion, cfg.goarchStr, cfg.gomaxprocs, cfg.numCPU, total.Round(time.Second))
 	// Hard stop: the run ends by itself even if something hangs.
-	ctx, cancel := context.WithTimeout(ctx, 2*total+2*time.Minute)
+	hardStop := 2*total + 2*time.Minute
+	if cfg.specImport {
+		hardStop += bench.SpecImportTimeout // an import far past its target still gives its figures
+	}
+	ctx, cancel := context.WithTimeout(ctx, hardStop)
 	defer cancel()
 
 	tmp, err := os.MkdirTemp("", "mcpbench-")
@@ -318,6 +329,15 @@ func run(ctx context.Context) error {
 			return fmt.Errorf("big catalog measurement: %w", err)
 		}
 		big = &m
+	}
+	var specImport *bench.SpecImport
+	if cfg.specImport {
+		fmt.Printf("==> %s import-openapi of a %d-operation spec\n", cfg.mcptrayBin, bench.BigSpecOperations)
+		m, err := bench.MeasureSpecImport(ctx, cfg.mcptrayBin, tmp, bench.BigSpecOperations)
+		if err != nil {
+			return fmt.Errorf("OpenAPI import measurement: %w", err)
+		}
+		specImport = &m
 	}
 
 	children := map[string]*serverProc{}
@@ -404,6 +424,11 @@ func run(ctx context.Context) error {
 		fmt.Print(v)
 		fail = fail || !ok
 	}
+	if specImport != nil {
+		v, ok := specImportVerdicts(*specImport)
+		fmt.Print(v)
+		fail = fail || !ok
+	}
 	for _, r := range shimRuns {
 		v, ok := shimVerdict(r)
 		fmt.Print(v)
@@ -461,6 +486,29 @@ func bigVerdicts(m bench.BigCatalog) (string, bool) {
 		passFail(importOK), m.Tools, fmtDur(m.Import), bench.ImportTarget,
 		passFail(pageOK), m.Tools, fmtDur(m.FirstPage), bench.FirstPageTarget, fmtDur(m.Start),
 		passFail(rssOK), m.Tools, m.RSS>>20, bench.BigRSSTarget>>20), importOK && pageOK && rssOK
+}
+
+// specImportVerdicts prints the OpenAPI import's time and peak memory
+// against their targets, one line each, and reports whether both are met.
+func specImportVerdicts(m bench.SpecImport) (string, bool) {
+	timeOK := !m.TimedOut && m.Time <= bench.SpecImportTarget
+	took := fmt.Sprintf("%.2f s", m.Time.Seconds())
+	if m.CPU > 0 {
+		took += fmt.Sprintf(" (%.1f s of CPU)", m.CPU.Seconds())
+	}
+	// Unfinished, its peak so far says little.
+	rssOK := !m.TimedOut && m.PeakRSS <= bench.SpecImportRSSTarget
+	rss, rssWord := fmt.Sprintf("%d MB", m.PeakRSS>>20), passFail(rssOK)
+	switch {
+	case m.TimedOut:
+		took = fmt.Sprintf("killed unfinished after %.0f s (%.1f s of CPU)", m.Time.Seconds(), m.CPU.Seconds())
+		rss += " when killed"
+	case m.PeakRSS == 0:
+		rss, rssWord, rssOK = "not measured on this system", "SKIP", true
+	}
+	return fmt.Sprintf("%s import-openapi %d operations (%.1f MB spec): %s (target <= %.0f s)\n%s import-openapi %d operations: peak RSS %s (target <= %d MB)\n",
+		passFail(timeOK), m.Operations, float64(m.SpecBytes)/(1<<20), took, bench.SpecImportTarget.Seconds(),
+		rssWord, m.Operations, rss, bench.SpecImportRSSTarget>>20), timeOK && rssOK
 }
 
 // passFail is a verdict's word.
