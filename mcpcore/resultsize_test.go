@@ -9,11 +9,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The bound checkResultSize trusts without encoding must never be below
-// the encoded size, whatever the text holds.
-func TestTextResultBoundIsAnUpperBound(t *testing.T) {
+// checkResultSize counts a result's text without encoding it: the count
+// must be the encoded size, whatever the text holds.
+func TestEncodedSizeIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	texts := []string{"", "hi", strings.Repeat("\x00", 1000), strings.Repeat(`"\<>&`, 100), "\u2028\u2029", string([]byte{0xff, 0xfe, 0x80}), "é☃😀"}
+	texts := []string{"", "hi", strings.Repeat("\x00", 1000), strings.Repeat(`"\<>&`, 100), "\u2028\u2029", string([]byte{0xff, 0xfe, 0x80}), "é☃😀", "\b\f\n\r\t\x7f"}
 	for range 200 {
 		b := make([]byte, rng.IntN(300))
 		for i := range b {
@@ -21,33 +21,29 @@ func TestTextResultBoundIsAnUpperBound(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
+	var results []mcp.Result
 	for i, text := range texts {
 		for _, blocks := range []int{0, 1, 3} {
 			res := &mcp.CallToolResult{IsError: i%2 == 0}
 			for range blocks {
 				res.Content = append(res.Content, &mcp.TextContent{Text: text})
 			}
-			bound, ok := textResultBound(res)
-			if !ok {
-				t.Fatal("a text result got no bound")
-			}
-			enc, err := json.Marshal(res)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if int64(len(enc)) > bound {
-				t.Fatalf("%d blocks of %q: encoded %d bytes, above the bound %d", blocks, text, len(enc), bound)
-			}
+			results = append(results, res)
 		}
+		results = append(results,
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text, Annotations: &mcp.Annotations{Priority: 1}}, &mcp.ImageContent{Data: []byte(text)}},
+				StructuredContent: map[string]any{"text": text}, Meta: mcp.Meta{"k": text}},
+			&mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "x:y", Text: text}}})
 	}
-	for _, res := range []mcp.Result{
-		&mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: []byte("x")}}},
-		&mcp.CallToolResult{StructuredContent: map[string]any{"a": 1}},
-		&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x", Annotations: &mcp.Annotations{Priority: 1}}}},
-		&mcp.ReadResourceResult{},
-	} {
-		if _, ok := textResultBound(res); ok {
-			t.Errorf("%T %+v got a bound: it is not text alone", res, res)
+	results = append(results, (*mcp.CallToolResult)(nil), &mcp.CallToolResult{})
+	for _, res := range results {
+		enc, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := encodedSize(res)
+		if err != nil || n != int64(len(enc)) {
+			t.Fatalf("%T %+v: counted %d bytes (%v), encoded %d", res, res, n, err, len(enc))
 		}
 	}
 }
