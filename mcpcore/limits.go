@@ -84,11 +84,38 @@ func tokenLabel(token string) string {
 // the size that matters, since JSON escapes can make it several times
 // larger than the output it holds.
 func checkResultSize(res mcp.Result, max int64) error {
+	if n, ok := textResultBound(res); ok && n <= max {
+		return nil // fits whatever its escapes: no need to count them
+	}
 	n, err := encodedSize(res)
 	if err != nil || n <= max {
 		return nil // an unencodable result fails on its way out, saying why
 	}
 	return errResultTooLarge(n, max)
+}
+
+// textResultBound is an upper bound of the encoded size of a tool result
+// made of text content alone (the common answer, which checkResultSize
+// then need not count), and false for any other result. A byte encodes
+// as six at most (\u00XX); each block's and the result's own JSON take
+// less than the room allowed for them.
+func textResultBound(res mcp.Result) (int64, bool) {
+	r, ok := res.(*mcp.CallToolResult)
+	if !ok || r == nil || r.Meta != nil || r.StructuredContent != nil || r.InputRequests != nil || r.RequestState != "" {
+		return 0, false
+	}
+	// {"content":[…],"isError":true,"resultType":"input_required"}, and a
+	// block's {"type":"text","text":""} with its comma.
+	const room = 128
+	n := int64(room)
+	for _, c := range r.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			return 0, false
+		}
+		n += room + 6*int64(len(t.Text))
+	}
+	return n, true
 }
 
 // encodedSize is the length of res as json.Marshal writes it, counted
