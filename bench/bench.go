@@ -143,6 +143,11 @@ type Ours struct {
 // client token. logger nil means the product default, slog.Default().
 func NewOurs(ctx context.Context, dir string, auth bool, logger *slog.Logger) (*Ours, error) {
 	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Tools: []catalog.Tool{EchoTool()}}
+	return startOurs(ctx, dir, cat, auth, logger)
+}
+
+// startOurs is NewOurs serving cat.
+func startOurs(ctx context.Context, dir string, cat *catalog.Catalog, auth bool, logger *slog.Logger) (*Ours, error) {
 	l := paths.Layout{Dir: dir}
 	d, err := daemon.Start(ctx, daemon.Config{DB: l.DB(), Addr: "127.0.0.1:0", EndpointFile: l.EndpointFile(),
 		Catalog: cat, NoAuth: !auth, Version: "bench", Logger: logger})

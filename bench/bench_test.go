@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -123,6 +125,20 @@ func BenchmarkServerParallel(b *testing.B) {
 					}
 				})
 			})
+		}
+	}
+}
+
+// PrintText prints exactly what it is asked for, in lines, so that the
+// measured command fills its output cap and no more.
+func TestPrintText(t *testing.T) {
+	for _, n := range []int{1, 79, 80, 81, 100_000} {
+		var b bytes.Buffer
+		if err := PrintText(&b, n); err != nil {
+			t.Fatal(err)
+		}
+		if b.Len() != n || !strings.HasPrefix(b.String(), "line 0000000: ") && n >= 14 {
+			t.Errorf("PrintText(%d) wrote %d bytes: %.40q", n, b.Len(), b.String())
 		}
 	}
 }

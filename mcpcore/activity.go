@@ -289,12 +289,21 @@ func asks(m mcp.InputRequestMap) string {
 	return excerpt("asks for " + strings.Join(keys, ", "))
 }
 
-// excerpt is the start of s, at most maxDetail characters.
+// excerpt is the start of s, at most maxDetail characters. It walks only
+// the characters it keeps: s may be a command's whole output, which as
+// runes would take four bytes a character.
 func excerpt(s string) string {
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= maxDetail {
-		return s
+	n := 0
+	for i := range s {
+		if n == maxDetail-1 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size == len(s) {
+				return s // maxDetail characters exactly
+			}
+			// As runes, so that a byte that is not UTF-8 reads U+FFFD.
+			return string([]rune(s[:i])) + "…"
+		}
+		n++
 	}
-	r := []rune(s)
-	return string(r[:maxDetail-1]) + "…"
+	return s
 }

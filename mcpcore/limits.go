@@ -3,7 +3,9 @@ package mcpcore
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,20 +85,18 @@ func tokenLabel(token string) string {
 // larger than the output it holds.
 func checkResultSize(res mcp.Result, max int64) error {
 	if n, ok := textResultBound(res); ok && n <= max {
-		return nil // fits whatever its escapes: no need to encode it
+		return nil // fits whatever its escapes: no need to count them
 	}
-	// Counted, not kept: json.Marshal would copy a result of many MiB once
-	// more per call in flight.
-	var n byteCount
-	if err := json.NewEncoder(&n).Encode(res); err != nil || int64(n)-1 <= max {
+	n, err := encodedSize(res)
+	if err != nil || n <= max {
 		return nil // an unencodable result fails on its way out, saying why
 	}
-	return errResultTooLarge(int64(n)-1, max) // less Encode's newline
+	return errResultTooLarge(n, max)
 }
 
 // textResultBound is an upper bound of the encoded size of a tool result
 // made of text content alone (the common answer, which checkResultSize
-// then need not encode), and false for any other result. A byte encodes
+// then need not count), and false for any other result. A byte encodes
 // as six at most (\u00XX); each block's and the result's own JSON take
 // less than the room allowed for them.
 func textResultBound(res mcp.Result) (int64, bool) {
@@ -116,6 +116,63 @@ func textResultBound(res mcp.Result) (int64, bool) {
 		n += room + 6*int64(len(t.Text))
 	}
 	return n, true
+}
+
+// encodedSize is the length of res as json.Marshal writes it, counted
+// rather than built: a tool result's text blocks (a command's whole
+// output, often) are measured where they are, and only the rest of the
+// result is encoded, into a counter. Encoding it whole would hold the
+// output twice more, once per call in flight.
+func encodedSize(res mcp.Result) (int64, error) {
+	var texts int64
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil {
+		rest := *r
+		rest.Content = slices.Clone(r.Content)
+		for i, c := range rest.Content {
+			if t, ok := c.(*mcp.TextContent); ok && t != nil {
+				empty := *t
+				empty.Text = ""
+				rest.Content[i] = &empty
+				texts += jsonStringLen(t.Text) - 2 // "" is in the rest
+			}
+		}
+		res = &rest
+	}
+	var n byteCount
+	if err := json.NewEncoder(&n).Encode(res); err != nil {
+		return 0, err
+	}
+	return int64(n) - 1 + texts, nil // less Encode's newline
+}
+
+// jsonStringLen is the length of s as encoding/json writes it, quotes
+// included: escaping <, > and &, control characters, U+2028 and U+2029,
+// and writing each byte that is not UTF-8 as \ufffd.
+func jsonStringLen(s string) int64 {
+	n := int64(2) // the quotes
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"', b == '\\', b == '\b', b == '\f', b == '\n', b == '\r', b == '\t':
+				n += 2
+			case b < 0x20, b == '<', b == '>', b == '&':
+				n += 6 // \u00XX
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 || c == '\u2028' || c == '\u2029' {
+			n += 6 // \ufffd, \u2028, \u2029
+		} else {
+			n += int64(size)
+		}
+		i += size
+	}
+	return n
 }
 
 // byteCount is an io.Writer that counts what is written to it.

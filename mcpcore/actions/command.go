@@ -245,12 +245,20 @@ func runCommand(ctx context.Context, c *catalog.Command, data *Data, rep Reporte
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: outputText(out.Stdout, out.StdoutTruncated, out.StdoutBytes)}}}, nil
 }
 
-// outputText renders kept output as text, noting a cut.
+// outputText renders kept output as text, noting a cut. It copies the
+// output once, into a string of its exact size: the output may be
+// megabytes.
 func outputText(b []byte, truncated bool, total int64) string {
 	if !truncated {
 		return string(b)
 	}
-	return fmt.Sprintf("%s\n[output truncated: kept %d of %d bytes]", trimPartialRune(b), len(b), total)
+	note := fmt.Sprintf("\n[output truncated: kept %d of %d bytes]", len(b), total)
+	b = trimPartialRune(b)
+	var s strings.Builder
+	s.Grow(len(b) + len(note))
+	s.Write(b)
+	s.WriteString(note)
+	return s.String()
 }
 
 // trimPartialRune drops a UTF-8 sequence cut in half at the end of b.
@@ -494,7 +502,7 @@ func findProgram(name, dir string, env []string) (string, error) {
 // redacted and cut at maxStreamLine, as it arrives.
 type capWriter struct {
 	max, extra int
-	buf        bytes.Buffer
+	buf        []byte
 	total      int64
 	data       *Data
 	onLine     func(string)
@@ -541,8 +549,23 @@ func (w *capWriter) Write(p []byte) (int, error) {
 
 // keep adds p to what is kept (up to max+extra) and counts it.
 func (w *capWriter) keep(p []byte) {
-	if room := w.max + w.extra - w.buf.Len(); room > 0 {
-		w.buf.Write(p[:min(room, len(p))])
+	limit := w.max + w.extra
+	if room := limit - len(w.buf); room > 0 {
+		kept := p[:min(room, len(p))]
+		if need := len(w.buf) + len(kept); need > cap(w.buf) {
+			// Doubling, as append would, but past half of what may be
+			// kept, to all of it: an output at its cap would otherwise sit
+			// in up to twice the memory, or be copied once more for the
+			// few bytes kept past the cap (lookahead).
+			n := max(need, 2*cap(w.buf), 512)
+			if n > limit/2 {
+				n = limit
+			}
+			b := make([]byte, len(w.buf), n)
+			copy(b, w.buf)
+			w.buf = b
+		}
+		w.buf = append(w.buf, kept...)
 	}
 	w.total += int64(len(p))
 }
@@ -570,7 +593,7 @@ func (w *capWriter) flush() {
 
 // kept is the output kept, redacted, then cut at max.
 func (w *capWriter) kept(data *Data) []byte {
-	b, _ := data.redactCut(w.buf.Bytes(), w.max)
+	b, _ := data.redactCut(w.buf, w.max)
 	return b
 }
 

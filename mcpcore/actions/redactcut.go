@@ -38,9 +38,18 @@ func (d *Data) redactCut(raw []byte, limit int) ([]byte, bool) {
 	if len(d.used) == 0 {
 		return raw[:min(len(raw), limit)], cut
 	}
-	var out []byte
+	// The secrets are found first and the output built after, in a
+	// buffer of its exact size: the output may be megabytes, which a
+	// buffer growing as it goes would copy again and again.
+	type match struct {
+		at        int
+		val, mark string
+	}
+	var found []match
+	end := min(len(raw), limit)
+	size := 0
 	i := 0
-	for i < len(raw) && i < limit {
+	for i < end {
 		// The earliest secret at or after i; the longest when several
 		// start there.
 		at, val := -1, ""
@@ -55,12 +64,23 @@ func (d *Data) redactCut(raw []byte, limit int) ([]byte, bool) {
 			}
 		}
 		if at < 0 || at >= limit {
-			out = append(out, raw[i:min(len(raw), limit)]...)
 			break
 		}
-		out = append(out, raw[i:at]...)
-		out = append(out, "[secret:"+d.used[val]+"]"...)
+		m := match{at: at, val: val, mark: "[secret:" + d.used[val] + "]"}
+		found = append(found, m)
+		size += at - i + len(m.mark)
 		i = at + len(val)
+	}
+	size += max(end-i, 0)
+	out := make([]byte, 0, size)
+	i = 0
+	for _, m := range found {
+		out = append(out, raw[i:m.at]...)
+		out = append(out, m.mark...)
+		i = m.at + len(m.val)
+	}
+	if i < end {
+		out = append(out, raw[i:end]...)
 	}
 	return out, cut
 }

@@ -82,6 +82,8 @@ Environment (defaults in brackets):
                    [unset: skip]
   BENCH_BIG        measure the 10k-tool catalog: 1 or 0 [1]
   BENCH_IMPORT     measure the 10,000-operation OpenAPI import: 1 or 0 [1]
+  BENCH_CALLMEM    measure a call of a command printing its whole output cap
+                   (16 MiB): the server's peak live heap, in each era: 1 or 0 [1]
   BENCH_BASELINE_BIN  the bare server of the HTTP load: bench/baseline built from
                    unpatched go-sdk (scripts/bench.sh sets it) [unset: this
                    program's bench.NewBare, built with the patched go-sdk]
@@ -95,17 +97,23 @@ const (
 	// oursQuiet is ours with go-sdk's INFO logging filtered out (a Warn-level
 	// Options.Logger): not in the default set; it sizes a suggested fix.
 	oursQuiet = "ours-quietlog"
+	// callMem serves bench.CallMemTool alone, its live heap followed
+	// (bench.HeapPeak); not a server of the load.
+	callMem = "callmem"
 )
 
 func main() {
 	serve := flag.String("serve", "", "internal: serve this server (bare, ours, ours-noauth, ours-quietlog) and print its endpoint")
 	cpuprofile := flag.String("cpuprofile", "", "internal: with -serve, write a CPU profile here")
+	printBytes := flag.Int("print-bytes", 0, "internal: print this many bytes of text and exit (the command bench.CallMemTool runs)")
 	flag.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
-	if *serve != "" {
+	if *printBytes > 0 {
+		err = bench.PrintText(os.Stdout, *printBytes)
+	} else if *serve != "" {
 		err = child(ctx, *serve, *cpuprofile)
 	} else {
 		err = run(ctx)
@@ -135,6 +143,7 @@ type config struct {
 	idleWindow           time.Duration
 	big                  bool
 	specImport           bool
+	callMem              bool
 	gomaxprocs, numCPU   int
 	goVersion, goarchStr string
 }
@@ -219,8 +228,8 @@ func loadConfig() (config, error) {
 	}
 	c.http = os.Getenv("BENCH_HTTP") != "0"
 	c.replay = os.Getenv("BENCH_REPLAY") != "0"
-	if !c.http && !c.replay && os.Getenv("BENCH_MCPTRAY_BIN") == "" {
-		errs = append(errs, errors.New("BENCH_HTTP=0, BENCH_REPLAY=0 and no BENCH_MCPTRAY_BIN: nothing to run"))
+	if !c.http && !c.replay && os.Getenv("BENCH_MCPTRAY_BIN") == "" && os.Getenv("BENCH_CALLMEM") == "0" {
+		errs = append(errs, errors.New("BENCH_HTTP=0, BENCH_REPLAY=0, BENCH_CALLMEM=0 and no BENCH_MCPTRAY_BIN: nothing to run"))
 	}
 	c.replayDuration = dur("BENCH_REPLAY_DURATION", time.Second)
 	c.profileDir = os.Getenv("BENCH_PROFILE_DIR")
@@ -233,6 +242,7 @@ func loadConfig() (config, error) {
 	c.idleWindow = dur("BENCH_IDLE_WINDOW", storage.DefaultSafetyPollInterval)
 	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
 	c.specImport = c.mcptrayBin != "" && os.Getenv("BENCH_IMPORT") != "0"
+	c.callMem = os.Getenv("BENCH_CALLMEM") != "0"
 	return c, errors.Join(errs...)
 }
 
@@ -286,6 +296,9 @@ func run(ctx context.Context) error {
 	if cfg.specImport {
 		total += 10 * time.Second // when it meets its target
 	}
+	if cfg.callMem {
+		total += 20 * time.Second
+	}
 	if cfg.shimBin != "" && cfg.mcptrayBin != "" {
 		total += time.Duration(2*len(bench.Eras)*cfg.rounds) * cfg.duration
 	}
@@ -338,6 +351,13 @@ func run(ctx context.Context) error {
 			return fmt.Errorf("OpenAPI import measurement: %w", err)
 		}
 		specImport = &m
+	}
+	var callMems []bench.CallMemory
+	if cfg.callMem {
+		fmt.Printf("==> a command printing its whole output cap (%d MiB): the server's live heap during the call\n", bench.CallMemCap>>20)
+		if callMems, err = measureCallMemory(ctx, tmp); err != nil {
+			return fmt.Errorf("call memory measurement: %w", err)
+		}
 	}
 
 	children := map[string]*serverProc{}
@@ -434,6 +454,11 @@ func run(ctx context.Context) error {
 		fmt.Print(v)
 		fail = fail || !ok
 	}
+	for _, m := range callMems {
+		v, ok := callMemVerdict(m)
+		fmt.Println(v)
+		fail = fail || !ok
+	}
 	if replayRes != nil {
 		for _, k := range keys(replayRes, cfg) {
 			for _, name := range cfg.servers {
@@ -509,6 +534,37 @@ func specImportVerdicts(m bench.SpecImport) (string, bool) {
 	return fmt.Sprintf("%s import-openapi %d operations (%.1f MB spec): %s (target <= %.0f s)\n%s import-openapi %d operations: peak RSS %s (target <= %d MB)\n",
 		passFail(timeOK), m.Operations, float64(m.SpecBytes)/(1<<20), took, bench.SpecImportTarget.Seconds(),
 		rssWord, m.Operations, rss, bench.SpecImportRSSTarget>>20), timeOK && rssOK
+}
+
+// measureCallMemory starts the callmem server in a child process (its heap
+// is then its own, the client's copies apart) and measures one call in
+// each era.
+func measureCallMemory(ctx context.Context, tmp string) ([]bench.CallMemory, error) {
+	c, err := startChild(ctx, callMem, tmp, "", "")
+	if err != nil {
+		return nil, err
+	}
+	defer c.stop()
+	var out []bench.CallMemory
+	for _, era := range bench.Eras {
+		m, err := bench.MeasureCallMemory(ctx, c.url, c.token, c.heapURL, era)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", era, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// callMemVerdict is one era's call memory against its target, with what
+// the call allocated in all (no target: garbage the collector takes back)
+// and how many of the collections during the call had their live heap
+// read.
+func callMemVerdict(m bench.CallMemory) (string, bool) {
+	x := m.Multiple()
+	ok := x <= bench.CallMemTarget
+	return fmt.Sprintf("%s call memory %s: a command printing its %d MiB output cap: the server's live heap grew %.2fx the cap at its peak (target <= %.0fx); %.1fx allocated; %s, %d of %d collections read",
+		passFail(ok), m.Era, bench.CallMemCap>>20, x, bench.CallMemTarget, m.AllocatedMultiple(), fmtDur(m.Duration), m.Heap.Seen, m.Heap.Cycles), ok
 }
 
 // passFail is a verdict's word.
@@ -895,6 +951,7 @@ type serverProc struct {
 	stdin      io.WriteCloser
 	url        string
 	statsURL   string
+	heapURL    string
 	token      string
 	stderrPath string
 	stderr     *os.File
@@ -908,6 +965,8 @@ type ready struct {
 	URL   string `json:"url"`
 	Stats string `json:"stats"`
 	Token string `json:"token"`
+	// Heap is the callmem server's bench.HeapPeak.
+	Heap string `json:"heap,omitempty"`
 }
 
 // startChild starts the server name in a child process: this command with
@@ -964,7 +1023,7 @@ func startChild(ctx context.Context, name, tmp, profileDir, baseline string) (*s
 			p.stop()
 			return nil, fmt.Errorf("the %s server did not start (stderr in %s): %q", name, p.stderrPath, line)
 		}
-		p.url, p.statsURL, p.token = r.URL, r.Stats, r.Token
+		p.url, p.statsURL, p.token, p.heapURL = r.URL, r.Stats, r.Token, r.Heap
 	case <-time.After(30 * time.Second):
 		p.stop()
 		return nil, fmt.Errorf("the %s server did not start within 30s", name)
@@ -1043,6 +1102,7 @@ func child(ctx context.Context, name, cpuprofile string) error {
 		defer func() { pprof.StopCPUProfile(); _ = f.Close() }()
 	}
 	var url, token string
+	var heap *bench.HeapPeak
 	switch name {
 	case bare:
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -1075,19 +1135,43 @@ func child(ctx context.Context, name, cpuprofile string) error {
 		// Served by the server's own listener, as users are.
 		defer o.Close()
 		url, token = o.URL, o.Token
+	case callMem:
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		dir, err := os.MkdirTemp("", "mcpbench-"+name+"-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o, err := bench.NewCallMemServer(ctx, dir, append([]string{exe}, bench.CallMemArgs()...), nil)
+		if err != nil {
+			return err
+		}
+		defer o.Close()
+		url, token = o.URL, o.Token
+		heap = bench.StartHeapPeak()
 	default:
-		return fmt.Errorf("-serve %q: want bare, ours, ours-noauth or ours-quietlog", name)
+		return fmt.Errorf("-serve %q: want bare, ours, ours-noauth, ours-quietlog or callmem", name)
 	}
 	sln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	stats := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/stats", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(bench.ReadStats())
-	})}
+	})
+	r := ready{URL: url, Stats: "http://" + sln.Addr().String() + "/stats", Token: token}
+	if heap != nil {
+		mux.Handle("/heap", heap)
+		r.Heap = "http://" + sln.Addr().String() + "/heap"
+	}
+	stats := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: mux}
 	go func() { _ = stats.Serve(sln) }()
-	line, _ := json.Marshal(ready{URL: url, Stats: "http://" + sln.Addr().String() + "/stats", Token: token})
+	line, _ := json.Marshal(r)
 	fmt.Println(string(line))
 
 	eof := make(chan struct{})

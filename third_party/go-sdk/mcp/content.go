@@ -32,6 +32,12 @@ type TextContent struct {
 }
 
 func (c *TextContent) MarshalJSON() ([]byte, error) {
+	if c.plain() {
+		// Written straight into a buffer of its exact size: json.Marshal
+		// would build it in a buffer that grows as it goes, then copy it
+		// out, and a text can be a command's whole output.
+		return c.appendJSON(make([]byte, 0, c.jsonLen())), nil
+	}
 	// Custom wire format to ensure the required "text" field is always included, even when empty.
 	wire := struct {
 		Type        string       `json:"type"`
@@ -45,6 +51,27 @@ func (c *TextContent) MarshalJSON() ([]byte, error) {
 		Annotations: c.Annotations,
 	}
 	return json.Marshal(wire)
+}
+
+// plain reports whether c is text alone, which appendJSON writes.
+func (c *TextContent) plain() bool {
+	return c != nil && len(c.Meta) == 0 && c.Annotations == nil
+}
+
+// plainTextPrefix is how the JSON of a plain text block starts.
+const plainTextPrefix = `{"type":"text","text":`
+
+// jsonLen is the length of a plain text block's JSON.
+func (c *TextContent) jsonLen() int {
+	return len(plainTextPrefix) + internaljson.StringLen(c.Text) + len("}")
+}
+
+// appendJSON appends a plain text block's JSON, byte for byte as
+// json.Marshal writes it.
+func (c *TextContent) appendJSON(b []byte) []byte {
+	b = append(b, plainTextPrefix...)
+	b = internaljson.AppendString(b, c.Text)
+	return append(b, '}')
 }
 
 func (c *TextContent) fromWire(wire *wireContent) {

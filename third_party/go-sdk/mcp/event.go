@@ -40,6 +40,10 @@ func (e Event) Empty() bool {
 	return e.Name == "" && e.ID == "" && len(e.Data) == 0 && e.Retry == ""
 }
 
+// largeEventData is the size from which writeEvent writes an event's data
+// without copying it: below it, one write of the whole event is cheaper.
+const largeEventData = 64 << 10
+
 // writeEvent writes the event to w, and flushes.
 func writeEvent(w http.ResponseWriter, evt Event) (int, error) {
 	var b bytes.Buffer
@@ -52,13 +56,29 @@ func writeEvent(w http.ResponseWriter, evt Event) (int, error) {
 	if evt.Retry != "" {
 		fmt.Fprintf(&b, "retry: %s\n", evt.Retry)
 	}
-	// Write the payload directly into a pre-grown buffer to avoid the extra
-	// copy from string(evt.Data) and repeated buffer regrowths.
-	b.Grow(len("data: \n\n") + len(evt.Data))
-	b.WriteString("data: ")
-	b.Write(evt.Data)
-	b.WriteString("\n\n")
-	n, err := w.Write(b.Bytes())
+	var n int
+	var err error
+	if len(evt.Data) < largeEventData {
+		// Write the payload directly into a pre-grown buffer to avoid the extra
+		// copy from string(evt.Data) and repeated buffer regrowths.
+		b.Grow(len("data: \n\n") + len(evt.Data))
+		b.WriteString("data: ")
+		b.Write(evt.Data)
+		b.WriteString("\n\n")
+		n, err = w.Write(b.Bytes())
+	} else {
+		// A large payload (a tool's long output) is written as it is,
+		// between its line's start and end, rather than copied once more.
+		b.WriteString("data: ")
+		for _, p := range [][]byte{b.Bytes(), evt.Data, []byte("\n\n")} {
+			var m int
+			m, err = w.Write(p)
+			n += m
+			if err != nil {
+				break
+			}
+		}
+	}
 	rc := http.NewResponseController(w)
 	// Ignore returned error as flushing is best-effort.
 	_ = rc.Flush()

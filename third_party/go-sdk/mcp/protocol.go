@@ -5,9 +5,11 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
 	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
@@ -384,7 +386,54 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 		}
 		w.InputRequests = ir
 	}
+	if len(x.Content) > 0 && !slices.ContainsFunc(x.Content, notPlainText) {
+		// Text blocks alone (a tool's usual answer, and a command's
+		// whole output): the rest of the result is marshaled without
+		// them, and the blocks are written into the result's buffer,
+		// sized exactly. Through json.Marshal each block would be
+		// marshaled, then copied into a growing buffer, then copied out:
+		// three copies of a text held at once.
+		w.Content = nil
+		rest, err := json.Marshal(w)
+		if err != nil {
+			return nil, err
+		}
+		// The rest starts with _meta, when there is one, then content.
+		head := []byte(`{"content":null`)
+		if len(x.Meta) > 0 {
+			meta, err := json.Marshal(x.Meta)
+			if err != nil {
+				return nil, err
+			}
+			head = slices.Concat([]byte(`{"_meta":`), meta, []byte(`,"content":null`))
+		}
+		if tail, ok := bytes.CutPrefix(rest, head); ok {
+			head = head[:len(head)-len("null")]
+			n := len(head) + len("[]") + len(x.Content) - 1 + len(tail)
+			for _, c := range x.Content {
+				n += c.(*TextContent).jsonLen()
+			}
+			b := append(make([]byte, 0, n), head...)
+			b = append(b, '[')
+			for i, c := range x.Content {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = c.(*TextContent).appendJSON(b)
+			}
+			b = append(b, ']')
+			return append(b, tail...), nil
+		}
+		w.Content = x.Content
+	}
 	return json.Marshal(w)
+}
+
+// notPlainText reports whether c is anything but a plain text block (see
+// TextContent.plain).
+func notPlainText(c Content) bool {
+	t, ok := c.(*TextContent)
+	return !ok || !t.plain()
 }
 
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {

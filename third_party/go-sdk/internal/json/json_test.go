@@ -257,3 +257,24 @@ func FuzzUnmarshalFieldIsolation(f *testing.F) {
 		}
 	})
 }
+
+// AppendString and StringLen must write and count a string exactly as
+// encoding/json's Marshal does.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain text", "line\nbreak\ttab\r\b\f", `"quoted" \back\slash`, "<a href='x'>&amp;</a>",
+		"\x00\x01\x1f\x7f", "\u2028\u2029", "é☃😀", string([]byte{0xff, 0xfe, 0x80, 'a', 0xe2, 0x80}), "\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got[1:], want)
+		}
+		if n := StringLen(s); n != len(want) {
+			t.Errorf("StringLen(%q) = %d, want %d", s, n, len(want))
+		}
+	})
+}

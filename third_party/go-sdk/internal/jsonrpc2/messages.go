@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 
 	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
 )
@@ -146,6 +147,9 @@ func toWireError(err error) *WireError {
 }
 
 func EncodeMessage(msg Message) ([]byte, error) {
+	if r, ok := msg.(*Response); ok && r.Error == nil && r.ID.IsValid() && compactJSON(r.Result) {
+		return encodeResult(r)
+	}
 	wire := wireCombined{VersionTag: wireVersion}
 	msg.marshal(&wire)
 	data, err := jsonMarshal(&wire)
@@ -153,6 +157,45 @@ func EncodeMessage(msg Message) ([]byte, error) {
 		return nil, fmt.Errorf("marshaling jsonrpc message: %w", err)
 	}
 	return data, nil
+}
+
+// encodeResult writes a successful response as EncodeMessage's encoder
+// would, {"jsonrpc":"2.0","id":ID,"result":RESULT}, into one buffer of its
+// exact size: the encoder would copy the result into a buffer of its own,
+// growing as it goes, and then into the one returned, and a result can
+// hold a command's whole output.
+func encodeResult(r *Response) ([]byte, error) {
+	id, err := jsonMarshal(r.ID.value)
+	if err != nil {
+		return nil, fmt.Errorf("marshaling jsonrpc message: %w", err)
+	}
+	const head, mid = `{"jsonrpc":"` + wireVersion + `","id":`, `,"result":`
+	b := make([]byte, 0, len(head)+len(id)+len(mid)+len(r.Result)+1)
+	b = append(append(append(append(b, head...), id...), mid...), r.Result...)
+	return append(b, '}'), nil
+}
+
+// compactJSON reports whether b is valid JSON without whitespace outside
+// its strings: what the encoder would write for it as it is.
+func compactJSON(b []byte) bool {
+	if len(b) == 0 || !json.Valid(b) {
+		return false
+	}
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == ' ', c == '\t', c == '\n', c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 // EncodeIndent is like EncodeMessage, but honors indents.
@@ -235,6 +278,17 @@ func marshalToRaw(obj any) (json.RawMessage, error) {
 
 // jsonMarshal marshals obj to JSON like json.Marshal but without HTML escaping.
 func jsonMarshal(obj any) ([]byte, error) {
+	if m, ok := obj.(json.Marshaler); ok {
+		if v := reflect.ValueOf(obj); v.Kind() != reflect.Pointer || !v.IsNil() {
+			// A result that marshals itself: its output, when compact, is
+			// what the encoder writes, after copying it into a buffer of
+			// its own, growing as it goes, and then into buf. For a large
+			// result (a tool's long output), those are two more copies.
+			if b, err := m.MarshalJSON(); err == nil && compactJSON(b) {
+				return b, nil
+			}
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
