@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -525,13 +526,24 @@ func (a *Asker) approvalContent(p *pending) (body, buttons fyne.CanvasObject, fo
 	return container.NewVBox(parts...), buttons, w.deny
 }
 
+// codeLineChars is about how many characters of the fixed-width font a
+// line of a question's code block holds.
+const codeLineChars = 58
+
 // codeBlock is a titled block of text from the AI app, in a fixed-width
 // font on the input background, scrolling past at most lines lines.
 func codeBlock(title, text string, lines int) fyne.CanvasObject {
 	text = ui.Shown(text)
 	label := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	scroll := container.NewScroll(label)
-	h := float32(min(max(strings.Count(text, "\n")+1, 2), lines)) * 20
+	// Wrapped, not scrolled sideways: the end of a command line is as much
+	// what runs as its start, and must be seen without looking for it.
+	label.Wrapping = fyne.TextWrapBreak
+	scroll := container.NewVScroll(label)
+	shown := 0
+	for _, l := range strings.Split(text, "\n") {
+		shown += max(1, (utf8.RuneCountInString(l)+codeLineChars-1)/codeLineChars)
+	}
+	h := float32(min(max(shown, 2), lines)) * 20
 	scroll.SetMinSize(fyne.NewSize(questionWidth-60, h+16))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()

@@ -522,7 +522,7 @@ func TestAnApprovalShowsWhatRunsAndHiddenText(t *testing.T) {
 	q := wipeQuestion()
 	q.Client = "claude\u200Bdesktop"
 	q.Arguments = "{\n  \"file\": \"evil\u202Egpj.exe\"\n}"
-	q.Runs = "Runs: rm -rf /home/victim/.ssh"
+	q.Runs = "Runs: find /home/victim/.ssh -maxdepth 1 -type f -mtime +30 -delete -print -newer /home/victim/.ssh/known_hosts"
 	q.ClientInputs = "{\n  \"target\": {\"path\": \"/home/victim/.ssh\"}\n}"
 	call := ask(t.Context(), a, q)
 	p := shownQuestion(t, a, "files.wipe")
@@ -531,7 +531,7 @@ func TestAnApprovalShowsWhatRunsAndHiddenText(t *testing.T) {
 		uitest.Sees(t, "the approval window", uitest.SeenIn(p.win.Canvas()),
 			"label: claude[hidden U+200B]desktop wants to run \"Wipe old files\"",
 			"label: "+words.HiddenNote+" {danger}",
-			"label: What will run, if you allow it", "label: Runs: rm -rf /home/victim/.ssh",
+			"label: What will run, if you allow it", "label: "+q.Runs,
 			"label: What the AI app sends the tool", "label: {\n  \"file\": \"evil[hidden U+202E]gpj.exe\"\n}",
 			"label: What the AI app answered the tool's questions", "label: "+q.ClientInputs,
 			"label: Or don't ask again while the tool and the AI app's answers stay unchanged (Settings lists these, to revoke):")
