@@ -85,6 +85,9 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	// A second launch of the app shows this one's window instead.
 	d.SetOnShow(func() { t.Open(link.Window{What: link.OpenManager}) })
 	defer d.SetOnShow(nil)
+	// A newer version starting (after an upgrade) takes over from this one.
+	d.SetOnLeave(t.MakeWay)
+	defer d.SetOnLeave(nil)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

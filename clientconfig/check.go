@@ -41,6 +41,9 @@ type Checked struct {
 	Target string
 	// Tools is how many tools mcptray listed to it.
 	Tools int
+	// Version is the version of the mcptray that answered ("" when it did
+	// not say).
+	Version string
 }
 
 // String says what answered: "http://127.0.0.1:8731/mcp answered with
@@ -219,20 +222,23 @@ func expand(c Client, s string, vars map[string]string) (string, error) {
 // clientInfo is who the check says it is.
 var clientInfo = &mcp.Implementation{Name: "mcptray-check", Version: "1"}
 
-func listTools(ctx context.Context, t mcp.Transport) (int, error) {
+func listTools(ctx context.Context, t mcp.Transport) (Checked, error) {
 	session, err := mcp.NewClient(clientInfo, nil).Connect(ctx, t, nil)
 	if err != nil {
-		return 0, err
+		return Checked{}, err
 	}
 	defer session.Close()
-	n := 0
+	var c Checked
+	if res := session.InitializeResult(); res != nil && res.ServerInfo != nil {
+		c.Version = res.ServerInfo.Version
+	}
 	for _, err := range session.Tools(ctx, nil) {
 		if err != nil {
-			return 0, err
+			return Checked{}, err
 		}
-		n++
+		c.Tools++
 	}
-	return n, nil
+	return c, nil
 }
 
 func checkStdio(ctx context.Context, c Client, l launch, environ []string) (Checked, error) {
@@ -260,7 +266,7 @@ func checkStdio(ctx context.Context, c Client, l launch, environ []string) (Chec
 	}
 	stderr := &tail{}
 	cmd.Stderr = stderr
-	n, err := listTools(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second})
+	got, err := listTools(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second})
 	if err != nil {
 		msg := fmt.Sprintf("%s did not answer as an MCP server (%v)", target, err)
 		if s := stderr.String(); s != "" {
@@ -272,7 +278,8 @@ func checkStdio(ctx context.Context, c Client, l launch, environ []string) (Chec
 		}
 		return Checked{}, &CheckError{msg, fix}
 	}
-	return Checked{Target: target, Tools: n}, nil
+	got.Target = target
+	return got, nil
 }
 
 // tail keeps the last lines a process wrote on stderr.
@@ -350,10 +357,11 @@ func peekErrorMessage(body io.ReadCloser) (string, io.ReadCloser) {
 
 func checkHTTP(ctx context.Context, c Client, l launch) (Checked, error) {
 	ht := &headerTransport{headers: l.headers, next: http.DefaultTransport}
-	n, err := listTools(ctx, &mcp.StreamableClientTransport{Endpoint: l.url, HTTPClient: &http.Client{Transport: ht},
+	got, err := listTools(ctx, &mcp.StreamableClientTransport{Endpoint: l.url, HTTPClient: &http.Client{Transport: ht},
 		MaxRetries: -1, DisableStandaloneSSE: true})
 	if err == nil {
-		return Checked{Target: l.url, Tools: n}, nil
+		got.Target = l.url
+		return got, nil
 	}
 	reinstall := fmt.Sprintf("mcptray config %s --http --install", c.ID)
 	ht.mu.Lock()

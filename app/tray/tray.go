@@ -142,8 +142,9 @@ type Tray struct {
 	dark  bool
 	icon  string
 	// shownIn is the icon showing the menu once it runs; nil before, and
-	// without a tray host.
-	shownIn Icon
+	// without a tray host. iconDone is closed when the icon's loop ends.
+	shownIn  Icon
+	iconDone chan struct{}
 	// recent are the clients last read (nil: not yet).
 	recent []string
 
@@ -208,10 +209,18 @@ func (t *Tray) Run(ctx context.Context) {
 // runTray shows the tray icon and its menu until quit ends it.
 func (t *Tray) runTray(ctx context.Context) {
 	icon := t.cfg.Icon
+	done := make(chan struct{})
 	t.mu.Lock()
 	shown := t.iconFor(t.shown)
 	t.icon = shown.Name
+	t.iconDone = done
 	t.mu.Unlock()
+	defer func() {
+		close(done)
+		if t.quitting() {
+			<-t.quitted // Run returns once the server stopped
+		}
+	}()
 	icon.Run(trayTitle, shown.PNG, func() {
 		t.mu.Lock()
 		icon.Add(t.menu.items)
@@ -232,20 +241,74 @@ func (t *Tray) Quit() {
 	}()
 }
 
-// quit stops the server (BeforeQuit), tells the window process to end, and
-// ends Run; once.
+// MakeWay quits mcptray for a newer version of it that is starting (the
+// server's leave request, daemon.HandOver), without losing a question: it
+// waits until no question waits for an answer — the person answers them
+// in this version's windows, or they time out — and then quits as Quit
+// does, the window process asking about unsaved changes first. It
+// returns at once.
+//
+// Calls that come meanwhile are served as usual. A question asked in the
+// moment between the last answer and the server's stop is withdrawn as it
+// is when the person quits.
+func (t *Tray) MakeWay() {
+	go func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var changed <-chan struct{}
+		if a := t.cfg.Asker; a != nil {
+			changed = a.Subscribe(ctx)
+			for a.Pending() > 0 {
+				select {
+				case <-changed:
+				case <-t.quitted:
+					return
+				}
+			}
+		}
+		slog.Info("a newer mcptray is starting: this one quits so that it takes over")
+		if t.win.askQuit() {
+			t.quit()
+		}
+	}()
+}
+
+// quit takes the icon out of the tray, stops the server (BeforeQuit),
+// tells the window process to end, and ends Run; once. The icon goes
+// first: the server's stop lets another mcptray start (a newer version
+// taking over), and its icon must not show beside this one.
 func (t *Tray) quit() {
 	t.quitOnce.Do(func() {
 		t.leaving.Store(true)
+		if t.cfg.Host.Present && t.cfg.Icon != nil {
+			t.cfg.Icon.Quit()
+			t.iconGone()
+		}
 		if t.cfg.BeforeQuit != nil {
 			t.cfg.BeforeQuit()
 		}
 		t.win.exit()
-		if t.cfg.Host.Present && t.cfg.Icon != nil {
-			t.cfg.Icon.Quit()
-		}
 		close(t.quitted)
 	})
+}
+
+// iconWait bounds how long quitting waits for the icon to leave the tray.
+const iconWait = 5 * time.Second
+
+// iconGone waits until the icon's loop has ended (its tray item taken off
+// the bus), if it ever ran.
+func (t *Tray) iconGone() {
+	t.mu.Lock()
+	done := t.iconDone
+	t.mu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(iconWait):
+		slog.Warn("the tray icon did not go within the time allowed; quitting all the same", "waited", iconWait)
+	}
 }
 
 // quitting says whether quitting began.

@@ -132,6 +132,11 @@ type upstreamFinder struct {
 	ep        *endpoint
 	lastFail  time.Time
 	lastError error
+	// prog is the program the shim starts, as last looked at; replacing
+	// is the pid of the outdated server the shim last started it to
+	// replace (upgrade.go), tried once per server and program.
+	prog      installed
+	replacing int
 }
 
 func (u *upstreamFinder) cached() (endpoint, bool) {
@@ -157,22 +162,33 @@ func (u *upstreamFinder) canProvision() bool { return u.cfg.bin != "" }
 func (u *upstreamFinder) get(ctx context.Context, probe bool) (endpoint, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.ep != nil {
+	if u.ep != nil && !u.programChanged() {
 		return *u.ep, nil
 	}
+	u.ep = nil
+	u.programChanged() // on the first look, notes the program a change is measured against
 	ep, err := readEndpoint(u.cfg.endpointFile)
 	if err == nil && (!process.Alive(ep.PID) || (probe && !dialable(ep.URL))) {
 		err = fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
 	}
-	if err != nil {
+	if err == nil && u.outdated(ctx, ep) {
+		// An upgrade left the old version serving: the program installed
+		// now takes over, and answers this request.
+		u.replacing = ep.PID
+		fmt.Fprintf(u.log, "mcptray-stdio: mcptray %s (pid %d) still serves, older than the installed %s; starting the installed one, which takes over\n",
+			ep.Version, ep.PID, u.prog.version)
+		old := ep
+		ep, err = u.start(ctx, &old)
+	} else if err != nil {
 		// Do not start mcptray again and again while it keeps failing.
 		if u.lastError != nil && time.Since(u.lastFail) < 3*time.Second {
 			return endpoint{}, u.lastError
 		}
-		if ep, err = u.start(ctx); err != nil {
-			u.lastFail, u.lastError = time.Now(), err
-			return endpoint{}, err
-		}
+		ep, err = u.start(ctx, nil)
+	}
+	if err != nil {
+		u.lastFail, u.lastError = time.Now(), err
+		return endpoint{}, err
 	}
 	u.lastError = nil
 	ep.token = u.readToken()
@@ -242,7 +258,18 @@ func (u *upstreamFinder) provision(ctx context.Context, ep endpoint, extra ...st
 }
 
 // start launches mcptray in the background and waits for its endpoint.
-func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
+// With old (an outdated server, still serving), it waits for another
+// server to take its place; when none does in time, the old one goes on
+// answering, as it would have without the shim's try.
+func (u *upstreamFinder) start(ctx context.Context, old *endpoint) (ep endpoint, err error) {
+	if old != nil {
+		defer func() {
+			if err != nil && ctx.Err() == nil && process.Alive(old.PID) {
+				fmt.Fprintf(u.log, "mcptray-stdio: the installed mcptray did not take over (%v); mcptray %s (pid %d) goes on serving\n", err, old.Version, old.PID)
+				ep, err = *old, nil
+			}
+		}()
+	}
 	if u.cfg.bin == "" {
 		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself, on PATH and where mcptray's installers put it). Install mcptray (https://github.com/mcptray/mcptray#setup) and start it, then try again."}
 	}
@@ -265,7 +292,9 @@ func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
 		}
 	}
 	detach(cmd)
-	fmt.Fprintf(u.log, "mcptray-stdio: mcptray is not running; starting %s %s\n", u.cfg.bin, strings.Join(args, " "))
+	if old == nil {
+		fmt.Fprintf(u.log, "mcptray-stdio: mcptray is not running; starting %s %s\n", u.cfg.bin, strings.Join(args, " "))
+	}
 	if err := cmd.Start(); err != nil {
 		return endpoint{}, &unavailableError{fmt.Sprintf("mcptray is not running and could not be started (%v). Start the mcptray app, then try again.", err)}
 	}
@@ -278,7 +307,7 @@ func (u *upstreamFinder) start(ctx context.Context) (endpoint, error) {
 	var grace <-chan time.Time
 	var exitErr error
 	for {
-		if ep, err := readEndpoint(u.cfg.endpointFile); err == nil && process.Alive(ep.PID) && dialable(ep.URL) {
+		if ep, err := readEndpoint(u.cfg.endpointFile); err == nil && process.Alive(ep.PID) && (old == nil || ep.PID != old.PID) && dialable(ep.URL) {
 			return ep, nil
 		}
 		select {

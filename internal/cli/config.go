@@ -17,6 +17,7 @@ import (
 	"github.com/mcptray/mcptray/internal/daemon"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
+	"github.com/mcptray/mcptray/internal/upgrade"
 	"github.com/mcptray/mcptray/storage"
 )
 
@@ -32,6 +33,8 @@ type configJob struct {
 	name  string
 	db    string
 	out   io.Writer
+	// version is this mcptray's: --check says when an older one answers.
+	version string
 	// same are the flags given that pick this entry (--name, --file,
 	// --db): the commands a person is told to run next repeat them.
 	same []string
@@ -89,7 +92,7 @@ func configCmd(ctx context.Context, args []string, env Env) error {
 	if *name == "" {
 		return usageError{"--name must not be empty"}
 	}
-	j := configJob{c: c, env: clientconfig.LocalEnv(runtime.GOOS), name: *name, db: *db, out: env.Stdout}
+	j := configJob{c: c, env: clientconfig.LocalEnv(runtime.GOOS), name: *name, db: *db, out: env.Stdout, version: env.Version}
 	if *name != clientconfig.DefaultName {
 		j.same = append(j.same, "--name", *name)
 	}
@@ -352,6 +355,13 @@ func (j configJob) check(ctx context.Context) error {
 		got, err := clientconfig.Check(ctx, j.c, path, j.name, os.Environ())
 		var ce *clientconfig.CheckError
 		switch {
+		case err == nil && upgrade.Older(got.Version, j.version):
+			// It answers, with the program an update replaced: what the
+			// person installed is not what the client gets.
+			failed++
+			fmt.Fprintf(j.out, "FAILED: %s — %s, but that mcptray is version %s, older than the installed %s: it was started before mcptray was updated, and still runs the old program\n"+
+				"  fix: Start mcptray again (from your applications menu, or `mcptray`): %s takes over from the old one once no question waits for an answer there. If the old one stays, quit it from its tray menu first.\n",
+				path, got, got.Version, j.version, j.version)
 		case err == nil:
 			fmt.Fprintf(j.out, "OK: %s — %s\n", path, got)
 		case errors.As(err, &ce):

@@ -201,6 +201,12 @@ func TestShimTokenCmd(t *testing.T) {
 // overrides it (a port of this run only).
 func startDefault(t *testing.T, addr string) *daemon.Daemon {
 	t.Helper()
+	return startDefaultVersion(t, addr, "test")
+}
+
+// startDefaultVersion is startDefault of a server that says it is version.
+func startDefaultVersion(t *testing.T, addr, version string) *daemon.Daemon {
+	t.Helper()
 	db, err := paths.DefaultDB()
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +221,7 @@ func startDefault(t *testing.T, addr string) *daemon.Daemon {
 		t.Fatal(err)
 	}
 	st.Close()
-	d, err := daemon.Start(context.Background(), daemon.Config{Addr: addr, Version: "test"})
+	d, err := daemon.Start(context.Background(), daemon.Config{Addr: addr, Version: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,9 +380,39 @@ func TestHelpListsEveryClient(t *testing.T) {
 // runIn runs a command line with no input and returns its output.
 func runIn(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	return runVersion(t, "test", args...)
+}
+
+// runVersion is runIn by an mcptray of version.
+func runVersion(t *testing.T, version string, args ...string) (string, error) {
+	t.Helper()
 	var out bytes.Buffer
-	err := Run(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Version: "test"})
+	err := Run(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Version: version})
 	return out.String(), err
+}
+
+// TestConfigCheckSaysTheServerIsOlder: after an update, an entry that
+// connects to the mcptray still running the old program is not OK:
+// --check names both versions and what to do.
+func TestConfigCheckSaysTheServerIsOlder(t *testing.T) {
+	configHome(t)
+	d := startDefaultVersion(t, "", "0.1.0")
+	if out, err := runVersion(t, "0.1.0", "config", "cursor", "--http", "--install", "--yes"); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	if out, err := runVersion(t, "0.1.0", "config", "cursor", "--check"); err != nil || !strings.Contains(out, "OK: ") {
+		t.Fatalf("the same version: %v\n%s", err, out)
+	}
+	out, err := runVersion(t, "0.1.1", "config", "cursor", "--check")
+	for _, want := range []string{"FAILED: ", d.URL() + " answered with", "version 0.1.0, older than the installed 0.1.1", "fix: Start mcptray again"} {
+		if err == nil || !strings.Contains(out, want) {
+			t.Fatalf("checked by 0.1.1: %v, want %q in\n%s", err, want, out)
+		}
+	}
+	// An unstamped build ("dev", "test") has no version to compare.
+	if out, err := runVersion(t, "dev", "config", "cursor", "--check"); err != nil || !strings.Contains(out, "OK: ") {
+		t.Fatalf("checked by a dev build: %v\n%s", err, out)
+	}
 }
 
 // TestConfigSharedFileNamesTheShimOnPath: a file meant to be shared (a

@@ -50,6 +50,11 @@ func serveCmd(ctx context.Context, args []string, env Env) error {
 // serve runs a headless server on cfg until ctx ends or it is asked to
 // make way.
 func serve(ctx context.Context, cfg daemon.Config) error {
+	// An older mcptray still serving (its program replaced by an upgrade)
+	// makes way for this one.
+	if err := daemon.TakeOver(ctx, cfg, cfg.Stderr); err != nil {
+		return err
+	}
 	d, err := daemon.Start(ctx, cfg)
 	if err != nil {
 		return err

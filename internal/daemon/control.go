@@ -16,13 +16,15 @@ import (
 
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/process"
+	"github.com/mcptray/mcptray/internal/upgrade"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // The control endpoint: a launch of the desktop app talks to the mcptray
 // already serving its database. POST ControlShow asks the app to show its
 // window; POST ControlLeave asks a headless mcptray serve to stop so the
-// app can take over. Both need the secret of the endpoint file, which only
+// app can take over, or an older version's app or server to make way for
+// the version installed now (HandOver, TakeOver). Both need the secret of the endpoint file, which only
 // the user can read.
 const (
 	ControlShow  = "/mcptray/show"
@@ -30,8 +32,13 @@ const (
 )
 
 // handOverTimeout bounds how long a launch waits for a headless server to
-// answer its last calls and stop.
-const handOverTimeout = 15 * time.Second
+// answer its last calls and stop; appHandOverTimeout, for an older desktop
+// app, which first waits for its questions (askTimeoutSeconds: 5 minutes
+// unless changed) and may ask about unsaved changes.
+const (
+	handOverTimeout    = 15 * time.Second
+	appHandOverTimeout = 6 * time.Minute
+)
 
 // newControlSecret makes the secret of the control endpoint.
 func newControlSecret() (string, error) {
@@ -78,7 +85,13 @@ func (d *Daemon) controlled(next http.Handler) http.Handler {
 			(*show)()
 			w.WriteHeader(http.StatusNoContent)
 		case app:
-			http.Error(w, "the desktop app is quit from its tray menu", http.StatusConflict)
+			leave := d.onLeave.Load()
+			if leave == nil {
+				http.Error(w, "the desktop app is quit from its tray menu", http.StatusConflict)
+				return
+			}
+			(*leave)()
+			w.WriteHeader(http.StatusAccepted)
 		default:
 			d.leaving.Do(func() { close(d.leave) })
 			w.WriteHeader(http.StatusAccepted)
@@ -96,30 +109,33 @@ func (d *Daemon) SetOnShow(f func()) {
 	d.onShow.Store(&f)
 }
 
+// SetOnLeave sets what the desktop app runs when a newer version of it
+// starts and asks it to make way (HandOver); nil answers that the app is
+// quit from its tray menu, as an app that cannot make way does.
+func (d *Daemon) SetOnLeave(f func()) {
+	if f == nil {
+		d.onLeave.Store(nil)
+		return
+	}
+	d.onLeave.Store(&f)
+}
+
 // HandOver deals with an mcptray already serving the database the app is
 // about to serve (cfg.DB, published in cfg.EndpointFile): the desktop app
-// is asked to show its window, and this launch is done (handled); a
-// headless mcptray serve (started by the stdio shim, say) is asked to stop,
-// and HandOver returns once it has let go of the database, so that the app
+// of the same version or a newer one is asked to show its window, and this
+// launch is done (handled); a headless mcptray serve (started by the stdio
+// shim, say), or a desktop app older than this one (upgrade.Outdated: it
+// runs the program an upgrade replaced), is asked to make way, and
+// HandOver returns once it has let go of the database, so that this launch
 // takes over. Anything else — nothing running, a stale endpoint file,
 // another database, an mcptray too old to ask — is left to Start, which
 // says what holds the database if anything does.
 func HandOver(ctx context.Context, cfg Config, stderr io.Writer) (handled bool, err error) {
-	db, err := resolveDB(cfg.DB)
-	if err != nil {
+	db, ep, ok := runningServer(cfg)
+	if !ok {
 		return false, nil
 	}
-	path := cfg.EndpointFile
-	if path == "" {
-		if path, err = paths.EndpointFile(); err != nil {
-			return false, nil
-		}
-	}
-	ep, err := paths.ReadEndpoint(path)
-	if err != nil || ep.DB != db || ep.Control == "" || !process.Alive(ep.PID) {
-		return false, nil
-	}
-	if ep.App {
+	if ep.App && !upgrade.Outdated(ep, cfg.Version) {
 		err := control(ctx, ep, ControlShow, http.StatusNoContent)
 		if connRefused(err) {
 			return false, nil // a stale file: its process id was reused
@@ -130,20 +146,83 @@ func HandOver(ctx context.Context, cfg Config, stderr io.Writer) (handled bool, 
 		fmt.Fprintf(stderr, "mcptray: already running (pid %d); its window is shown\n", ep.PID)
 		return true, nil
 	}
+	return makeWay(ctx, db, ep, cfg.Version, stderr)
+}
+
+// TakeOver is HandOver for `mcptray serve`: a headless mcptray older than
+// this one serving the same database (upgrade.Outdated) is asked to make
+// way, and TakeOver returns once it let go of the database. A desktop app
+// is left serving, whatever its version: a headless server taking its
+// place would take the person's tray icon and windows away; Start then
+// says that it runs.
+func TakeOver(ctx context.Context, cfg Config, stderr io.Writer) error {
+	db, ep, ok := runningServer(cfg)
+	if !ok || ep.App || !upgrade.Outdated(ep, cfg.Version) {
+		return nil
+	}
+	_, err := makeWay(ctx, db, ep, cfg.Version, stderr)
+	return err
+}
+
+// runningServer is the database cfg serves and the endpoint file's record
+// of the mcptray serving it, when one runs that can be asked to make way.
+func runningServer(cfg Config) (db string, ep paths.Endpoint, ok bool) {
+	db, err := resolveDB(cfg.DB)
+	if err != nil {
+		return "", ep, false
+	}
+	path := cfg.EndpointFile
+	if path == "" {
+		if path, err = paths.EndpointFile(); err != nil {
+			return "", ep, false
+		}
+	}
+	ep, err = paths.ReadEndpoint(path)
+	if err != nil || ep.DB != db || ep.Control == "" || !process.Alive(ep.PID) {
+		return "", ep, false
+	}
+	return db, ep, true
+}
+
+// makeWay asks the mcptray behind ep to stop so that this one (of version
+// mine) serves db, and waits until it has let go of the database. A
+// headless server answers its last calls and stops within seconds; a
+// desktop app first waits until no question it asks waits for an answer
+// (the person answers it in that version's window; at most the question
+// timeout, 5 minutes unless changed), and asks about unsaved changes.
+func makeWay(ctx context.Context, db string, ep paths.Endpoint, mine string, stderr io.Writer) (handled bool, err error) {
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	who := fmt.Sprintf("a headless mcptray %s (pid %d)", ep.Version, ep.PID)
+	timeout := handOverTimeout
+	if ep.App {
+		who = fmt.Sprintf("the mcptray app %s (pid %d)", ep.Version, ep.PID)
+		timeout = appHandOverTimeout
+	}
 	if err := control(ctx, ep, ControlLeave, http.StatusAccepted); connRefused(err) {
 		return false, nil
 	} else if err != nil {
-		return true, fmt.Errorf("a headless mcptray (pid %d) serves %s, and asking it to stop failed: %w", ep.PID, ep.DB, err)
+		if ep.App {
+			return true, fmt.Errorf("%s runs, older than this mcptray %s, and cannot be asked to make way (%w): quit it from its tray menu, then start mcptray again", who, mine, err)
+		}
+		return true, fmt.Errorf("%s serves %s, and asking it to stop failed: %w", who, ep.DB, err)
 	}
-	fmt.Fprintf(stderr, "mcptray: a headless mcptray (pid %d) served %s; it stops so the app takes over\n", ep.PID, ep.DB)
-	// It answers its last calls, then releases the database (≤ ~10 s).
-	wctx, cancel := context.WithTimeout(ctx, handOverTimeout)
+	switch {
+	case ep.App:
+		fmt.Fprintf(stderr, "mcptray: %s is older than this mcptray %s; it quits once no question of its waits for an answer, and this one takes over\n", who, mine)
+	case upgrade.Outdated(ep, mine):
+		fmt.Fprintf(stderr, "mcptray: %s served %s, older than this mcptray %s; it stops so this one takes over\n", who, ep.DB, mine)
+	default:
+		fmt.Fprintf(stderr, "mcptray: %s served %s; it stops so the app takes over\n", who, ep.DB)
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := waitUnlocked(wctx, db); err != nil {
 		if ctx.Err() != nil {
 			return true, ctx.Err()
 		}
-		return true, fmt.Errorf("the headless mcptray (pid %d) did not stop within %v: %w", ep.PID, handOverTimeout, err)
+		return true, fmt.Errorf("%s did not stop within %v (a question may still wait for an answer there): quit it, then start mcptray again: %w", who, timeout, err)
 	}
 	return false, nil
 }

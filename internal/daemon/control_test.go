@@ -77,27 +77,9 @@ func TestSecondLaunchShowsTheAppsWindow(t *testing.T) {
 // child process) on the database the app opens is stopped, so the app can
 // serve it; it has no window to show.
 func TestAppTakesOverFromHeadlessServe(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	db, epFile := filepath.Join(dir, "x.db"), filepath.Join(dir, "endpoint.json")
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), "MCPTRAY_DAEMON_TEST_SERVE="+db, "MCPTRAY_DAEMON_TEST_ENDPOINT="+epFile, "XDG_CONFIG_HOME="+dir, "HOME="+dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	var ep paths.Endpoint
-	testutil.Eventually(t, "the headless server's endpoint file", func() bool {
-		ep, err = paths.ReadEndpoint(epFile)
-		return err == nil
-	})
+	child := startChildServe(t, dir, "test")
+	ep, db, epFile, exited, stderr := child.ep, child.db, child.epFile, child.exited, child.stderr
 	if ep.App || len(ep.Control) != 64 {
 		t.Fatalf("a headless server's endpoint file: %+v", ep)
 	}
@@ -126,7 +108,7 @@ func TestAppTakesOverFromHeadlessServe(t *testing.T) {
 	select {
 	case <-exited:
 	case <-time.After(15 * time.Second):
-		t.Fatalf("the headless server still runs:\n%s", stderr.String())
+		t.Fatalf("the headless server still runs:\n%s", stderr)
 	}
 	if _, err := os.Stat(epFile); !os.IsNotExist(err) {
 		t.Errorf("its endpoint file stayed: %v", err)
@@ -162,4 +144,42 @@ func TestStaleEndpointFileHarmsNoOne(t *testing.T) {
 		t.Fatal("the launch ended a process that is not mcptray")
 	case <-time.After(200 * time.Millisecond):
 	}
+}
+
+// childServe is a headless server in a child process: this test binary
+// (TestMain's MCPTRAY_DAEMON_TEST_SERVE).
+type childServe struct {
+	db, epFile string
+	ep         paths.Endpoint
+	// exited receives how it ended.
+	exited <-chan error
+	stderr *bytes.Buffer
+}
+
+// startChildServe starts a headless server of version on a database in
+// dir, publishing in dir, and waits for its endpoint file; it is killed
+// when the test ends if it still runs.
+func startChildServe(t *testing.T, dir, version string) childServe {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := childServe{db: filepath.Join(dir, "x.db"), epFile: filepath.Join(dir, "endpoint.json"), stderr: &bytes.Buffer{}}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), "MCPTRAY_DAEMON_TEST_SERVE="+c.db, "MCPTRAY_DAEMON_TEST_ENDPOINT="+c.epFile,
+		"MCPTRAY_DAEMON_TEST_VERSION="+version, "XDG_CONFIG_HOME="+dir, "HOME="+dir)
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	c.exited = exited
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	testutil.Eventually(t, "the headless server's endpoint file", func() bool {
+		c.ep, err = paths.ReadEndpoint(c.epFile)
+		return err == nil
+	})
+	return c
 }

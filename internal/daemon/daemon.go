@@ -92,6 +92,9 @@ type Daemon struct {
 	// way (Wait returns).
 	control string
 	onShow  atomic.Pointer[func()]
+	// onLeave is what the app runs when a newer version asks it to make
+	// way (SetOnLeave).
+	onLeave atomic.Pointer[func()]
 	leave   chan struct{}
 	leaving sync.Once
 	paused  atomic.Bool

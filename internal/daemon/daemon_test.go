@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -30,14 +31,14 @@ import (
 
 // TestMain keeps the tests away from the user's keyring. With
 // MCPTRAY_DAEMON_TEST_SERVE=DB set, the test binary is a headless server
-// on DB instead (publishing in MCPTRAY_DAEMON_TEST_ENDPOINT), so tests can
-// run one as a child process.
+// on DB instead (publishing in MCPTRAY_DAEMON_TEST_ENDPOINT, of version
+// MCPTRAY_DAEMON_TEST_VERSION), so tests can run one as a child process.
 func TestMain(m *testing.M) {
 	keyring.MockInit()
 	if db := os.Getenv("MCPTRAY_DAEMON_TEST_SERVE"); db != "" {
 		ctx := context.Background()
 		d, err := Start(ctx, Config{DB: db, Addr: "127.0.0.1:0", EndpointFile: os.Getenv("MCPTRAY_DAEMON_TEST_ENDPOINT"),
-			Version: "test", Stderr: os.Stderr})
+			Version: cmp.Or(os.Getenv("MCPTRAY_DAEMON_TEST_VERSION"), "test"), Stderr: os.Stderr})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -56,10 +56,10 @@ var Rules = []Rule{
 		Check: dependsOnNoneOf(servingPath, "fyne.io/fyne/", "github.com/go-gl/"),
 	},
 	{
-		Name: "the shim imports only internal/paths, internal/atomicfile, internal/process and internal/atmostonce",
+		Name: "the shim imports only internal/paths, internal/atomicfile, internal/process, internal/upgrade and internal/atmostonce",
 		// golang.org/x/sys: whether a pid runs and the detached start, on Windows.
 		Why:   "the stdio shim is pure Go with no cgo, small, and starts fast for every AI client",
-		Check: onlyDependsOn(mod("cmd/mcptray-stdio"), mod("internal/paths"), mod("internal/atomicfile"), mod("internal/process"), mod("internal/atmostonce"), "golang.org/x/sys/"),
+		Check: onlyDependsOn(mod("cmd/mcptray-stdio"), mod("internal/paths"), mod("internal/atomicfile"), mod("internal/process"), mod("internal/upgrade"), mod("internal/atmostonce"), "golang.org/x/sys/"),
 	},
 	{
 		Name:  "only the program's main package imports app",

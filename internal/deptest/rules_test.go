@@ -38,7 +38,7 @@ func TestEachRuleCatchesItsBrokenArrow(t *testing.T) {
 		"storage imports neither mcpcore nor go-sdk":                       func(g Graph) { addImport(g, mod("storage"), mod("mcpcore")) },
 		"clientconfig needs no database":                                   func(g Graph) { addImport(g, mod("clientconfig"), mod("storage")) },
 		"the serving path draws nothing":                                   func(g Graph) { addImport(g, mod("app/tray"), "fyne.io/fyne/v2/widget") },
-		"the shim imports only internal/paths, internal/atomicfile, internal/process and internal/atmostonce": func(g Graph) {
+		"the shim imports only internal/paths, internal/atomicfile, internal/process, internal/upgrade and internal/atmostonce": func(g Graph) {
 			addImport(g, mod("cmd/mcptray-stdio"), mod("storage"))
 		},
 		"only the program's main package imports app":          func(g Graph) { addImport(g, mod("internal/cli"), mod("app")) },
