@@ -223,9 +223,10 @@ windows: ## dist/windows/mcptray.exe (GUI subsystem, icon and version) and mcptr
 
 # Release artefacts and their validators: desktop-file-validate, appstreamcli
 # and lintian for Linux, makensis and 7-Zip (which lists the installer) for
-# Windows; the MCP Bundle CLI comes from npm (scripts/mcpb.sh).
+# Windows; the MCP Bundle CLI comes from npm (scripts/mcpb.sh); jq reads the
+# answers of the upgrade check (scripts/upgrade.sh).
 PACKAGE_DEPS := desktop-file-validate:desktop-file-utils appstreamcli:appstream lintian:lintian \
-	dpkg-shlibdeps:dpkg-dev makensis:nsis zip:zip unzip:unzip 7z:p7zip-full file:file $(WINDOWS_DEPS)
+	dpkg-shlibdeps:dpkg-dev makensis:nsis zip:zip unzip:unzip 7z:p7zip-full file:file jq:jq $(WINDOWS_DEPS)
 .PHONY: windows package package-check
 
 package: deps ## dist/: the Linux tar.gz and .deb, the Windows zip and installer, the Claude Desktop .mcpb; each checked
@@ -235,10 +236,10 @@ package: deps ## dist/: the Linux tar.gz and .deb, the Windows zip and installer
 	@GO=$(GO) bash scripts/windows.sh package
 	@GO=$(GO) bash scripts/mcpb.sh build
 
-package-check: ## check what make package made: contents, versions, lintian, desktop-file-validate, appstreamcli, PE headers, mcpb validate
+package-check: ## check what make package made: contents, versions, lintian, desktop-file-validate, appstreamcli, an upgrade (.deb and make install), PE headers, mcpb validate
 	@bash scripts/deps.sh $(PACKAGE_DEPS)
 	@state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
-	GO=$(GO) bash scripts/package.sh check && GO=$(GO) bash scripts/windows.sh check && GO=$(GO) bash scripts/mcpb.sh check; \
+	GO=$(GO) bash scripts/package.sh check && GO=$(GO) bash scripts/upgrade.sh && GO=$(GO) bash scripts/windows.sh check && GO=$(GO) bash scripts/mcpb.sh check; \
 	rc=$$?; bash scripts/leftovers.sh check "$$state" || rc=1; exit $$rc
 
 clean: ## remove build outputs

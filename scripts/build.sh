@@ -14,7 +14,8 @@
 #
 # mcptray gets the desktop app's tags (GUI_TAGS, release-lib.sh says why);
 # mcptray-stdio is built without cgo. VERSION (env) overrides the version;
-# GO (env) is the go command.
+# BIN_DIR (env) is where the programs go (default bin; the upgrade check
+# builds a second version beside); GO (env) is the go command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/release-lib.sh
@@ -26,5 +27,6 @@ FLAGS=(-trimpath -buildmode=pie -ldflags "$LDFLAGS")
 echo "==> build $VER for $("$GO" env GOOS)/$("$GO" env GOARCH) (go build ${FLAGS[*]:0:${#FLAGS[@]}-1} \"$LDFLAGS\")"
 # gobuild.sh says what it builds while it builds: a first build of the
 # desktop app takes minutes.
-CGO_ENABLED=1 GO=$GO bash scripts/gobuild.sh bin/mcptray . "${FLAGS[@]}" -tags "$GUI_TAGS"
-CGO_ENABLED=0 GO=$GO bash scripts/gobuild.sh bin/mcptray-stdio ./cmd/mcptray-stdio "${FLAGS[@]}"
+BIN_DIR=${BIN_DIR:-bin}
+CGO_ENABLED=1 GO=$GO bash scripts/gobuild.sh "$BIN_DIR/mcptray" . "${FLAGS[@]}" -tags "$GUI_TAGS"
+CGO_ENABLED=0 GO=$GO bash scripts/gobuild.sh "$BIN_DIR/mcptray-stdio" ./cmd/mcptray-stdio "${FLAGS[@]}"

@@ -15,13 +15,15 @@
 #   scripts/install.sh             install (PREFIX, default ~/.local)
 #   scripts/install.sh uninstall   remove what install put there (never the database)
 #
-# GO (env) is the go command.
+# BIN_DIR (env) is where the built programs are (default bin); GO (env) is
+# the go command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/release-lib.sh
 . scripts/release-lib.sh
 
 PREFIX=${PREFIX:-$HOME/.local}
+BIN_DIR=${BIN_DIR:-bin}
 ICON_SIZES=(16 32 48 64 128 256)
 DESKTOP=$PREFIX/share/applications/mcptray.desktop
 METAINFO=$PREFIX/share/metainfo/$APP_ID.metainfo.xml
@@ -41,12 +43,12 @@ install_all() {
   # What the programs say is what this says, and what the packages name:
   # a program built otherwise than by scripts/build.sh is not installed.
   for b in mcptray mcptray-stdio; do
-    [[ -x bin/$b ]] || fail "bin/$b: not built (make build)"
-    said=$("bin/$b" --version 2>&1) || fail "bin/$b --version failed: $said"
-    [[ $said == "$b $(version)" ]] || fail "bin/$b says it is '$said', not '$b $(version)': build it with make build"
+    [[ -x $BIN_DIR/$b ]] || fail "$BIN_DIR/$b: not built (make build)"
+    said=$("$BIN_DIR/$b" --version 2>&1) || fail "$BIN_DIR/$b --version failed: $said"
+    [[ $said == "$b $(version)" ]] || fail "$BIN_DIR/$b says it is '$said', not '$b $(version)': build it with make build"
   done
   for b in mcptray mcptray-stdio; do
-    put 0755 "bin/$b" "$PREFIX/bin/$b"
+    put 0755 "$BIN_DIR/$b" "$PREFIX/bin/$b"
   done
   tmp=$(tmpdir)
   sed "s,^Exec=mcptray$,Exec=$PREFIX/bin/mcptray," packaging/mcptray.desktop >"$tmp/mcptray.desktop"

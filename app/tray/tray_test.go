@@ -837,3 +837,93 @@ func TestTheTrayShowsAHaltedServer(t *testing.T) {
 		t.Errorf("icon state %v, want the error state", st)
 	}
 }
+
+// TestMakeWayLetsTheQuestionBeAnsweredFirst: a newer version asks this
+// one to make way while a question waits; the person answers it here, the
+// call gets its answer, and only then does this one quit.
+func TestMakeWayLetsTheQuestionBeAnsweredFirst(t *testing.T) {
+	f := newFixture(t, false)
+	f.tray.cfg.Host.Present = false // no systray to end in a test
+	stopped := make(chan struct{})
+	f.tray.cfg.BeforeQuit = func() { close(stopped) }
+	release := make(chan struct{})
+	f.win.set(func() {
+		f.win.answer = func(ctx context.Context, _ link.Question) (mcpcore.Answer, error) {
+			select {
+			case <-release:
+				return mcpcore.Answer{Action: "accept"}, nil
+			case <-ctx.Done():
+				return mcpcore.Answer{}, ctx.Err()
+			}
+		}
+	})
+	f.win.quitAnswer.Store(true)
+	result := f.wipe(t.Context(), t)
+	w := f.win.next(t)
+	receive(t, w.asked, "question")
+
+	f.tray.MakeWay()
+	select {
+	case <-stopped:
+		t.Fatal("the server stopped while a question waited for an answer")
+	case got := <-result:
+		t.Fatalf("the call ended while its question waited: %q", got)
+	case <-time.After(300 * time.Millisecond): // a while, to see nothing happen
+	}
+	close(release) // the person answers
+	if got := receive(t, result, "result"); got != "wiped" {
+		t.Fatalf("the call gave %q", got)
+	}
+	receive(t, stopped, "the server to stop")
+	receive(t, w.exited, "window process ending")
+}
+
+// iconStandIn is a tray icon whose loop runs until Quit, noting when it
+// ended.
+type iconStandIn struct {
+	quit  chan struct{}
+	order *[]string
+	mu    *sync.Mutex
+}
+
+func (i iconStandIn) Run(_ string, _ []byte, ready func()) {
+	ready()
+	<-i.quit
+	i.mu.Lock()
+	*i.order = append(*i.order, "icon gone")
+	i.mu.Unlock()
+}
+func (i iconStandIn) Add([]*Item)             {}
+func (i iconStandIn) Sync()                   {}
+func (i iconStandIn) SetIcon([]byte)          {}
+func (i iconStandIn) Opened() <-chan struct{} { return nil }
+func (i iconStandIn) Quit()                   { close(i.quit) }
+
+// TestQuittingTakesTheIconOutFirst: the icon leaves the tray before the
+// server stops, since a newer version starts once the server stopped, and
+// two icons must never show.
+func TestQuittingTakesTheIconOutFirst(t *testing.T) {
+	f := newFixture(t, false)
+	var mu sync.Mutex
+	var order []string
+	f.tray.cfg.Icon = iconStandIn{quit: make(chan struct{}), order: &order, mu: &mu}
+	f.tray.cfg.BeforeQuit = func() {
+		mu.Lock()
+		order = append(order, "server stopped")
+		mu.Unlock()
+	}
+	ran := make(chan struct{})
+	go func() { defer close(ran); f.tray.Run(t.Context()) }()
+	testutil.Eventually(t, "the icon in the tray", func() bool {
+		f.tray.mu.Lock()
+		defer f.tray.mu.Unlock()
+		return f.tray.shownIn != nil
+	})
+	f.tray.MakeWay() // no question waits, no window: it quits at once
+	receive(t, ran, "Run to end")
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(order, []string{"icon gone", "server stopped"}) {
+		t.Fatalf("quitting went %v", order)
+	}
+}

@@ -98,7 +98,7 @@ type session struct {
 }
 
 func newBridge(cfg config, cfgErr error, stdout, stderr io.Writer) *bridge {
-	return &bridge{
+	b := &bridge{
 		cfg:      cfg,
 		cfgErr:   cfgErr,
 		out:      &lineWriter{w: bufio.NewWriter(stdout)},
@@ -108,6 +108,9 @@ func newBridge(cfg config, cfgErr error, stdout, stderr io.Writer) *bridge {
 		drain:    drainTimeout,
 		inflight: map[string]context.CancelFunc{},
 	}
+	// The program as it is when the shim starts: an upgrade changes it.
+	b.up.programChanged()
+	return b
 }
 
 func (b *bridge) logf(format string, args ...any) {

@@ -166,7 +166,6 @@ func (u *upstreamFinder) get(ctx context.Context, probe bool) (endpoint, error) 
 		return *u.ep, nil
 	}
 	u.ep = nil
-	u.programChanged() // on the first look, notes the program a change is measured against
 	ep, err := readEndpoint(u.cfg.endpointFile)
 	if err == nil && (!process.Alive(ep.PID) || (probe && !dialable(ep.URL))) {
 		err = fmt.Errorf("mcptray (pid %d) is not running", ep.PID)
