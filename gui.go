@@ -23,6 +23,7 @@ import (
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/cli"
 	"github.com/mcptray/mcptray/internal/daemon"
+	"github.com/mcptray/mcptray/internal/process"
 )
 
 // appID is mcptray's application ID (FyneApp.toml, preferences, .desktop).
@@ -103,13 +104,18 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 }
 
 // startWindow starts `mcptray window`, this program's window process, its
-// stdin and stdout the link; what it logs goes where ours does.
+// stdin and stdout the link; what it logs goes where ours does. It is this
+// very program (process.Self), even once an upgrade replaced its file:
+// the two ends of the link are one version.
 func startWindow() (tray.Process, error) {
-	exe, err := os.Executable()
+	exe, err := process.Self()
 	if err != nil {
 		return tray.Process{}, fmt.Errorf("finding this program: %w", err)
 	}
 	cmd := exec.Command(exe, cli.WindowCommand)
+	if name, err := os.Executable(); err == nil {
+		cmd.Args[0] = name // what ps shows, rather than /proc/self/exe
+	}
 	// Started from the Start menu, a Windows GUI program has no standard
 	// error: the window's log then goes nowhere, as ours does.
 	if _, err := os.Stderr.Stat(); err == nil {
