@@ -153,6 +153,8 @@ type Tray struct {
 	// done (the server stopped, the window process told to end).
 	leaving atomic.Bool
 	quitted chan struct{}
+	// makingWay is set while MakeWay waits to quit.
+	makingWay atomic.Bool
 }
 
 // New builds the tray of cfg; Run shows it.
@@ -252,7 +254,11 @@ func (t *Tray) Quit() {
 // moment between the last answer and the server's stop is withdrawn as it
 // is when the person quits.
 func (t *Tray) MakeWay() {
+	if !t.makingWay.CompareAndSwap(false, true) {
+		return // a second launch while the first waits: one wait is enough
+	}
 	go func() {
+		defer t.makingWay.Store(false) // the person may keep it (unsaved changes): ask again next time
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var changed <-chan struct{}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcptray/mcptray/internal/paths"
@@ -101,23 +102,20 @@ func (d *Daemon) controlled(next http.Handler) http.Handler {
 
 // SetOnShow sets what a second launch's show request runs; nil answers
 // that the window is not ready.
-func (d *Daemon) SetOnShow(f func()) {
-	if f == nil {
-		d.onShow.Store(nil)
-		return
-	}
-	d.onShow.Store(&f)
-}
+func (d *Daemon) SetOnShow(f func()) { setHook(&d.onShow, f) }
 
 // SetOnLeave sets what the desktop app runs when a newer version of it
 // starts and asks it to make way (HandOver); nil answers that the app is
 // quit from its tray menu, as an app that cannot make way does.
-func (d *Daemon) SetOnLeave(f func()) {
+func (d *Daemon) SetOnLeave(f func()) { setHook(&d.onLeave, f) }
+
+// setHook stores f in p, for the control endpoint to run; nil clears it.
+func setHook(p *atomic.Pointer[func()], f func()) {
 	if f == nil {
-		d.onLeave.Store(nil)
+		p.Store(nil)
 		return
 	}
-	d.onLeave.Store(&f)
+	p.Store(&f)
 }
 
 // HandOver deals with an mcptray already serving the database the app is
