@@ -261,9 +261,8 @@ func (t *Tray) MakeWay() {
 		defer t.makingWay.Store(false) // the person may keep it (unsaved changes): ask again next time
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		var changed <-chan struct{}
 		if a := t.cfg.Asker; a != nil {
-			changed = a.Subscribe(ctx)
+			changed := a.Subscribe(ctx)
 			for a.Pending() > 0 {
 				select {
 				case <-changed:
