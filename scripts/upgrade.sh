@@ -51,7 +51,6 @@ build_b() {
 
 # The client: the shim, started as a client starts it, in a home of its
 # own. CLIENT is its coprocess; its stderr goes to $TMP/shim.log.
-SERVER_PID=
 start_client() {
   local shim=$1 home=$TMP/home
   mkdir -p "$home/.config"
