@@ -28,8 +28,8 @@ function fail(msg) {
 }
 
 // run starts a program, its output kept, under a deadline.
-async function run(cmd, args, { env = process.env, timeoutMs = 60_000 } = {}) {
-  const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+async function run(cmd, args, { env = process.env, cwd, timeoutMs = 60_000 } = {}) {
+  const child = spawn(cmd, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -103,7 +103,8 @@ if (!merged.startsWith(mine)) fail(`config.yaml lost what was written in it:\n${
 console.log(`continue-cli: config.yaml after the install:\n${merged.replace(/^/gm, "  | ")}`);
 
 const t0 = Date.now();
-r = await run(CN, ["-p", "Which tools do you have?"], { env, timeoutMs: 90_000 });
+// From the empty home folder: cn indexes the files of the folder it runs in.
+r = await run(CN, ["-p", "Which tools do you have?"], { env, cwd: HOME, timeoutMs: 90_000 });
 const seconds = ((Date.now() - t0) / 1000).toFixed(1);
 model.close();
 if (r.code !== 0) fail(`cn -p exited ${r.code ?? r.signal} after ${seconds} s:\n${r.out}`);
