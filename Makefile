@@ -163,7 +163,7 @@ unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of th
 # each package's testdata/fuzz/TARGET/, which plain `go test` runs too.
 FUZZ_TARGETS := ./mcpcore:FuzzParseCatalog ./mcpcore:FuzzRouterPeek ./mcpcore:FuzzFolderPath \
 	./mcpcore/actions:FuzzTemplateValues \
-	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML \
+	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML ./clientconfig:FuzzMergeContinueYAML \
 	./cmd/mcptray-stdio:FuzzReadLine ./cmd/mcptray-stdio:FuzzIDIn ./cmd/mcptray-stdio:FuzzReadSSE ./cmd/mcptray-stdio:FuzzHeaderValue \
 	./importer:FuzzOpenAPIOwnActions ./importer:FuzzOpenAPISpecOwnActions ./importer:FuzzCurlOwnActions
 FUZZTIME ?= 1m

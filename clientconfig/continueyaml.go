@@ -181,7 +181,7 @@ func (l *continueLayout) findItems(lines []string, seq *yaml.Node) error {
 	}
 	last := &l.items[len(l.items)-1]
 	for i := last[0] + 1; i < len(lines); i++ {
-		if content(lines[i]) && indentOf(lines[i]) <= len(l.dash) && !strings.HasPrefix(strings.TrimLeft(lines[i], " "), "-") {
+		if content(lines[i]) && indentOf(lines[i]) <= len(l.dash) {
 			last[1] = i
 			break
 		}
