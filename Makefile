@@ -47,7 +47,7 @@ step = @printf '\n==> %s\n' "$(1)"
 # of them; the serving process's tray (app/tray) and the link are too.
 HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$' -e '/app/ui$$' -e '/app/editor$$' -e '/app/internal/uitest$$')
 
-.PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient conformance bench bench-shim clean distclean
+.PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient continue-cli conformance bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -78,8 +78,8 @@ run: install ## build, install for the current user, and start the installed app
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed": the check that the run left nothing behind
 # (scripts/leftovers.sh) is silent when it holds.
-TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke tsclient conformance
-test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, conformance, then nothing left behind
+TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke tsclient continue-cli conformance
+test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, Continue's CLI, conformance, then nothing left behind
 	@failed=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
 	for step in $(TEST_STEPS); do \
 	  $(MAKE) $$step || failed="$$failed $$step"; \
@@ -163,7 +163,7 @@ unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of th
 # each package's testdata/fuzz/TARGET/, which plain `go test` runs too.
 FUZZ_TARGETS := ./mcpcore:FuzzParseCatalog ./mcpcore:FuzzRouterPeek ./mcpcore:FuzzFolderPath \
 	./mcpcore/actions:FuzzTemplateValues \
-	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML \
+	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML ./clientconfig:FuzzMergeContinueYAML \
 	./cmd/mcptray-stdio:FuzzReadLine ./cmd/mcptray-stdio:FuzzIDIn ./cmd/mcptray-stdio:FuzzReadSSE ./cmd/mcptray-stdio:FuzzHeaderValue \
 	./importer:FuzzOpenAPIOwnActions ./importer:FuzzOpenAPISpecOwnActions ./importer:FuzzCurlOwnActions
 FUZZTIME ?= 1m
@@ -200,6 +200,11 @@ tsclient: ## the official TypeScript MCP client through bin/mcptray-stdio (both 
 	$(call step,TypeScript client via mcptray-stdio (scripts/tsclient.sh))
 	@$(MAKE) build
 	@MCPTRAY_BIN=$(CURDIR)/$(BIN) MCPTRAY_STDIO_BIN=$(CURDIR)/$(STDIO_BIN) bash scripts/tsclient.sh
+
+continue-cli: ## Continue's CLI (cn, pinned from npm) gets mcptray's tools after `config continue --install` (no model, no account; skipped when npm cannot install it)
+	$(call step,Continue's CLI after config continue --install (scripts/continue-cli.sh))
+	@$(MAKE) build
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) MCPTRAY_STDIO_BIN=$(CURDIR)/$(STDIO_BIN) bash scripts/continue-cli.sh
 
 conformance: ## MCP conformance suite against bin/mcptray serve (both revisions; tasks-* must pass)
 	$(call step,MCP conformance (scripts/conformance.sh))

@@ -99,7 +99,13 @@ func (u *UI) copyEntry(c clientconfig.Client) {
 		return
 	}
 	u.app.Clipboard().SetContent(string(b))
-	where := strings.Join(clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS)), " or ")
+	var files []string // the files this entry's syntax is for (Continue's config.yaml has its own)
+	for _, f := range clientconfig.Paths(c, clientconfig.LocalEnv(runtime.GOOS)) {
+		if clientconfig.ForFile(c, f).Format == c.Format {
+			files = append(files, f)
+		}
+	}
+	where := strings.Join(files, " or ")
 	u.app.SendNotification(fyne.NewNotification("Entry for "+c.Name+" copied", "Add it to "+where+", then: "+c.Restart))
 }
 
@@ -182,7 +188,13 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 		v.form.Disable()
 	}
 
-	v.path = widget.NewSelect(clientconfig.Paths(c, env), func(string) { v.hidePreview() })
+	// Continue's two files differ in syntax: the entry shown follows the file.
+	v.path = widget.NewSelect(clientconfig.Paths(c, env), func(string) {
+		v.hidePreview()
+		if v.snippet != nil { // built after the first selection
+			v.showSnippet()
+		}
+	})
 	if len(v.path.Options) > 0 {
 		v.path.SetSelectedIndex(0)
 	}
@@ -372,7 +384,7 @@ func (v *connectView) showSnippet() {
 	p, err := v.params()
 	var b []byte
 	if err == nil {
-		b, err = clientconfig.Snippet(v.c, v.Form(), p)
+		b, err = clientconfig.Snippet(clientconfig.ForFile(v.c, v.path.Selected), v.Form(), p)
 	}
 	if err != nil {
 		v.snippet.SetText("")
@@ -460,6 +472,10 @@ func (v *connectView) Preview() bool {
 		return false
 	}
 	if !pl.Changed {
+		if pl.Note != "" {
+			v.showResult(fmt.Sprintf("%s was left alone: %s", pl.Path, pl.Note))
+			return false
+		}
 		v.showResult(fmt.Sprintf("mcptray is already configured in %s; nothing to change.", pl.Path))
 		return false
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"image/color"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -457,4 +458,50 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 	uitest.Sees(t, "a broken entry", got, "button: Test",
 		`re:label: Does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
 	uitest.SeesNone(t, "a broken entry", got, "It works")
+}
+
+// Continue has two files in two syntaxes: the entry shown follows the file
+// chosen, and config.yaml, which mcptray never creates, is left alone with
+// the reason when it does not exist.
+func TestConnectContinueEntryFollowsTheFile(t *testing.T) {
+	v, _, own := newConnectFixture(t, "continue")
+	if len(v.path.Options) != 2 || !strings.HasSuffix(own, "mcptray.json") || !strings.HasSuffix(v.path.Options[1], "config.yaml") {
+		t.Fatalf("files: %q (first chosen: %s)", v.path.Options, own)
+	}
+	if !strings.Contains(v.snippet.Text, `"mcpServers": {`) {
+		t.Errorf("the entry for %s is not JSON:\n%s", own, v.snippet.Text)
+	}
+	yml := v.path.Options[1]
+	v.path.SetSelected(yml)
+	if want := "mcpServers:\n  - name: mcptray\n    command: \"" + testShim + "\"\n    args: []\n"; v.snippet.Text != want {
+		t.Errorf("the entry for %s:\n%s\nwant:\n%s", yml, v.snippet.Text, want)
+	}
+	for _, th := range []struct {
+		name    string
+		variant fyne.ThemeVariant
+	}{{"light", theme.VariantLight}, {"dark", theme.VariantDark}} {
+		test.ApplyTheme(t, variantTheme{theme.DefaultTheme(), th.variant})
+		if v.Preview() {
+			t.Fatalf("a preview to create %s", yml)
+		}
+		v.win.Resize(fyne.NewSize(680, 760))
+		uitest.Capture(t, v.win, "connect-continue-yaml-"+th.name+".png")
+	}
+	uitest.Sees(t, "the window", uitest.SeenIn(v.win.Canvas()),
+		"label: "+yml+" was left alone: it does not exist, and mcptray adds to it but never creates it: with a config.yaml, Continue's CLI (cn) would stop using your Continue account's configuration, models included, and the IDE extension would stop reading a config.json. cn writes the file when you give it a model at its first start: install again then (the IDE extension reads mcptray's own file in mcpServers meanwhile).")
+	if _, err := os.Stat(yml); !os.IsNotExist(err) {
+		t.Errorf("%s: %v", yml, err)
+	}
+}
+
+// variantTheme is the default theme in one variant, light or dark, to look
+// at a window in both.
+type variantTheme struct {
+	fyne.Theme
+	variant fyne.ThemeVariant
+}
+
+// Color is the theme's colour name in the variant, whichever is asked.
+func (v variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return v.Theme.Color(n, v.variant)
 }

@@ -71,6 +71,7 @@ func Check(ctx context.Context, c Client, path, name string, environ []string) (
 	if name == "" {
 		name = DefaultName
 	}
+	c = ForFile(c, path)
 	install := fmt.Sprintf("mcptray config %s --install", c.ID)
 	content, err := readConfig(path)
 	if err != nil {

@@ -44,6 +44,9 @@ const (
 	JSONC               // JSON with comments and trailing commas
 	TOML
 	YAML
+	// ContinueYAML is Continue's config.yaml: the servers are a YAML list
+	// under RootKey, each item named by its name key (see ForFile).
+	ContinueYAML
 )
 
 // Client describes one AI client.
@@ -68,6 +71,10 @@ type Client struct {
 	// every file of its mcpServers folder): removing the last one deletes
 	// the file.
 	OwnFile bool
+	// ExistingOnly, when set, says mcptray merges into the file but never
+	// creates it, and why: creating it would change what the client reads
+	// (Continue's config.yaml, see ForFile).
+	ExistingOnly string
 	// Restart tells the user how to make the client read its config again.
 	Restart string
 
@@ -150,7 +157,7 @@ var clients = []Client{
 	{ID: "goose", Name: "Goose", Format: YAML, RootKey: "extensions", HTTP: true,
 		Restart: "Start a new Goose session (or restart Goose Desktop)."},
 	{ID: "continue", Name: "Continue", Format: JSON, RootKey: "mcpServers", HTTP: true, OwnFile: true,
-		Restart: "Continue reloads its configuration when the file changes; mcptray's tools are used in Agent mode.",
+		Restart: "Continue's IDE extension reloads its configuration when the files change (mcptray's tools are used in Agent mode); start cn, its CLI, again.",
 		stdio:   cmdEntry,
 		http:    func(p Params, b string) obj { return typed("http", urlEntry(p, b)) }},
 }
@@ -382,6 +389,8 @@ func Merge(c Client, existing []byte, f Form, p Params) ([]byte, error) {
 		out, err = mergeTOML(c, src, f, p)
 	case YAML:
 		out, err = mergeYAML(c, src, f, p)
+	case ContinueYAML:
+		out, err = mergeContinue(c, src, f, p)
 	default:
 		out, err = mergeJSON(c, src, f, p)
 	}
@@ -410,6 +419,8 @@ func Remove(c Client, existing []byte, name string) ([]byte, bool, error) {
 		out, found, err = removeTOML(c, existing, name)
 	case YAML:
 		out, found, err = removeYAML(c, existing, name)
+	case ContinueYAML:
+		out, found, err = removeContinue(c, existing, name)
 	default:
 		out, found, err = removeJSON(c, existing, name)
 	}
@@ -561,6 +572,8 @@ func entryNames(c Client, content []byte) (map[string]map[string]any, error) {
 		return tomlEntries(c, content)
 	case YAML:
 		return yamlEntries(c, content)
+	case ContinueYAML:
+		return continueEntries(c, content)
 	}
 	out := map[string]map[string]any{}
 	if len(bytes.TrimSpace(content)) == 0 {

@@ -303,7 +303,6 @@ func TestPathOverrides(t *testing.T) {
 		"copilot-cli":    "/cfg/copilot/mcp-config.json",
 		"cline":          "/cfg/cline/data/settings/cline_mcp_settings.json",
 		"goose":          "/cfg/goose/config/config.yaml",
-		"continue":       "/cfg/continue/mcpServers/mcptray.json",
 		"vscode":         "/cfg/xdg/Code/User/mcp.json",
 		"claude-desktop": "/cfg/xdg/Claude/claude_desktop_config.json",
 	} {
@@ -322,10 +321,20 @@ func TestPathOverrides(t *testing.T) {
 		"lmstudio":    "/home/ann/.lmstudio/mcp.json",
 		"cline":       "/home/ann/.cline/data/settings/cline_mcp_settings.json",
 		"goose":       "/home/ann/.config/goose/config.yaml",
-		"continue":    "/home/ann/.continue/mcpServers/mcptray.json",
 	} {
 		if got := Paths(mustLookup(id), e); len(got) != 1 || got[0] != want {
 			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	// Continue: mcptray's own file for the IDE extension, config.yaml for
+	// the CLI (and the IDE's local configuration).
+	for dir, want := range map[string][]string{
+		"":              {"/home/ann/.continue/mcpServers/mcptray.json", "/home/ann/.continue/config.yaml"},
+		"/cfg/continue": {"/cfg/continue/mcpServers/mcptray.json", "/cfg/continue/config.yaml"},
+	} {
+		e.Vars = map[string]string{"CONTINUE_GLOBAL_DIR": dir}
+		if got := Paths(mustLookup("continue"), e); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("continue (CONTINUE_GLOBAL_DIR=%q): %q, want %q", dir, got, want)
 		}
 	}
 	win := Env{GOOS: "windows", Home: `C:\Users\ann`, Vars: map[string]string{"APPDATA": `C:\Users\ann\AppData\Roaming`}}

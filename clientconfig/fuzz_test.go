@@ -45,6 +45,11 @@ func fuzzMerge(f *testing.F, id string, wanted ...func(existing []byte) bool) {
 	if !ok {
 		f.Fatalf("no client %q", id)
 	}
+	fuzzMergeClient(f, c, wanted...)
+}
+
+// fuzzMergeClient is fuzzMerge for the client c as it is.
+func fuzzMergeClient(f *testing.F, c Client, wanted ...func(existing []byte) bool) {
 	p := Params{ShimPath: "/opt/mcptray/mcptray-stdio", URL: "http://127.0.0.1:8731/mcp", Token: "mt_fuzz"}
 	f.Fuzz(func(t *testing.T, existing []byte, http bool) {
 		for _, w := range wanted {
@@ -86,6 +91,14 @@ func FuzzMergeYAML(f *testing.F) {
 	f.Add([]byte("# mine\nextensions: {}\n"), false)
 	f.Add([]byte("!\r"), false) // a lone CR: refused, once merged twice differently
 	fuzzMerge(f, "goose")
+}
+
+func FuzzMergeContinueYAML(f *testing.F) {
+	f.Add([]byte("name: x\nmodels:\n  - name: m\n    provider: openai\nmcpServers:\n  - name: other\n    command: x\n# end\nrules: []\n"), false)
+	f.Add([]byte("mcpServers:\n- command: old\n  name: mcptray\n- name: b\n"), true)
+	f.Add([]byte("mcpServers: []\r\nname: x\r\n"), false)
+	f.Add([]byte("mcpServers: # none\n"), true)
+	fuzzMergeClient(f, ForFile(mustLookup("continue"), "config.yaml"))
 }
 
 // TestYAMLWithLoneCRIsRefused: the fuzzer's find, a Goose file whose lines

@@ -21,14 +21,21 @@ type Plan struct {
 	// Private says the file will hold a live token: it is written readable
 	// only by its owner, whatever its mode was.
 	Private bool
+	// Note says why a file is left alone: one mcptray does not create
+	// (Client.ExistingOnly) does not exist.
+	Note string
 }
 
 // PlanInstall reads path and computes the merged content. A malformed file
 // is an error and is never written.
 func PlanInstall(c Client, path string, f Form, p Params) (Plan, error) {
+	c = ForFile(c, path)
 	old, err := readConfig(path)
 	if err != nil {
 		return Plan{}, err
+	}
+	if old == nil && c.ExistingOnly != "" {
+		return Plan{Path: path, Note: "it does not exist, and " + c.ExistingOnly + "."}, nil
 	}
 	out, err := Merge(c, old, f, p)
 	if err != nil {
@@ -41,6 +48,7 @@ func PlanInstall(c Client, path string, f Form, p Params) (Plan, error) {
 // PlanRemove reads path and computes its content without the entry
 // named name; Changed is false when the file has no such entry.
 func PlanRemove(c Client, path, name string) (Plan, error) {
+	c = ForFile(c, path)
 	old, err := readConfig(path)
 	if err != nil {
 		return Plan{}, err

@@ -144,9 +144,12 @@ func Paths(c Client, e Env) []string {
 		}
 		return []string{e.join(e.xdg(), "goose", "config.yaml")}
 	case "continue":
-		// Continue reads every file of ~/.continue/mcpServers: this one is
-		// mcptray's alone.
-		return []string{e.join(e.or(e.get("CONTINUE_GLOBAL_DIR"), ".continue"), "mcpServers", "mcptray.json")}
+		// The IDE extension reads every file of ~/.continue/mcpServers,
+		// whichever configuration is chosen in it: this one is mcptray's
+		// alone. The CLI (cn) reads servers from config.yaml only, which
+		// the IDE extension also reads for its local configuration.
+		dir := e.or(e.get("CONTINUE_GLOBAL_DIR"), ".continue")
+		return []string{e.join(dir, "mcpServers", "mcptray.json"), e.join(dir, "config.yaml")}
 	}
 	return nil
 }

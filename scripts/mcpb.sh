@@ -73,6 +73,14 @@ check() {
   done
   file "$tmp/x/server/"* 2>/dev/null || true
   "$GO" run packaging/windows/pecheck.go console "$tmp/x/server/mcptray-stdio.exe"
+  # What Claude Desktop shows before the extension is used says first that
+  # the mcptray app must be installed, and lists no tools it may not have.
+  "$CACHE/node_modules/node/bin/node" -e '
+    const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const ok = m.description.startsWith("Needs the mcptray app") && m.long_description.startsWith("**First install the mcptray app") && !(m.tools || []).length;
+    if (!ok) { console.error("the manifest does not say first that mcptray must be installed:\n" + m.description + "\n" + m.long_description); process.exit(1); }
+  ' "$tmp/x/manifest.json" || fail "$MCPB: its page would not say that mcptray must be installed"
+  echo "extension page: says first that the mcptray app must be installed, declares no tools"
   # The Linux shim, run from the bundle with no mcptray to find (an empty
   # home, no PATH), says how to install it in its answer to initialize.
   local out init

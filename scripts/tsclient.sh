@@ -34,35 +34,13 @@ cp "$manifest/shim.test.mjs" "$cache/shim.test.mjs"
 [[ -x $bin ]] || die "no executable at $bin (make build)"
 [[ -x $shim ]] || die "no executable at $shim (make build)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/mcptray-tsclient.XXXXXX")
-server_pid=""
-cleanup() {
-  local rc=$?
-  if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server_pid" 2>/dev/null || true
-  fi
-  [[ -n $server_pid ]] && wait "$server_pid" 2>/dev/null || true
-  if ((rc == 0)) && [[ ${TSCLIENT_KEEP:-0} != 1 ]]; then rm -rf "$work"; else say "work dir kept: $work"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-
+# shellcheck source=scripts/test-server.sh
+. "$root/scripts/test-server.sh"
+test_work tsclient "${TSCLIENT_KEEP:-0}"
 export XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACHE_HOME=$work/cache XDG_STATE_HOME=$work/state
 mkdir -p "$XDG_CONFIG_HOME" "$XDG_DATA_HOME" "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
-"$bin" serve --db "$work/mcptray.db" --addr 127.0.0.1:0 --catalog examples/conformance.json \
-  </dev/null >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-endpoint=$XDG_CONFIG_HOME/mcptray/endpoint.json
-for _ in $(seq 300); do
-  [[ -s $endpoint ]] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.err" >&2; die "the server exited"; }
-  sleep 0.1
-done
-[[ -s $endpoint ]] || { cat "$work/server.err" >&2; die "no endpoint file within 30 s"; }
+test_serve "$bin" --db "$work/mcptray.db" --addr 127.0.0.1:0 --catalog examples/conformance.json
 
 # The shim must never start a second server here, and finds the first one itself.
 SHIM=$shim MCPTRAY=$bin MCPTRAY_BIN=$bin MCPTRAY_DB=$work/mcptray.db \
-  timeout --kill-after=10 300 "$node" "$cache/shim.test.mjs" || {
-  say "server stderr:"; tail -n 30 "$work/server.err" | sed 's/^/  | /' >&2; exit 1; }
+  timeout --kill-after=10 300 "$node" "$cache/shim.test.mjs" || { test_server_log; exit 1; }

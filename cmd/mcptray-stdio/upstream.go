@@ -270,7 +270,7 @@ func (u *upstreamFinder) start(ctx context.Context, old *endpoint) (ep endpoint,
 		}()
 	}
 	if u.cfg.bin == "" {
-		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself, on PATH and where mcptray's installers put it). Install mcptray (https://github.com/mcptray/mcptray#setup) and start it, then try again."}
+		return endpoint{}, &unavailableError{"mcptray is not running and mcptray-stdio cannot find the mcptray program (it looks next to itself, on PATH and where mcptray's installers put it). Install mcptray (from https://github.com/mcptray/mcptray/releases, or see https://github.com/mcptray/mcptray#set-up) and start it, then try again."}
 	}
 	args := append([]string(nil), u.cfg.startArgs...)
 	if headless() || os.Getenv("MCPTRAY_ENDPOINT_FILE") != "" {

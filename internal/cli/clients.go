@@ -27,8 +27,9 @@ type clientStatus struct {
 // scanClients looks at every client's config files on env.
 func scanClients(env clientconfig.Env, name string) []clientStatus {
 	var out []clientStatus
-	for _, c := range clientconfig.Clients() {
-		for _, path := range clientconfig.Paths(c, env) {
+	for _, client := range clientconfig.Clients() {
+		for _, path := range clientconfig.Paths(client, env) {
+			c := clientconfig.ForFile(client, path)
 			s := clientStatus{Client: c, Path: path}
 			b, err := os.ReadFile(path)
 			switch {
@@ -47,7 +48,8 @@ func scanClients(env clientconfig.Env, name string) []clientStatus {
 				case c.OwnFile:
 					dir = filepath.Dir(dir) // mcptray's own file, in a folder it creates
 				}
-				if st, err := os.Stat(dir); err == nil && st.IsDir() && c.ID != "claude-code-project" {
+				// A file mcptray never creates is not where it would go.
+				if st, err := os.Stat(dir); err == nil && st.IsDir() && c.ID != "claude-code-project" && c.ExistingOnly == "" {
 					s.Found = true
 				}
 			default:

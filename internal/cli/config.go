@@ -182,12 +182,24 @@ func countTrue(bs ...bool) int {
 
 // print shows the entry and where it goes.
 func (j configJob) print(form clientconfig.Form, p clientconfig.Params) error {
-	snippet, err := clientconfig.Snippet(j.c, form, p)
-	if err != nil {
-		return err
+	// Files of one syntax share a snippet; Continue has two syntaxes.
+	for i := 0; i < len(j.files); {
+		c := clientconfig.ForFile(j.c, j.files[i])
+		n := i + 1
+		for n < len(j.files) && clientconfig.ForFile(j.c, j.files[n]).Format == c.Format {
+			n++
+		}
+		snippet, err := clientconfig.Snippet(c, form, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(j.out, "# %s (%s) — add this to %s\n", j.c.Name, form, strings.Join(j.files[i:n], " and "))
+		if c.ExistingOnly != "" {
+			fmt.Fprintf(j.out, "# (if it exists: %s)\n", c.ExistingOnly)
+		}
+		j.out.Write(snippet)
+		i = n
 	}
-	fmt.Fprintf(j.out, "# %s (%s) — add this to %s\n", j.c.Name, form, strings.Join(j.files, " and "))
-	j.out.Write(snippet)
 	install := []string{"--install"}
 	if form == clientconfig.HTTP {
 		install = []string{"--http", "--install"}
@@ -223,7 +235,11 @@ func (j configJob) showPlans(plans []clientconfig.Plan, none string) bool {
 	changed := false
 	for _, pl := range plans {
 		if !pl.Changed {
-			fmt.Fprintf(j.out, "%s: %s\n", pl.Path, none)
+			if pl.Note != "" {
+				fmt.Fprintf(j.out, "%s: left alone: %s\n", pl.Path, pl.Note)
+			} else {
+				fmt.Fprintf(j.out, "%s: %s\n", pl.Path, none)
+			}
 			continue
 		}
 		changed = true
@@ -339,12 +355,15 @@ func (j configJob) remove(ctx context.Context, in io.Reader, yes bool) error {
 }
 
 // check runs the entry in each file as the client would: every file
-// that exists (Claude Desktop on Windows may have two), or the first.
+// that exists (Claude Desktop on Windows may have two, Continue has two),
+// or the first. A file mcptray never creates is said to be missing.
 func (j configJob) check(ctx context.Context) error {
 	var files []string
 	for _, path := range j.files {
 		if _, err := os.Stat(path); err == nil {
 			files = append(files, path)
+		} else if why := clientconfig.ForFile(j.c, path).ExistingOnly; why != "" {
+			fmt.Fprintf(j.out, "not checked: %s — it does not exist, and %s.\n", path, why)
 		}
 	}
 	if len(files) == 0 {

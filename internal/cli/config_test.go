@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -479,4 +480,53 @@ func TestConfigHintsNameTheEntry(t *testing.T) {
 	if want := "mcptray config cursor --http --install --name b --db " + db; err != nil || !strings.Contains(out, want) {
 		t.Errorf("%v: the output does not say %q:\n%s", err, want, out)
 	}
+}
+
+// Continue: mcptray's own file for the IDE extension always; config.yaml,
+// which the CLI (cn) reads, only once it exists, never created.
+func TestConfigContinueBothFiles(t *testing.T) {
+	home, shim, db := configHome(t)
+	ctx := context.Background()
+	own := filepath.Join(home, ".continue", "mcpServers", "mcptray.json")
+	yml := filepath.Join(home, ".continue", "config.yaml")
+	var out bytes.Buffer
+	if err := Run(ctx, []string{"config", "continue", "--install", "--yes", "--shim", shim, "--db", db}, Env{Stdin: strings.NewReader(""), Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(yml); !os.IsNotExist(err) || !strings.Contains(out.String(), yml+": left alone: it does not exist") {
+		t.Fatalf("config.yaml was created (%v), or no word about it:\n%s", err, out.String())
+	}
+	if b, _ := os.ReadFile(own); !strings.Contains(string(b), shim) {
+		t.Fatalf("%s:\n%s", own, b)
+	}
+	mine := "name: Local Config\nversion: 1.0.0\nschema: v1\nmodels: [] # cn's\n"
+	os.WriteFile(yml, []byte(mine), 0o644)
+	out.Reset()
+	if err := Run(ctx, []string{"config", "continue", "--install", "--yes", "--shim", shim, "--db", db}, Env{Stdin: strings.NewReader(""), Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(yml)
+	if want := mine + "mcpServers:\n  - name: mcptray\n    command: " + strconvQuote(shim) + "\n    args: []\n"; string(b) != want {
+		t.Fatalf("config.yaml:\n%s\nwant:\n%s\nsaid:\n%s", b, want, out.String())
+	}
+	if !strings.Contains(out.String(), own+": mcptray is already configured there") {
+		t.Errorf("the own file again:\n%s", out.String())
+	}
+	// --remove takes both out: the own file goes, config.yaml keeps the rest.
+	out.Reset()
+	if err := Run(ctx, []string{"config", "continue", "--remove", "--yes", "--db", db}, Env{Stdin: strings.NewReader(""), Stdout: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(yml); string(b) != mine+"mcpServers: []\n" {
+		t.Errorf("config.yaml after --remove:\n%s", b)
+	}
+	if _, err := os.Stat(own); !os.IsNotExist(err) {
+		t.Errorf("%s after --remove: %v", own, err)
+	}
+}
+
+// strconvQuote is s as a JSON (and YAML double-quoted) string.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
