@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -36,7 +37,7 @@ func galleryTools() ([]catalog.Tool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", src.what, err)
 		}
-		out = append(out, c.Tools...)
+		out = append(out, examples.On(c, runtime.GOOS).Tools...)
 	}
 	return out, nil
 }

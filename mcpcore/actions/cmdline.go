@@ -386,10 +386,12 @@ func quoteArg(s string) string {
 // nothing (known false) when the program or the folder depends on the
 // call — its arguments, answers or a secret.
 func LocateProgram(c *catalog.Command, server map[string]string) (path string, known bool, err error) {
+	data := &Data{Server: server}
+	here := c.On(data.goos())
+	c = &here
 	if len(c.Argv) == 0 || dependsOnCall(c.Argv[0]) || dependsOnCall(c.Dir) {
 		return "", false, nil
 	}
-	data := &Data{Server: server}
 	prog, err := Render(c.Argv[0], data)
 	if err != nil || prog == "" {
 		return "", false, nil
