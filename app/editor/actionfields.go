@@ -192,7 +192,8 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 		f.Line.box(), f.runs, f.warn,
 		errs.templatedSub("Working folder", f.dir, under+".dir"),
 		widget.NewLabel("On Windows, run instead"),
-		ui.Hint("Windows lacks many programs of Linux and macOS (date, grep, find…). Give the command line Windows runs in their place, or leave it empty to run the one above there too."),
+		ui.Hint("Windows lacks many programs of Linux and macOS (date, grep, find…): give the command line Windows runs in their place, or leave it empty to run the one above there too. "+
+			"Windows' cmd reads its line its own way, so a value of the call reaches it only through a variable: NAME={{.args.x}} under More variables, written !NAME! after cmd /v:on."),
 		f.WinLine.box(), f.winRuns,
 		errs.templatedSub("Working folder on Windows", f.winDir, under+".os.windows.dir"),
 		widget.NewLabel("Environment variables it sees"),

@@ -160,7 +160,11 @@ func ValidateCommand(c *catalog.Command) []Problem {
 	for _, goos := range sortedKeys(c.OS) {
 		field := "os." + goos
 		if _, ok := catalog.OSNames[goos]; !ok {
-			ps = append(ps, problemf(field, "%q is not an operating system mcptray knows; use one of %s", goos, strings.Join(sortedKeys(catalog.OSNames), ", ")))
+			var known []string
+			for _, n := range sortedKeys(catalog.OSNames) {
+				known = append(known, fmt.Sprintf("%s (%s)", n, catalog.OSNames[n]))
+			}
+			ps = append(ps, problemf(field, "%q is not an operating system mcptray knows; use Go's name for it: %s", goos, strings.Join(known, ", ")))
 			continue
 		}
 		ps = append(ps, validateCommandLine(field, c.OS[goos].Argv, c.OS[goos].Dir)...)
