@@ -21,7 +21,7 @@ import (
 // Windows runs it (its "os": {"windows": …} line), in a user folder with
 // a space in its name holding the notes, scripts and downloads they work
 // on, and then with values that would be commands if cmd read them. It
-// runs on Windows, and under Wine by hand (see docs/windows.md): Wine lacks
+// runs on Windows, and under Wine by hand (see docs/windows-commands.md): Wine lacks
 // some programs (PowerShell, forfiles) and stubs others (findstr), so an
 // example whose program is missing is logged, not failed, unless
 // MCPTRAY_EXAMPLES_STRICT is set, as it is on a real Windows run.

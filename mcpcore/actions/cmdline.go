@@ -380,7 +380,8 @@ func quoteArg(s string) string {
 	return restore("'"+strings.ReplaceAll(safe, "'", `'\''`)+"'", tmpls)
 }
 
-// LocateProgram checks, before any call, that the command's program can
+// LocateProgram checks, before any call, that the program of the command
+// line this system runs (the command's own, or its line for this system) can
 // be found: on the PATH the command will see, or at its path (relative to
 // the working folder). server is the template data of .server. It says
 // nothing (known false) when the program or the folder depends on the
