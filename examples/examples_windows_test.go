@@ -14,7 +14,6 @@ import (
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestExamplesRunOnWindows calls every example that runs a command as
@@ -105,19 +104,25 @@ func TestExamplesRunOnWindows(t *testing.T) {
 			data := &actions.Data{Args: a, Server: map[string]string{"home": home},
 				Inputs: map[string]any{"details": map[string]any{"content": map[string]any{"title": "A title & more", "urgency": "high"}}}}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			res, err := actions.Run(ctx, tool.Action, data, nil)
+			out, err := actions.CommandOutput(ctx, c, data)
 			cancel()
-			if err != nil {
-				t.Errorf("%s %v: %v", tool.Name, a, err)
-				continue
+			var failed string
+			switch {
+			case err != nil:
+				failed = err.Error()
+			case out.ExitCode != 0:
+				failed = out.Status + ": " + string(out.Stderr)
 			}
-			text := resultText(res)
-			t.Logf("%s %v → error=%v:\n%s", tool.Name, a, res.IsError, text)
-			if res.IsError && a != nil && (strings.Contains(toText(a), hostile) || strings.Contains(toText(a), unquoted) || a["path"] == filepath.Join(home, "Documents")) {
-				continue // refused or failed on a hostile value: what matters is the marker below
+			if out != nil {
+				t.Logf("%s %v → %s\n%s%s", tool.Name, a, out.Status, out.Stdout, out.Stderr)
+			} else {
+				t.Logf("%s %v → %v", tool.Name, a, err)
 			}
-			if res.IsError && (strict || !missingProgram(text)) {
-				t.Errorf("%s %v answered an error:\n%s", tool.Name, a, text)
+			hostileCall := strings.Contains(toText(a), hostile) || strings.Contains(toText(a), unquoted) || a["path"] == filepath.Join(home, "Documents")
+			missing := errors.Is(err, actions.ErrProgramNotFound) || strings.Contains(failed, "needs PowerShell")
+			if failed != "" && !hostileCall && (strict || !missing) {
+				// A hostile call may fail; what matters is the marker below.
+				t.Errorf("%s %v failed: %s", tool.Name, a, failed)
 			}
 		}
 	}
@@ -143,22 +148,6 @@ func TestExamplesRunOnWindows(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, `Downloads\new.txt`)); err != nil {
 		t.Errorf("clean_downloads deleted a new download: %v", err)
 	}
-}
-
-// missingProgram says whether an error result is about a program this
-// Windows lacks (PowerShell, forfiles, git, rg under Wine).
-func missingProgram(text string) bool {
-	return strings.Contains(text, actions.ErrProgramNotFound.Error()) || strings.Contains(text, "needs PowerShell")
-}
-
-func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 func toText(a map[string]any) string {
