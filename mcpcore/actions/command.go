@@ -391,6 +391,7 @@ func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Report
 	cmd.Env = env
 	cmd.WaitDelay = waitDelay
 	grp := groupProcess(cmd)
+	noConsoleWindow(cmd)
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}
