@@ -31,15 +31,21 @@ import (
 // readByCmd says whether cmd.exe reads the command line of program (a
 // name or a path): cmd itself, or a batch file.
 func readByCmd(program string) bool {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(program, `\`, "/")))
-	return base == "cmd" || base == "cmd.exe" || strings.HasSuffix(base, ".bat") || strings.HasSuffix(base, ".cmd")
+	base := programBase(program)
+	return isCmd(program) || strings.HasSuffix(base, ".bat") || strings.HasSuffix(base, ".cmd")
 }
 
 // isCmd says whether program is cmd.exe itself, whose arguments mcptray
 // passes as written.
 func isCmd(program string) bool {
-	base := strings.ToLower(path.Base(strings.ReplaceAll(program, `\`, "/")))
+	base := programBase(program)
 	return base == "cmd" || base == "cmd.exe"
+}
+
+// programBase is the file name of program, a name or a Windows or Unix
+// path, in lower case: Windows' file names ignore case.
+func programBase(program string) string {
+	return strings.ToLower(path.Base(strings.ReplaceAll(program, `\`, "/")))
 }
 
 // cmdValueMessage is why a value of the call may not be an argument of a
