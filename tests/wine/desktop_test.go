@@ -59,18 +59,6 @@ func window(t *testing.T, what, pattern string) string {
 	}
 }
 
-// closed waits up to a minute for no shown X window to match the pattern.
-func closed(t *testing.T, what, pattern string) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for xdo("search", "--onlyvisible", "--name", pattern) != "" {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s still shows a minute later", what)
-		}
-		time.Sleep(100 * time.Millisecond) // polling the X server: nothing to wait on
-	}
-}
-
 // shoot takes a screenshot of the screen as NAME.png and compares it,
 // halved, with tests/smoke-golden/NAME.png as scripts/smoke.sh does;
 // SMOKE_UPDATE_GOLDEN=1 makes it the golden image. A busy machine may
