@@ -78,11 +78,12 @@ run: install ## build, install for the current user, and start the installed app
 # the target fails if any step did. The last line on success is the conformance
 # summary "N passed, M failed": the check that the run left nothing behind
 # (scripts/leftovers.sh) is silent when it holds.
-TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke tsclient continue-cli conformance
-test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, TypeScript client, Continue's CLI, conformance, then nothing left behind
-	@failed=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
+# make wine reuses the Windows programs of make windows's step.
+TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke wine tsclient continue-cli conformance
+test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, Windows programs under Wine, TypeScript client, Continue's CLI, conformance, then nothing left behind
+	@failed=""; built=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
 	for step in $(TEST_STEPS); do \
-	  $(MAKE) $$step || failed="$$failed $$step"; \
+	  if $(MAKE) $$step $$built; then [ $$step != windows ] || built=WINDOWS_BUILT=1; else failed="$$failed $$step"; fi; \
 	done; \
 	bash scripts/leftovers.sh check "$$state" || failed="$$failed leftovers"; \
 	if [ -n "$$failed" ]; then printf '\nmake test: FAILED:%s\n' "$$failed"; exit 1; fi
@@ -226,13 +227,40 @@ windows: ## dist/windows/mcptray.exe (GUI subsystem, icon and version) and mcptr
 	@bash scripts/deps.sh $(WINDOWS_DEPS)
 	@GO=$(GO) bash scripts/windows.sh build
 
+# The Windows programs run under Wine (Debian's wine64), end to end, driven
+# from Linux by tests/wine: installed by the installer into a throwaway
+# prefix whose user is "Jane Doe", then serve, the shim, every offline
+# example, the clients' entries, the console, secrets, the instance lock,
+# the job object, the desktop under Xvfb (screenshots in SMOKE_OUT/wine,
+# compared with tests/smoke-golden/wine-*), the uninstaller. Where Wine
+# cannot be installed it says it skipped them. WINDOWS_BUILT=1 (make test,
+# after its windows step): use dist/windows as built.
+WINE_DEPS := /usr/lib/wine/wine64:wine64 $(WINDOWS_DEPS) makensis:nsis xvfb-run:xvfb xauth:xauth \
+	xdotool:xdotool /usr/bin/import:imagemagick
+WINE_OUT = $(SMOKE_OUT)/wine
+wine: ## the Windows programs, installed and run under Wine and Xvfb (tests/wine); screenshots in SMOKE_OUT/wine
+	$(call step,Windows programs under Wine (tests/wine))
+	@if ! bash scripts/deps.sh $(WINE_DEPS); then \
+	  echo "wine: SKIPPED: Wine cannot be installed on this machine (see above): the Windows programs were not run"; exit 0; fi; \
+	if [ -z "$(WINDOWS_BUILT)" ]; then $(MAKE) windows; fi; \
+	GO=$(GO) NSIS_COMPRESSOR=zlib bash scripts/windows.sh installer; \
+	mkdir -p $(WINE_OUT); log=$(WINE_OUT)/wine-test.log; start=$$(date +%s); \
+	MCPTRAY_WINE_DIST=$(CURDIR)/dist/windows MCPTRAY_WINE_SETUP=$$(ls -t $(CURDIR)/dist/mcptray-*-windows-amd64-setup.exe | head -1) \
+	  MCPTRAY_WINE_SHOTS=$(abspath $(WINE_OUT)) GO=$(GO) xvfb-run -a -s "-screen 0 1366x768x24 -nolisten tcp" \
+	  $(GO) test -count=1 -v -timeout 15m ./tests/wine >"$$log" 2>&1 && rc=0 || rc=$$?; \
+	grep -E '^\s*--- (PASS|FAIL|SKIP)|^wine:' "$$log" || true; \
+	pass=$$(grep -cE '^\s*--- PASS' "$$log" || true); fail=$$(grep -cE '^\s*--- FAIL' "$$log" || true); \
+	if [ $$rc != 0 ]; then cat "$$log"; fi; \
+	echo "wine: $$pass checks passed, $$fail failed under Wine in $$(( $$(date +%s) - start )) s (log: $$log)"; \
+	exit $$rc
+
 # Release artefacts and their validators: desktop-file-validate, appstreamcli
 # and lintian for Linux, makensis and 7-Zip (which lists the installer) for
 # Windows; the MCP Bundle CLI comes from npm (scripts/mcpb.sh); jq reads the
 # answers of the upgrade check (scripts/upgrade.sh).
 PACKAGE_DEPS := desktop-file-validate:desktop-file-utils appstreamcli:appstream lintian:lintian \
 	dpkg-shlibdeps:dpkg-dev makensis:nsis zip:zip unzip:unzip 7z:p7zip-full file:file jq:jq $(WINDOWS_DEPS)
-.PHONY: windows package package-check
+.PHONY: windows wine package package-check
 
 package: deps ## dist/: the Linux tar.gz and .deb, the Windows zip and installer, the Claude Desktop .mcpb; each checked
 	$(call step,release artefacts (scripts/package.sh, windows.sh, mcpb.sh))

@@ -32,7 +32,7 @@ const (
 	// allOption is the filter option that filters nothing.
 	allOption = "All"
 	// activityEmpty is what the tab says before the first request.
-	activityEmpty = "No requests yet. Connect an AI app (Server ▸ Connect a client) and ask it to use one of your tools."
+	activityEmpty = "No requests yet. Connect an AI app (Server › Connect a client) and ask it to use one of your tools."
 )
 
 // ActivityTab is the manager's Activity tab: the live activity log, newest

@@ -364,7 +364,7 @@ func (v *connectView) formChanged() {
 // httpNote says which token the HTTP entry of client c with p gets and
 // where it ends up.
 func httpNote(c clientconfig.Client, p clientconfig.Params, token string) string {
-	note := fmt.Sprintf("mcptray creates a token named %q for this entry alone (revocable under Settings ▸ Client tokens, or by Remove), with a new secret each time you install it (the older one stops working; its tool limit, if you set one, stays); the entry names this URL, so a port change means installing it again.", token)
+	note := fmt.Sprintf("mcptray creates a token named %q for this entry alone (revocable under Settings › Client tokens, or by Remove), with a new secret each time you install it (the older one stops working; its tool limit, if you set one, stays); the entry names this URL, so a port change means installing it again.", token)
 	switch {
 	case c.ID == "vscode":
 		return note + " VS Code asks for the token once and keeps it in its secret storage; it is shown once, to paste there."

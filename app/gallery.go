@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -36,7 +37,7 @@ func galleryTools() ([]catalog.Tool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", src.what, err)
 		}
-		out = append(out, c.Tools...)
+		out = append(out, examples.On(c, runtime.GOOS).Tools...)
 	}
 	return out, nil
 }
@@ -113,7 +114,7 @@ func exampleSummary(t catalog.Tool) string {
 	var runs string
 	switch a := t.Action; {
 	case a.Command != nil:
-		runs = "Runs: " + actions.JoinCommandLine(a.Command.Argv)
+		runs = "Runs: " + actions.JoinCommandLine(a.Command.On(runtime.GOOS).Argv)
 	case a.HTTP != nil:
 		runs = fmt.Sprintf("Calls: %s %s", strings.ToUpper(cmp.Or(a.HTTP.Method, "GET")), a.HTTP.URL)
 	default:

@@ -731,7 +731,7 @@ func (m *Manager) settingsTab() fyne.CanvasObject {
 func (m *Manager) showWelcome(then func()) {
 	text := widget.NewLabel("mcptray serves tools you define to your AI assistants, on this computer.\n\n" +
 		"1. Define — a few example tools are already in the Tools tab; edit them or add your own.\n" +
-		"2. Connect — Server ▸ Connect a client (in this window's menu, or the tray's) shows the exact entry for your assistant.\n" +
+		"2. Connect — Server › Connect a client (in this window's menu, or the tray's) shows the exact entry for your assistant.\n" +
 		"3. Use — ask your assistant; mcptray asks you here before anything destructive runs.")
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Welcome to mcptray", "Start", text, m.win)

@@ -365,7 +365,7 @@ func (c *openAPIChooser) doImport() {
 		c.m.reloadEntries()
 		msg := fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src))
 		if len(secrets) > 0 {
-			msg += "\n\nThey read these secrets: give each its value in Settings ▸ Secrets.\n"
+			msg += "\n\nThey read these secrets: give each its value in Settings › Secrets.\n"
 			for _, s := range secrets {
 				msg += fmt.Sprintf("\n• %s — %s", s.Name, s.Holds)
 			}

@@ -150,7 +150,7 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
 	m.background.Wait()
 	uitest.Sees(t, "the import's report", uitest.SeenIn(m.win.Canvas()),
-		"label: Imported 2 tools from Swagger Petstore - OpenAPI 3.0.\n\nThey read these secrets: give each its value in Settings ▸ Secrets.\n"+
+		"label: Imported 2 tools from Swagger Petstore - OpenAPI 3.0.\n\nThey read these secrets: give each its value in Settings › Secrets.\n"+
 			"\n• swagger_petstore_openapi_api_key — the API key of Swagger Petstore - OpenAPI 3.0 (sent in the header \"api_key\")",
 		"button: Close")
 	export, err := s.St.Export(context.Background())

@@ -557,7 +557,7 @@ func (s *SettingsTab) Save() bool {
 	msg := "Saved; the server applies them now."
 	switch {
 	case moved:
-		msg = fmt.Sprintf("Saved; mcptray now serves on %s. The stdio shim follows by itself; client configs in the HTTP form still name port %d: install them again (tray menu ▸ Connect a client).", s.cfg.Server.URL(), oldPort)
+		msg = fmt.Sprintf("Saved; mcptray now serves on %s. The stdio shim follows by itself; client configs in the HTTP form still name port %d: install them again (tray menu › Connect a client).", s.cfg.Server.URL(), oldPort)
 	case portChanged && oldPort != set.ListenPort():
 		msg = fmt.Sprintf("Saved; mcptray listens on port %d from its next start.", set.ListenPort())
 	}

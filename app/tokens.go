@@ -40,7 +40,7 @@ func (s *SettingsTab) tokensSection() fyne.CanvasObject {
 	return container.NewVBox(
 		heading("Client tokens"),
 		ui.Hint("Every AI app connecting over HTTP sends a token of its own; revoke one to cut that app off. Changes apply at once."),
-		s.tokens.Content(4, "None yet: create one for each AI app you connect over HTTP (tray or Server menu ▸ Connect a client does it for you)."),
+		s.tokens.Content(4, "None yet: create one for each AI app you connect over HTTP (tray or Server menu › Connect a client does it for you)."),
 		container.NewHBox(create, edit, revoke),
 		ui.Hint(fmt.Sprintf("Not listed: the tokens mcptray keeps for itself, %s (Try it) and %s (shared by every AI app started over stdio).",
 			tryit.TokenName, editor.ShimTokenName)),

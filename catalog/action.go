@@ -170,7 +170,8 @@ var HTTPMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPT
 //	  "stdin": "{{.args.text}}",       // [empty]
 //	  "timeoutMs": 60000,              // [60000]
 //	  "maxOutputBytes": 1048576,       // cap on stdout, and on stderr [1 MiB]
-//	  "stream": "progress"             // "progress" | "log" | "" [""]
+//	  "stream": "progress",            // "progress" | "log" | "" [""]
+//	  "os": {"windows": {"argv": ["git.exe", "-C", "{{.args.repo}}", "log"], "dir": "C:\\src"}}
 //	}
 //
 // Exit status 0 gives stdout as text content; any other exit gives an
@@ -209,6 +210,49 @@ type Command struct {
 	// the number of lines so far), "log" as notifications/message at level
 	// info; "" streams nothing. Only lines within the output cap stream.
 	Stream string `json:"stream,omitempty"`
+	// OS holds the command lines that run instead of Argv (and Dir) on
+	// the operating systems it names, by Go's name for them (GOOS:
+	// "windows", "darwin" for macOS, "linux"; see OSNames): the same tool
+	// can run `date` on Linux and `cmd /c echo %DATE%` on Windows. Every
+	// other field is shared. Without an entry for the running system,
+	// Argv and Dir run.
+	OS map[string]CommandLine `json:"os,omitempty"`
+}
+
+// CommandLine is what a command runs on one operating system, in place of
+// its own Argv and Dir.
+type CommandLine struct {
+	// Argv replaces the command's Argv: the program, then its arguments,
+	// templates as in Command.Argv.
+	Argv []Template `json:"argv"`
+	// Dir, when set, replaces the command's Dir; empty keeps it.
+	Dir Template `json:"dir,omitempty"`
+}
+
+// OSNames are the operating systems a command's OS may name, Go's names
+// for them (runtime.GOOS), with what a person calls each.
+var OSNames = map[string]string{
+	"windows": "Windows",
+	"darwin":  "macOS",
+	"linux":   "Linux",
+	"freebsd": "FreeBSD",
+	"openbsd": "OpenBSD",
+	"netbsd":  "NetBSD",
+}
+
+// On is the command as it runs on the operating system goos (a GOOS
+// name): with the command line OS gives for goos, if any, in place of
+// Argv and Dir. The command itself is left as it is; a copy is returned.
+func (c Command) On(goos string) Command {
+	l, ok := c.OS[goos]
+	if !ok {
+		return c
+	}
+	c.Argv = l.Argv
+	if l.Dir != "" {
+		c.Dir = l.Dir
+	}
+	return c
 }
 
 // InheritEnv says which of the server's environment variables a command

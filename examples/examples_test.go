@@ -1,8 +1,10 @@
 package examples
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -41,6 +43,54 @@ func TestGalleryIsValid(t *testing.T) {
 			if st.Name == tool.Name {
 				t.Errorf("%s is in the starter catalog too", tool.Name)
 			}
+		}
+	}
+}
+
+// TestOnLeavesOutWhatCannotRun: on Windows, an example tool or resource
+// that runs a command without saying what runs there is left out — it
+// could only fail — and every one the catalogs ship says it; elsewhere,
+// and for what runs no command, everything is kept.
+func TestOnLeavesOutWhatCannotRun(t *testing.T) {
+	unix := &catalog.Command{Argv: []catalog.Template{"date"}}
+	both := &catalog.Command{Argv: []catalog.Template{"date"}, OS: map[string]catalog.CommandLine{"windows": {Argv: []catalog.Template{"cmd", "/c", "echo %DATE%"}}}}
+	c := &catalog.Catalog{
+		Tools: []catalog.Tool{
+			{Name: "unix_only", Action: catalog.Action{Command: unix}},
+			{Name: "both", Action: catalog.Action{Command: both}},
+			{Name: "web", Action: catalog.Action{HTTP: &catalog.HTTP{URL: "https://example.com"}}},
+		},
+		Resources: []catalog.Resource{{Name: "unix_only", Command: unix}, {Name: "text", Text: "x"}},
+	}
+	names := func(c *catalog.Catalog) string {
+		var n []string
+		for _, t := range c.Tools {
+			n = append(n, t.Name)
+		}
+		for _, r := range c.Resources {
+			n = append(n, "resource "+r.Name)
+		}
+		return strings.Join(n, ", ")
+	}
+	for goos, want := range map[string]string{
+		"windows": "both, web, resource text",
+		"linux":   "unix_only, both, web, resource unix_only, resource text",
+		"darwin":  "unix_only, both, web, resource unix_only, resource text",
+	} {
+		if got := names(On(c, goos)); got != want {
+			t.Errorf("on %s: %s, want %s", goos, got, want)
+		}
+	}
+	if len(c.Tools) != 3 || len(c.Resources) != 2 {
+		t.Errorf("On changed the catalog it was given: %s", names(c))
+	}
+	for _, src := range [][]byte{Starter, Gallery} {
+		all, err := mcpcore.ParseCatalog(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := names(On(all, "windows")), names(all); got != want {
+			t.Errorf("on Windows only %s of %s", got, want)
 		}
 	}
 }

@@ -14,9 +14,10 @@ mode=${1:?usage: scripts/leftovers.sh start|check STATE}
 state=${2:?usage: scripts/leftovers.sh start|check STATE}
 tmp=${TMPDIR:-/tmp}
 
-# procs lists "pid command" of the processes a run may start.
+# procs lists "pid command" of the processes a run may start: a Windows
+# program under Wine (make wine) shows its Windows path (C:\…\mcptray.exe).
 procs() {
-  ps -eo pid=,args= | grep -E '(^|/| )(mcptray|mcptray-stdio|mcptray-headless|Xvfb|gtk-sni-tray-standalone|dbus-daemon|sniwatcher)( |$)' |
+  ps -eo pid=,args= | grep -E '(^|/| )(mcptray|mcptray-stdio|mcptray-headless|Xvfb|gtk-sni-tray-standalone|dbus-daemon|sniwatcher|wineserver|wineserver64)( |$)|^ *[0-9]+ [A-Za-z]:\\' |
     grep -v -E 'leftovers\.sh|grep -E' || true
 }
 

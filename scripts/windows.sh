@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # mcptray for Windows, cross-compiled here: the desktop app (Fyne and SQLite
 # need cgo, so mingw-w64's gcc compiles their C) and the stdio shim (pure Go).
-# Windows programs built with Go 1.26 do not run under Debian's Wine (it
-# lacks bcryptprimitives.dll), so they are checked by inspecting their PE
-# headers and resources, and the archives by listing them.
+# Here they are checked by inspecting their PE headers and resources, and
+# the archives by listing them; make wine runs them under Wine (tests/wine).
 #
 #   scripts/windows.sh build     dist/windows/mcptray.exe (GUI subsystem, icon,
 #                                manifest and version embedded) and mcptray-stdio.exe
 #                                (console), each inspected (make windows; make test)
 #   scripts/windows.sh package   build, then dist/mcptray-VERSION-windows-amd64.zip and
 #                                the per-user installer dist/mcptray-VERSION-windows-amd64-setup.exe
+#   scripts/windows.sh installer the installer alone, of the programs build made (make wine)
 #   scripts/windows.sh check     inspect the programs and list the zip and the installer
 #
 # VERSION (env) overrides the version; GO (env) is the go command.
@@ -73,29 +73,44 @@ inspect() {
   "$GO" run packaging/windows/pecheck.go console "$OUT/mcptray-stdio.exe"
 }
 
+# stage DIR: what the zip and the installer hold, in DIR/mcptray.
+stage() {
+  mkdir -p "$1/mcptray"
+  cp "$OUT/mcptray.exe" "$OUT/mcptray-stdio.exe" "$1/mcptray/"
+  # Notepad reads CRLF; the files are the repository's.
+  sed 's/$/\r/' LICENSE >"$1/mcptray/LICENSE.txt"
+  cp README.md "$1/mcptray/README.md"
+}
+
+# installer: the per-user installer of the programs in $OUT, as built.
+installer() {
+  local t tmp id
+  t=$(now)
+  tmp=$(tmpdir)
+  stage "$tmp"
+  # The installer's uninstaller offers to take mcptray out of every client.
+  for id in $("$GO" run ./packaging/clientids.go); do
+    echo "!insertmacro RemoveEntry \"$id\""
+  done >"$tmp/clients.nsh"
+  "$GO" run packaging/icons.go assets/icon.png "$tmp/mcptray.ico" 16 24 32 48 64 128 256
+  # NSIS_COMPRESSOR (make wine: zlib) trades size for time: lzma takes
+  # minutes on a loaded machine, and the checks install, not download.
+  makensis -V2 ${NSIS_COMPRESSOR:+"-XSetCompressor /FINAL $NSIS_COMPRESSOR"} -NOCD -DVERSION="$VER" -DVERSION4="$(version4)" -DSRC="$tmp/mcptray" -DICON="$tmp/mcptray.ico" \
+    -DCLIENTS="$tmp/clients.nsh" -DOUTFILE="$PWD/$SETUP" packaging/windows/mcptray.nsi
+  echo "$SETUP: $(size "$SETUP") ($(elapsed "$t"))"
+}
+
 package() {
   local t tmp
   build
   echo "==> $ZIP and $SETUP"
   t=$(now)
   tmp=$(tmpdir)
-  mkdir -p "$tmp/mcptray"
-  cp "$OUT/mcptray.exe" "$OUT/mcptray-stdio.exe" "$tmp/mcptray/"
-  # Notepad reads CRLF; the files are the repository's.
-  sed 's/$/\r/' LICENSE >"$tmp/mcptray/LICENSE.txt"
-  cp README.md "$tmp/mcptray/README.md"
+  stage "$tmp"
   rm -f "$ZIP"
   (cd "$tmp" && TZ=UTC find mcptray -exec touch -d "@$(mtime)" {} + && zip -qX -r - mcptray) >"$ZIP"
-  echo "$ZIP: $(size "$ZIP")"
-  # The installer's uninstaller offers to take mcptray out of every client.
-  local id
-  for id in $("$GO" run ./packaging/clientids.go); do
-    echo "!insertmacro RemoveEntry \"$id\""
-  done >"$tmp/clients.nsh"
-  "$GO" run packaging/icons.go assets/icon.png "$tmp/mcptray.ico" 16 24 32 48 64 128 256
-  makensis -V2 -NOCD -DVERSION="$VER" -DVERSION4="$(version4)" -DSRC="$tmp/mcptray" -DICON="$tmp/mcptray.ico" \
-    -DCLIENTS="$tmp/clients.nsh" -DOUTFILE="$PWD/$SETUP" packaging/windows/mcptray.nsi
-  echo "$SETUP: $(size "$SETUP") ($(elapsed "$t"))"
+  echo "$ZIP: $(size "$ZIP") ($(elapsed "$t"))"
+  installer
   check
 }
 
@@ -110,10 +125,11 @@ check() {
     grep -qxF "$p" <<<"$listing" || fail "$ZIP lacks $p"
   done
   [[ -f $SETUP ]] || fail "$SETUP: no such installer (run make package)"
-  # NSIS's stub is a 32-bit GUI program (it runs on every Windows).
+  # A 64-bit installer (NSIS's amd64 stub) for 64-bit programs: Debian's
+  # Wine runs 64-bit programs alone, and the checks run it (make wine).
   local kind
   kind=$(file -b "$SETUP")
-  [[ $kind == "PE32 executable (GUI)"* ]] || fail "$SETUP: $kind, not a Windows GUI program"
+  [[ $kind == "PE32+ executable (GUI) x86-64"* ]] || fail "$SETUP: $kind, not a 64-bit Windows GUI program"
   echo "$SETUP: $kind"
   # 7-Zip reads NSIS installers: the files it installs.
   if command -v 7z >/dev/null 2>&1; then
@@ -130,5 +146,6 @@ case ${1:-} in
 build) build ;;
 package) package ;;
 check) check ;;
-*) fail "usage: scripts/windows.sh build|package|check" ;;
+installer) inspect && installer ;;
+*) fail "usage: scripts/windows.sh build|package|installer|check" ;;
 esac

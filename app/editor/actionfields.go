@@ -106,7 +106,13 @@ type commandFields struct {
 	stream       *widget.Select
 	timeout      *widget.Entry
 	maxOutput    *widget.Entry
-	box          *fyne.Container
+	// WinLine and winDir are what runs instead on Windows (the command's
+	// "os": {"windows": …}); winRuns lists its arguments. The lines the
+	// command holds for other systems are kept as they are.
+	WinLine *templated
+	winDir  *templated
+	winRuns *widget.Label
+	box     *fyne.Container
 }
 
 // newCommandFields edits c; its problems are under errs' "<under>.…"
@@ -128,10 +134,18 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 	f.timeout.SetPlaceHolder("optional")
 	f.maxOutput = widget.NewEntry()
 	f.maxOutput.SetPlaceHolder("optional")
+	winLine := widget.NewEntry()
+	winLine.SetPlaceHolder("optional; e.g. cmd /d /c echo %DATE% %TIME%")
+	winDir := widget.NewEntry()
+	winDir.SetPlaceHolder("working folder on Windows (optional; the one above by default)")
 	inherit, stream := "default", ""
 	if c != nil {
 		line.SetText(actions.JoinCommandLine(c.Argv))
 		dir.SetText(string(c.Dir))
+		if w, ok := c.OS["windows"]; ok {
+			winLine.SetText(actions.JoinCommandLine(w.Argv))
+			winDir.SetText(string(w.Dir))
+		}
 		env.SetText(joinMap(c.Env, "="))
 		stdin.SetText(string(c.Stdin))
 		switch {
@@ -159,7 +173,14 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 	// and on saving.
 	f.Line.problem = errs[under+".argv"]
 	f.runs = ui.Hint("")
-	f.Line.renderFn = func() (string, error) { return "", f.showRuns(ctx) }
+	f.Line.renderFn = func() (string, error) { return "", showRuns(f.runs, f.Line.Entry.Text, "It runs", ctx) }
+	f.WinLine = ctx.templatedEntry(winLine, action)
+	f.WinLine.problem = errs[under+".os"]
+	f.winRuns = ui.Hint("")
+	f.WinLine.renderFn = func() (string, error) {
+		return "", showRuns(f.winRuns, f.WinLine.Entry.Text, "On Windows it runs", ctx)
+	}
+	f.winDir = ctx.templatedEntry(winDir, action)
 	f.warn = ui.WrapLabel("")
 	f.warn.Importance = widget.WarningImportance
 	f.warn.Hide()
@@ -170,6 +191,11 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 		ui.Hint("Typed as in a terminal: the program, then its arguments; quote an argument that has spaces. It runs as is, never through a shell, so a value can never become a second argument or a command."),
 		f.Line.box(), f.runs, f.warn,
 		errs.templatedSub("Working folder", f.dir, under+".dir"),
+		widget.NewLabel("On Windows, run instead"),
+		ui.Hint("Windows lacks many programs of Linux and macOS (date, grep, find…): give the command line Windows runs in their place, or leave it empty to run the one above there too. "+
+			"Windows' cmd reads its line its own way, so a value of the call reaches it only through a variable: NAME={{.args.x}} under More variables, written !NAME! after cmd /v:on."),
+		f.WinLine.box(), f.winRuns,
+		errs.templatedSub("Working folder on Windows", f.winDir, under+".os.windows.dir"),
 		widget.NewLabel("Environment variables it sees"),
 		f.inherit, ui.Input(f.inheritNames), errs[under+".inheritEnv"],
 		errs.templatedSub("More variables", f.env, under+".env"),
@@ -192,12 +218,13 @@ func (f *commandFields) showNames() {
 	}
 }
 
-// showRuns reads the command line and shows the arguments it runs, with
-// the templates filled in; the line's problem is returned.
-func (f *commandFields) showRuns(ctx *templateContext) error {
-	argv, err := actions.SplitCommandLine(f.Line.Entry.Text)
+// showRuns reads a command line and shows on runs the arguments it runs,
+// with the templates filled in, after lead ("It runs"); the line's
+// problem is returned.
+func showRuns(runs *widget.Label, line, lead string, ctx *templateContext) error {
+	argv, err := actions.SplitCommandLine(line)
 	if err != nil || len(argv) == 0 {
-		f.runs.Hide()
+		runs.Hide()
 		return err
 	}
 	sample, templates := ctx.sample(-1), false
@@ -205,21 +232,21 @@ func (f *commandFields) showRuns(ctx *templateContext) error {
 	for i, a := range argv {
 		v, err := actions.Preview(a, sample)
 		if err != nil {
-			f.runs.Hide()
+			runs.Hide()
 			return fmt.Errorf("%s: %w", a, err)
 		}
 		templates = templates || strings.Contains(string(a), "{{")
 		shown[i] = "“" + v + "”"
 	}
-	text := fmt.Sprintf("It runs %s with %s", shown[0], words.Count(len(argv)-1, "argument", "arguments"))
+	text := fmt.Sprintf("%s %s with %s", lead, shown[0], words.Count(len(argv)-1, "argument", "arguments"))
 	if len(argv) > 1 {
 		text += ": " + strings.Join(shown[1:], " ")
 	}
 	if templates {
 		text += " (templates filled in with " + ctx.samples + ")"
 	}
-	f.runs.SetText(text)
-	f.runs.Show()
+	runs.SetText(text)
+	runs.Show()
 	return nil
 }
 
@@ -235,6 +262,7 @@ func (f *commandFields) spec(orig *catalog.Command, under string, bad func(field
 	}
 	c.Argv = argv
 	c.Dir = catalog.Template(strings.TrimSpace(f.dir.Entry.Text))
+	c.OS = f.osLines(c.OS, under, bad)
 	var msgs []string
 	c.Env, msgs = splitMap(f.env.Entry.Text, "=")
 	bad(under+".env", msgs...)
@@ -259,6 +287,31 @@ func (f *commandFields) spec(orig *catalog.Command, under string, bad func(field
 	c.TimeoutMs = readCount(f.timeout.Text, under+".timeoutMs", "a whole number of milliseconds", bad)
 	c.MaxOutputBytes = readCount(f.maxOutput.Text, under+".maxOutputBytes", "a whole number of bytes", bad)
 	return c
+}
+
+// osLines are the command lines for other systems: orig's, with Windows'
+// as the fields say; nil when there are none, so that a command without
+// any is stored as before.
+func (f *commandFields) osLines(orig map[string]catalog.CommandLine, under string, bad func(field string, msgs ...string)) map[string]catalog.CommandLine {
+	out := map[string]catalog.CommandLine{}
+	for goos, l := range orig {
+		if goos != "windows" {
+			out[goos] = l
+		}
+	}
+	line, dir := strings.TrimSpace(f.WinLine.Entry.Text), catalog.Template(strings.TrimSpace(f.winDir.Entry.Text))
+	switch argv, err := actions.SplitCommandLine(line); {
+	case err != nil:
+		bad(under+".os", "On Windows: "+err.Error())
+	case line != "":
+		out["windows"] = catalog.CommandLine{Argv: argv, Dir: dir}
+	case dir != "":
+		bad(under+".os", "A working folder on Windows needs the command line Windows runs: give it, or clear the folder.")
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // readCount reads a count typed in a field: empty is 0, anything but a
@@ -294,7 +347,7 @@ func (f *commandFields) checkProgram(c *catalog.Command, server map[string]strin
 
 // entries are the fields' entries, for an editor to follow their edits.
 func (f *commandFields) entries() []*widget.Entry {
-	return []*widget.Entry{f.Line.Entry, f.dir.Entry, f.env.Entry, f.stdin.Entry, f.inheritNames, f.timeout, f.maxOutput}
+	return []*widget.Entry{f.Line.Entry, f.dir.Entry, f.WinLine.Entry, f.winDir.Entry, f.env.Entry, f.stdin.Entry, f.inheritNames, f.timeout, f.maxOutput}
 }
 
 // selects are the fields' selects, for an editor to follow their edits.

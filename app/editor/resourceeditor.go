@@ -135,7 +135,7 @@ type ResourceEditor struct {
 // file dialogs; onSaved gets the URI after a save, "" after a delete.
 func NewResourceEditor(st *storage.Store, win fyne.Window, r catalog.Resource, isNew bool, onSaved func(uri string)) *ResourceEditor {
 	errs := newFieldErrors("uri", "name", "title", "description", "mimeType", "text", "blob", "file",
-		"http", "http.method", "http.url", "http.query", "http.headers", "command", "command.argv", "command.dir", "command.env",
+		"http", "http.method", "http.url", "http.query", "http.headers", "command", "command.argv", "command.dir", "command.os", "command.os.windows.dir", "command.env",
 		"command.inheritEnv", "command.stdin", "command.stream", "command.maxOutputBytes", "command.timeoutMs")
 	e := &ResourceEditor{editorCore: newEditorCore(st, resourceKind, r, isNew, onSaved, errs), win: win}
 	e.read = e.Resource

@@ -96,7 +96,7 @@ type ToolEditor struct {
 // name after a save, "" after a delete.
 func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
 	errs := newFieldErrors("name", "title", "description", "params",
-		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.env",
+		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.os", "action.command.os.windows.dir", "action.command.env",
 		"action.command.inheritEnv", "action.command.stdin", "action.command.stream", "action.command.maxOutputBytes",
 		"action.command.timeoutMs", "action.http", "action.http.method", "action.http.url", "action.http.query", "action.http.headers",
 		"action.http.body", "hints", "taskMode", "approval", "steps", "inputSchema", "outputSchema")

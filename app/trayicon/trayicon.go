@@ -45,10 +45,14 @@ func (ic *Icon) Run(title string, icon []byte, ready func()) {
 	// The title goes first: the StatusNotifierItem's Id is its title when
 	// it registers (else "systray_<pid>"), and a stable Id keeps what the
 	// desktop remembers of it (KDE's "hide" in its tray settings) from one
-	// start to the next.
-	systray.SetTitle(title)
-	systray.SetTooltip(title)
-	systray.SetIcon(icon)
+	// start to the next. Windows' notification area has no icon to change
+	// before the tray runs ("systray error: unable to set icon: tray not
+	// ready yet"): there the tooltip and the icon are set once it runs.
+	if setBeforeRun {
+		systray.SetTitle(title)
+		systray.SetTooltip(title)
+		systray.SetIcon(native(icon))
+	}
 	defer func() {
 		// fyne.io/systray ends by closing its D-Bus connection, nil when it
 		// never made one (the bus went away after the tray host was found).
@@ -56,11 +60,17 @@ func (ic *Icon) Run(title string, icon []byte, ready func()) {
 			slog.Warn("the tray failed while ending", "panic", r)
 		}
 	}()
-	systray.Run(ready, nil)
+	systray.Run(func() {
+		if !setBeforeRun {
+			systray.SetTooltip(title)
+			systray.SetIcon(native(icon))
+		}
+		ready()
+	}, nil)
 }
 
 // SetIcon shows another icon.
-func (ic *Icon) SetIcon(png []byte) { systray.SetIcon(png) }
+func (ic *Icon) SetIcon(png []byte) { systray.SetIcon(native(png)) }
 
 // Opened receives a value each time the menu opens (not on every
 // system).

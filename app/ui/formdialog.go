@@ -462,9 +462,9 @@ func (fl *FormField) rangeText() string {
 	case fl.minimum != nil && fl.maximum != nil:
 		return fmt.Sprintf(" from %s to %s", Num(*fl.minimum), Num(*fl.maximum))
 	case fl.minimum != nil:
-		return " ≥ " + Num(*fl.minimum)
+		return ", at least " + Num(*fl.minimum)
 	case fl.maximum != nil:
-		return " ≤ " + Num(*fl.maximum)
+		return ", at most " + Num(*fl.maximum)
 	}
 	return ""
 }

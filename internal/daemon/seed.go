@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"runtime"
 
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/paths"
@@ -53,7 +54,7 @@ func (d *Daemon) seed(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("the built-in starter catalog: %w", err)
 	}
-	if err := d.st.Import(ctx, starter, false); err != nil {
+	if err := d.st.Import(ctx, examples.On(starter, runtime.GOOS), false); err != nil {
 		return false, fmt.Errorf("seeding %s with the starter catalog: %w", d.db, err)
 	}
 	return true, d.st.SetState(ctx, stateSeeded, true)

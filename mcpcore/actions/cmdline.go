@@ -380,16 +380,19 @@ func quoteArg(s string) string {
 	return restore("'"+strings.ReplaceAll(safe, "'", `'\''`)+"'", tmpls)
 }
 
-// LocateProgram checks, before any call, that the command's program can
+// LocateProgram checks, before any call, that the program of the command
+// line this system runs (the command's own, or its line for this system) can
 // be found: on the PATH the command will see, or at its path (relative to
 // the working folder). server is the template data of .server. It says
 // nothing (known false) when the program or the folder depends on the
 // call — its arguments, answers or a secret.
 func LocateProgram(c *catalog.Command, server map[string]string) (path string, known bool, err error) {
+	data := &Data{Server: server}
+	here := c.On(data.goos())
+	c = &here
 	if len(c.Argv) == 0 || dependsOnCall(c.Argv[0]) || dependsOnCall(c.Dir) {
 		return "", false, nil
 	}
-	data := &Data{Server: server}
 	prog, err := Render(c.Argv[0], data)
 	if err != nil || prog == "" {
 		return "", false, nil

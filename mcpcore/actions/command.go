@@ -146,19 +146,28 @@ func sameEnvName(a, b string) bool {
 	return a == b
 }
 
-// Validate lists the problems of the command action.
+// goos is the operating system whose command line runs: d.OS, else this one.
+func (d *Data) goos() string {
+	if d != nil && d.OS != "" {
+		return d.OS
+	}
+	return runtime.GOOS
+}
+
+// ValidateCommand lists the problems of the command action.
 func ValidateCommand(c *catalog.Command) []Problem {
-	var ps []Problem
-	if len(c.Argv) == 0 || strings.TrimSpace(string(c.Argv[0])) == "" {
-		ps = append(ps, problemf("argv", "the program (argv[0]) is required"))
-	}
-	for i, a := range c.Argv {
-		if err := CheckTemplate(a); err != nil {
-			ps = append(ps, problemf(fmt.Sprintf("argv[%d]", i), "%v", err))
+	ps := validateCommandLine("", c.Argv, c.Dir)
+	for _, goos := range sortedKeys(c.OS) {
+		field := "os." + goos
+		if _, ok := catalog.OSNames[goos]; !ok {
+			var known []string
+			for _, n := range sortedKeys(catalog.OSNames) {
+				known = append(known, fmt.Sprintf("%s (%s)", n, catalog.OSNames[n]))
+			}
+			ps = append(ps, problemf(field, "%q is not an operating system mcptray knows; use Go's name for it: %s", goos, strings.Join(known, ", ")))
+			continue
 		}
-	}
-	if err := CheckTemplate(c.Dir); err != nil {
-		ps = append(ps, problemf("dir", "%v", err))
+		ps = append(ps, validateCommandLine(field, c.OS[goos].Argv, c.OS[goos].Dir)...)
 	}
 	ps = append(ps, validateInherit(c.InheritEnv)...)
 	for _, name := range sortedKeys(c.Env) {
@@ -183,6 +192,30 @@ func ValidateCommand(c *catalog.Command) []Problem {
 		ps = append(ps, problemf("stream", `unknown mode %q; "progress", "log" or empty`, c.Stream))
 	}
 	return ps
+}
+
+// validateCommandLine lists the problems of a program, its arguments and
+// its folder, with fields under prefix ("" or "os.windows").
+func validateCommandLine(prefix string, argv []catalog.Template, dir catalog.Template) []Problem {
+	field := func(f string) string {
+		if prefix == "" {
+			return f
+		}
+		return prefix + "." + f
+	}
+	var ps []Problem
+	if len(argv) == 0 || strings.TrimSpace(string(argv[0])) == "" {
+		ps = append(ps, problemf(field("argv"), "the program (argv[0]) is required"))
+	}
+	for i, a := range argv {
+		if err := CheckTemplate(a); err != nil {
+			ps = append(ps, problemf(field(fmt.Sprintf("argv[%d]", i)), "%v", err))
+		}
+	}
+	if err := CheckTemplate(dir); err != nil {
+		ps = append(ps, problemf(field("dir"), "%v", err))
+	}
+	return append(ps, cmdValueProblems(field, argv)...)
 }
 
 // Output is what a command produced. Stdout and Stderr hold at most the
@@ -294,6 +327,8 @@ func renderArgv(c *catalog.Command, data *Data) ([]string, error) {
 // run renders the definition, runs the program and collects its output,
 // streaming stdout lines to rep when the command asks for it.
 func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Reporter) (*Output, error) {
+	here := c.On(data.goos())
+	c = &here
 	if len(c.Argv) == 0 {
 		return nil, errors.New("command: no program (argv is empty)")
 	}
@@ -329,6 +364,12 @@ func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Report
 	if err != nil {
 		return nil, redactErr(data, err)
 	}
+	windows := data.goos() == "windows"
+	if windows {
+		if err := checkCmdValues(path, c.Argv); err != nil {
+			return nil, err
+		}
+	}
 
 	timeout := DefaultCommandTimeout
 	if c.TimeoutMs > 0 {
@@ -343,10 +384,14 @@ func execCommand(ctx context.Context, c *catalog.Command, data *Data, rep Report
 
 	cmd := exec.CommandContext(tctx, path, argv[1:]...)
 	cmd.Args[0] = argv[0]
+	if windows && isCmd(path) {
+		passCmdLine(cmd, cmdCommandLine(argv))
+	}
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.WaitDelay = waitDelay
 	grp := groupProcess(cmd)
+	noConsoleWindow(cmd)
 	if c.Stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
 	}

@@ -21,7 +21,7 @@ func Describe(a catalog.Action, data *Data) (string, error) {
 	if data == nil {
 		data = &Data{}
 	}
-	d := &Data{Args: data.Args, Inputs: data.Inputs, Server: data.Server,
+	d := &Data{Args: data.Args, Inputs: data.Inputs, Server: data.Server, OS: data.OS,
 		Secret: func(name string) (string, error) { return "[secret:" + name + "]", nil }}
 	var lines []string
 	var err error
@@ -40,6 +40,8 @@ func Describe(a catalog.Action, data *Data) (string, error) {
 }
 
 func describeCommand(c *catalog.Command, d *Data) ([]string, error) {
+	here := c.On(d.goos())
+	c = &here
 	argv, err := renderArgv(c, d)
 	if err != nil {
 		return nil, err

@@ -32,6 +32,10 @@ type Data struct {
 	Templates *TemplateCache
 	// Secret resolves {{secret "name"}}; nil means no secrets are available.
 	Secret func(name string) (string, error)
+	// OS is the operating system whose command line a command runs (a
+	// GOOS name, see catalog.Command.OS); empty means the one this runs
+	// on. Tests set it to see another system's command line.
+	OS string
 	// Processes, when set, records the process group of each command the
 	// call runs, so that the next start of mcptray kills what a crash left.
 	Processes ProcessGroups

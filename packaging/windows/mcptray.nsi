@@ -11,7 +11,10 @@
 ; working. The uninstaller keeps the user's database unless asked, and
 ; offers to take mcptray's entries out of the AI clients' config files.
 
-Unicode true
+; A 64-bit installer: the programs it installs are 64-bit alone, and
+; Debian's Wine, which the checks run it under (make wine), runs 64-bit
+; programs only.
+Target amd64-unicode
 SetCompressor /SOLID lzma
 RequestExecutionLevel user
 
