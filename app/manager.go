@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -51,9 +53,14 @@ type Manager struct {
 	background ui.Background
 
 	// life ends with the window (destroy): what the manager follows
-	// while it lives (the remembered approvals) stops following then.
+	// while it lives (the remembered approvals, the store's change feed)
+	// stops following then.
 	life context.Context
 	end  context.CancelFunc
+	// reloading serializes reloadEntries: on the real driver it runs on
+	// the UI goroutine anyway; the test driver runs the change feed's
+	// fyne.Do inline, on the feed's goroutine, beside a test's own reload.
+	reloading sync.Mutex
 }
 
 // NewManager builds the manager window (not shown).
@@ -96,6 +103,7 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	keeper.keeping = true
 	m.win.CenterOnScreen()
 	m.reloadEntries()
+	m.followStore()
 	return m
 }
 
@@ -434,11 +442,13 @@ type entryPane struct {
 	// ask asks a yes/no question (a dialog; tests answer it themselves).
 	ask      func(title, question string, answer func(bool))
 	onToggle func(catalogEntry, bool)
+	// selected is the row highlighted in the list, -1 for none.
+	selected widget.ListItemID
 }
 
 // newEntryPane builds the pane; buttons go below the list.
 func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle func(catalogEntry, bool), buttons ...fyne.CanvasObject) (*entryPane, fyne.CanvasObject) {
-	p := &entryPane{idle: idle, onOpen: onOpen, onToggle: onToggle}
+	p := &entryPane{idle: idle, onOpen: onOpen, onToggle: onToggle, selected: -1}
 	p.search = widget.NewEntry()
 	p.search.SetPlaceHolder(placeholder)
 	p.search.OnChanged = func(string) { p.filter() }
@@ -468,6 +478,7 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		},
 	)
 	p.list.OnSelected = func(id widget.ListItemID) {
+		p.selected = id
 		if id >= len(p.shown) {
 			return
 		}
@@ -477,6 +488,7 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		}
 		p.leave(func() { p.onOpen(e) })
 	}
+	p.list.OnUnselected = func(widget.ListItemID) { p.selected = -1 }
 	p.host = container.NewStack()
 	p.close()
 	left := container.NewBorder(p.search, container.NewVBox(buttons...), nil, nil, p.list)
@@ -489,11 +501,20 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 // zero for a new one.
 func (p *entryPane) show(editor fyne.CanvasObject, e catalogEntry) {
 	p.open = catalogEntry{kind: e.kind, key: e.key}
-	if e.key == "" {
-		p.list.UnselectAll()
-	}
+	// The highlight moves with the editor: to the entry now open (a tool
+	// made from curl, opened as it is stored), or off the list for a new
+	// one.
+	p.selectOpen()
 	p.host.Objects = []fyne.CanvasObject{editor}
 	p.host.Refresh()
+}
+
+// selectedEntry is the entry highlighted in the list, if any.
+func (p *entryPane) selectedEntry() (catalogEntry, bool) {
+	if p.selected < 0 || p.selected >= len(p.shown) {
+		return catalogEntry{}, false
+	}
+	return p.shown[p.selected], true
 }
 
 // leave runs proceed, which replaces the open editor, once the person has
@@ -527,7 +548,13 @@ func (p *entryPane) close() {
 }
 
 // setEntries replaces the entries and selects the open one, if listed.
+// The same entries again change nothing: the change feed reloads the
+// lists after any write to the database, and the list must not jump
+// under the pointer.
 func (p *entryPane) setEntries(es []catalogEntry) {
+	if slices.Equal(p.all, es) && p.all != nil {
+		return
+	}
 	p.all = es
 	p.filter()
 }
@@ -541,14 +568,22 @@ func (p *entryPane) filter() {
 		}
 	}
 	p.list.Refresh()
+	if i := p.selectOpen(); i >= 0 {
+		p.list.ScrollTo(i)
+	}
+}
+
+// selectOpen highlights the open entry, if the list shows it, and no other
+// one; it returns the entry's row, -1 when it is not shown.
+func (p *entryPane) selectOpen() int {
 	for i, e := range p.shown {
 		if p.open.key != "" && e.kind == p.open.kind && e.key == p.open.key {
 			p.list.Select(i)
-			p.list.ScrollTo(i)
-			return
+			return i
 		}
 	}
 	p.list.UnselectAll()
+	return -1
 }
 
 func (m *Manager) resourcesTab() fyne.CanvasObject {
@@ -606,6 +641,7 @@ func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
 			p.open = catalogEntry{kind: kind, key: key}
 		}
 		m.reloadEntries()
+		p.selectOpen() // a save that changed nothing listed reloads nothing
 	}
 }
 
@@ -688,6 +724,8 @@ func (m *Manager) setEntryEnabled(e catalogEntry, on bool) {
 
 // reloadEntries reads the catalog's entries again.
 func (m *Manager) reloadEntries() {
+	m.reloading.Lock()
+	defer m.reloading.Unlock()
 	cat, err := m.cfg.Store.Catalog(m.ctx())
 	if err != nil {
 		slog.Error("reading the catalog", "err", err)

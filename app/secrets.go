@@ -88,7 +88,9 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 		if listErr != nil {
 			slog.Error("listing secrets", "err", listErr)
 		}
-		s.secrets.Show(list)
+		s.listing.Lock()
+		defer s.listing.Unlock()
+		s.secrets.Update(list, func(x storage.SecretInfo) string { return x.Name })
 	})
 }
 
