@@ -98,14 +98,35 @@ type openAPIChooser struct {
 	// filling is set while the details are filled in, so that doing so
 	// does not count as the person's edit.
 	filling bool
+	// stored are the names of the tools the catalog has: an operation
+	// whose tool has one is a duplicate, marked in its row with a choice
+	// (dups): replace the stored tool, or skip the operation.
+	stored  map[string]bool
+	dups    map[string]*dupChoice
+	replace map[string]bool
 }
+
+// dupChoice is a row's mark of a duplicate: what it says, and the choice.
+type dupChoice struct {
+	box    *fyne.Container
+	note   *widget.Label
+	choice *widget.RadioGroup
+}
+
+// The choices for a duplicate. Skip is the default: nothing of the
+// person's is replaced unasked.
+const (
+	dupSkip    = "Skip it: keep mine"
+	dupReplace = "Replace mine with it"
+)
 
 // opEdit is the person's name and description of an operation's tool.
 type opEdit struct{ name, description string }
 
 // showOpenAPIChooser opens the chooser on a spec read from src.
 func (m *Manager) showOpenAPIChooser(spec *importer.Spec, src string) *openAPIChooser {
-	c := &openAPIChooser{m: m, spec: spec, src: src, picked: map[string]bool{}, edits: map[string]*opEdit{}}
+	c := &openAPIChooser{m: m, spec: spec, src: src, picked: map[string]bool{}, edits: map[string]*opEdit{},
+		stored: m.storedToolNames(), dups: map[string]*dupChoice{}, replace: map[string]bool{}}
 	c.conv = spec.Convert(importer.OpenAPIOptions{})
 	for _, o := range c.conv.Operations {
 		c.picked[o.ID] = o.Problem == ""
@@ -217,7 +238,54 @@ func (c *openAPIChooser) row(o *importer.Operation) fyne.CanvasObject {
 	label := widget.NewButton(text, func() { c.show(o) })
 	label.Alignment = widget.ButtonAlignLeading
 	label.Importance = widget.LowImportance
-	return container.NewBorder(nil, nil, check, nil, label)
+	d := &dupChoice{note: ui.WrapLabel("")}
+	d.note.Importance = widget.WarningImportance
+	d.choice = widget.NewRadioGroup([]string{dupSkip, dupReplace}, func(v string) {
+		c.replace[o.ID] = v == dupReplace
+		c.count()
+	})
+	d.choice.Horizontal = true
+	d.choice.Required = true
+	d.choice.SetSelected(dupSkip)
+	if c.replace[o.ID] {
+		d.choice.SetSelected(dupReplace)
+	}
+	d.box = container.NewVBox(d.note, d.choice)
+	c.dups[o.ID] = d
+	c.markDup(o)
+	return container.NewVBox(container.NewBorder(nil, nil, check, nil, label), d.box)
+}
+
+// storedToolNames are the names of the tools the catalog has now.
+func (m *Manager) storedToolNames() map[string]bool {
+	names := map[string]bool{}
+	cat, err := m.cfg.Store.Catalog(m.ctx())
+	if err != nil {
+		return names
+	}
+	for _, t := range cat.Tools {
+		names[t.Name] = true
+	}
+	return names
+}
+
+// duplicate says whether o's tool, as named now, is one the catalog has.
+func (c *openAPIChooser) duplicate(o *importer.Operation) bool {
+	return o.Problem == "" && c.stored[c.tool(o).Name]
+}
+
+// markDup shows or hides o's duplicate mark, as its tool is named now.
+func (c *openAPIChooser) markDup(o *importer.Operation) {
+	d := c.dups[o.ID]
+	if d == nil {
+		return
+	}
+	if !c.duplicate(o) {
+		d.box.Hide()
+		return
+	}
+	d.note.SetText(fmt.Sprintf("You have a tool named %s already.", c.tool(o).Name))
+	d.box.Show()
 }
 
 // show fills the details with an operation.
@@ -281,6 +349,7 @@ func (c *openAPIChooser) edited() {
 		return
 	}
 	c.edits[c.shown.ID] = &opEdit{name: strings.TrimSpace(c.name.Text), description: c.description.Text}
+	c.markDup(c.shown)
 	c.count()
 }
 
@@ -296,7 +365,7 @@ func (c *openAPIChooser) pickAll(on bool) {
 func (c *openAPIChooser) chosen() []*importer.Operation {
 	var out []*importer.Operation
 	for _, o := range c.conv.Operations {
-		if !c.picked[o.ID] || o.Problem != "" {
+		if !c.picked[o.ID] || o.Problem != "" || c.duplicate(o) && !c.replace[o.ID] {
 			continue
 		}
 		op := *o
@@ -310,7 +379,11 @@ func (c *openAPIChooser) chosen() []*importer.Operation {
 // it cannot.
 func (c *openAPIChooser) count() {
 	ops := c.chosen()
-	c.importBtn.SetText("Import " + words.Count(len(ops), "tool", "tools"))
+	text := "Import " + words.Count(len(ops), "tool", "tools")
+	if n := c.replacing(ops); n > 0 {
+		text += fmt.Sprintf(" (%d replacing yours)", n)
+	}
+	c.importBtn.SetText(text)
 	problem := nameProblem(ops)
 	switch {
 	case len(ops) == 0:
@@ -322,6 +395,17 @@ func (c *openAPIChooser) count() {
 		c.importBtn.Enable()
 	}
 	c.status.SetText(problem)
+}
+
+// replacing counts the operations of ops whose tool replaces a stored one.
+func (c *openAPIChooser) replacing(ops []*importer.Operation) int {
+	n := 0
+	for _, o := range ops {
+		if c.stored[o.Tool.Name] {
+			n++
+		}
+	}
+	return n
 }
 
 // nameProblem is what is wrong with the tool names of ops — one that is
@@ -350,7 +434,9 @@ func (c *openAPIChooser) doImport() {
 		return
 	}
 	c.importBtn.Disable()
-	c.m.background.Run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, false) }, func() {
+	// Only the duplicates the person chose to replace are among ops.
+	replace := c.replacing(ops) > 0
+	c.m.background.Run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, replace) }, func() {
 		c.importBtn.Enable()
 		if err != nil {
 			var ve *catalog.ValidationError

@@ -174,23 +174,9 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 		t.Errorf("the API got %s %s with api_key %q", r.Method, r.Path, r.Header.Get("api_key"))
 	}
 
-	// The same again is refused, all of it, each clash named; nothing
-	// more is stored.
-	m.showOpenAPIChooser(mustSpec(t), petstore)
-	test.Tap(uitest.OverlayButton(t, m.win, "Select none"))
-	get, _ = opRow(t, m.win, "GET /pet/{petId}")
-	get.SetChecked(true)
-	add, _ := opRow(t, m.win, "DELETE /pet/{petId}")
-	add.SetChecked(true)
-	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
-	m.background.Wait()
-	uitest.Sees(t, "the refusal", uitest.SeenIn(m.win.Canvas()),
-		"label: petstore-3.0.yaml was not imported: 1 problem. Nothing was changed.",
-		`label: tool "deletePet" · name`,
-		"label: the catalog already has a tool of this name: choose another name (or replace it on purpose)")
-	if export, _ := s.St.Export(context.Background()); len(export.Tools) != 2 {
-		t.Errorf("the refused import stored %d tools", len(export.Tools))
-	}
+	// The same again: the chooser marks the duplicate before Import, with
+	// skip (the default) or replace for it.
+	reimportSkipsOrReplaces(t, m, s.St)
 }
 
 // A spec whose server is relative to where it is published, read from a
