@@ -61,6 +61,8 @@ type Manager struct {
 	// the UI goroutine anyway; the test driver runs the change feed's
 	// fyne.Do inline, on the feed's goroutine, beside a test's own reload.
 	reloading sync.Mutex
+	// needs are, by tool, the secrets it reads that have no value.
+	needs map[string][]string
 }
 
 // NewManager builds the manager window (not shown).
@@ -398,6 +400,7 @@ func (m *Manager) editTool(t catalog.Tool, isNew bool) {
 	m.editor.SetTrier(m.cfg.TryIt)
 	m.editor.Tmpl.ReadSecrets(m.cfg.Secrets)
 	m.editor.Confirm = m.confirmDelete("Delete tool")
+	m.editor.SetMissingSecrets(m.needs[t.Name])
 	m.tools.show(m.editor.Content(), catalogEntry{kind: entryTool, key: keyUnlessNew(t.Name, isNew)})
 }
 
@@ -418,6 +421,9 @@ const (
 type catalogEntry struct {
 	kind, key, label string
 	disabled         bool
+	// note says what the entry lacks to work (a secret with no value),
+	// beside its line.
+	note string
 	// about is more text the search looks in (a tool's description).
 	about string
 }
@@ -459,7 +465,10 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 			// Cut short, a line shows whole in the editor it opens: the
 			// name, title and URI fields.
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
+			note := widget.NewLabel("")
+			note.Importance = widget.WarningImportance
+			note.Hide()
+			return container.NewBorder(nil, nil, widget.NewCheck("", nil), note, l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[id]
@@ -471,6 +480,11 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 				l.Importance, l.TextStyle = widget.LowImportance, fyne.TextStyle{Italic: true}
 			}
 			l.SetText(e.label)
+			if note := c.Objects[2].(*widget.Label); e.note != note.Text || e.note != "" != note.Visible() {
+				note.SetText(e.note)
+				note.Hidden = e.note == ""
+				c.Refresh() // laid out again: the note takes room from the line
+			}
 			check := c.Objects[1].(*widget.Check)
 			check.OnChanged = nil
 			check.SetChecked(!e.disabled)
@@ -731,9 +745,11 @@ func (m *Manager) reloadEntries() {
 		slog.Error("reading the catalog", "err", err)
 		return
 	}
+	m.needs = m.readNeeds(cat)
 	var tools, res, prompts []catalogEntry
 	for _, t := range cat.Tools {
-		tools = append(tools, catalogEntry{kind: entryTool, key: t.Name, label: titled(t.Name, t.Title), disabled: t.Disabled, about: t.Description})
+		tools = append(tools, catalogEntry{kind: entryTool, key: t.Name, label: titled(t.Name, t.Title), disabled: t.Disabled,
+			about: t.Description, note: needsNote(m.needs[t.Name])})
 	}
 	for _, r := range cat.Resources {
 		res = append(res, catalogEntry{kind: entryResource, key: r.URI, label: "Resource · " + r.Name + "  —  " + r.URI, disabled: r.Disabled})
@@ -747,6 +763,27 @@ func (m *Manager) reloadEntries() {
 	m.tools.setEntries(tools)
 	m.resources.setEntries(res)
 	m.prompts.setEntries(prompts)
+	if m.editor != nil {
+		m.editor.SetMissingSecrets(m.needs[m.editor.Orig.Name])
+	}
+}
+
+// readNeeds are, by tool, the secrets its templates read that have no
+// value (none known without a secret store).
+func (m *Manager) readNeeds(cat *catalog.Catalog) map[string][]string {
+	if m.cfg.Secrets == nil {
+		return nil
+	}
+	list, err := m.cfg.Secrets.ListSecrets(m.ctx())
+	if err != nil {
+		slog.Warn("listing the secrets", "err", err)
+		return nil
+	}
+	var names []string
+	for _, x := range list {
+		names = append(names, x.Name)
+	}
+	return secretNeeds(cat, names)
 }
 
 // ------------------------------------------------------------------ Activity

@@ -436,7 +436,13 @@ func (c *openAPIChooser) doImport() {
 	c.importBtn.Disable()
 	// Only the duplicates the person chose to replace are among ops.
 	replace := c.replacing(ops) > 0
-	c.m.background.Run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, replace) }, func() {
+	var missing []missingSecret
+	c.m.background.Run(func() {
+		err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, replace)
+		if err == nil {
+			missing = c.m.unset(secrets)
+		}
+	}, func() {
 		c.importBtn.Enable()
 		if err != nil {
 			var ve *catalog.ValidationError
@@ -449,15 +455,44 @@ func (c *openAPIChooser) doImport() {
 		}
 		c.d.Hide()
 		c.m.reloadEntries()
-		msg := fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src))
-		if len(secrets) > 0 {
-			msg += "\n\nThey read these secrets: give each its value in Settings ▸ Secrets.\n"
-			for _, s := range secrets {
-				msg += fmt.Sprintf("\n• %s — %s", s.Name, s.Holds)
+		c.m.showImported(fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src)), missing)
+	})
+}
+
+// unset are the secrets of refs that have no value yet, with what they
+// hold and the tools that read them; call it off the UI goroutine.
+func (m *Manager) unset(refs []importer.SecretRef) []missingSecret {
+	if m.cfg.Secrets == nil || len(refs) == 0 {
+		return nil
+	}
+	needs, err := readSecretNeeds(context.Background(), m.cfg.Store, m.cfg.Secrets)
+	if err != nil {
+		return nil
+	}
+	var out []missingSecret
+	for _, ms := range missingOf(needs) {
+		for _, r := range refs {
+			if r.Name == ms.name {
+				ms.holds = r.Holds
+				out = append(out, ms)
+				break
 			}
 		}
-		info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(ui.WrapLabel(msg)), c.m.win)
-		info.Resize(dialogSize(c.m.win, fyne.NewSize(600, 320)))
-		info.Show()
-	})
+	}
+	return out
+}
+
+// showImported reports an import: what it did, then a field for each
+// secret its tools read that has no value yet.
+func (m *Manager) showImported(did string, missing []missingSecret) {
+	body := container.NewVBox(ui.WrapLabel(did))
+	if len(missing) > 0 {
+		body.Add(ui.WrapLabel("They read these secrets, which have no value yet: type each one's value here (or later in Settings ▸ Secrets)."))
+		body.Add(secretFields(missing, func(name, value string, done func(error)) {
+			setSecretIn(&m.background, m.cfg.Secrets, name, value, done)
+		}))
+	}
+	info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(body), m.win)
+	info.Resize(dialogSize(m.win, fyne.NewSize(640, 420)))
+	info.Show()
 }

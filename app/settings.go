@@ -94,6 +94,10 @@ type SettingsTab struct {
 	// change feed's fyne.Do on the feed's goroutine, beside a test's own.
 	listing    sync.Mutex
 	secretNote *widget.Label
+	// missingBox has a field for each secret tools read that has no
+	// value; missingShown is what it shows.
+	missingBox   *fyne.Container
+	missingShown []missingSecret
 	// Background counts the secret store calls under way (see
 	// secretsSection).
 	background ui.Background

@@ -77,6 +77,8 @@ type tryPanel struct {
 	stop    *widget.Button
 	// progress shows how far a tool running in the background got.
 	progress *widget.ProgressBar
+	// missing names the secrets the tool reads that have no value.
+	missing *widget.Label
 	// question shows a form the tool asks while it runs; asked is it.
 	question *fyne.Container
 	asked    *ui.FormDialog
@@ -133,6 +135,9 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 	p.stop.Hide()
 	p.progress = widget.NewProgressBar()
 	p.progress.Hide()
+	p.missing = ui.WrapLabel("")
+	p.missing.Importance = widget.WarningImportance
+	p.missing.Hide()
 	p.question = container.NewVBox()
 	p.question.Hide()
 	p.result = widget.NewLabel("")
@@ -153,6 +158,7 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		intro,
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.asJSON),
 		p.formBox, p.argsBox, p.argsErr,
+		p.missing,
 		container.NewHBox(fill, p.run, p.stop),
 		p.progress,
 		p.question,

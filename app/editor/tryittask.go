@@ -156,3 +156,21 @@ func (p *tryPanel) showProgress(tp TaskProgress) {
 	p.result.Importance = widget.MediumImportance
 	p.result.SetText(line)
 }
+
+// SetMissingSecrets says, in Try it, which secrets the tool reads that
+// have no value yet (nil: none): a call would fail on them.
+func (e *ToolEditor) SetMissingSecrets(names []string) { e.Try.showMissing(names) }
+
+// showMissing says which secrets the tool lacks, or nothing.
+func (p *tryPanel) showMissing(names []string) {
+	if len(names) == 0 {
+		p.missing.Hide()
+		return
+	}
+	what := "the secret " + names[0] + ", which has"
+	if len(names) > 1 {
+		what = "the secrets " + strings.Join(names, ", ") + ", which have"
+	}
+	p.missing.SetText(fmt.Sprintf("This tool reads %s no value yet: it fails until you give it one in Settings ▸ Secrets.", what))
+	p.missing.Show()
+}
