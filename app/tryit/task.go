@@ -71,8 +71,10 @@ type taskParams struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
 }
 
-// clientCapabilities are go-sdk's defaults with the tasks extension.
+// clientCapabilities are go-sdk's defaults with the tasks extension: the
+// roots Try it declared before it declared tasks are declared still.
 func clientCapabilities() *mcp.ClientCapabilities {
+	//lint:ignore SA1019 go-sdk's own default, which Try it kept declaring
 	caps := &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{ListChanged: true}}
 	caps.AddExtension(tasksExtension, map[string]any{})
 	return caps
