@@ -34,7 +34,7 @@ func missingSecretAfterImport(t *testing.T, m *Manager, s *uitest.Served) {
 		m.settings.background.Wait()
 		var seen []string
 		fyne.DoAndWait(func() { seen = uitest.Seen(m.settings.missingBox) })
-		return len(seen) > 0 && seen[0] == "label: Secrets your tools read that have no value yet", joinLines(seen)
+		return len(seen) > 0 && seen[0] == "label: Secrets your tools read that have no value yet", fmtList(seen)
 	})
 	uitest.Sees(t, "Settings ▸ Secrets", uitest.Seen(m.settings.missingBox),
 		"label: "+name, "entry: (its value (never shown again))", "button: Save")
@@ -87,8 +87,6 @@ func indexOf(t *testing.T, m *Manager, name string) int {
 	t.Fatalf("%s not listed", name)
 	return -1
 }
-
-func joinLines(l []string) string { return fmtList(l) }
 
 func boolWord(b bool) string {
 	if b {

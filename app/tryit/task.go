@@ -28,11 +28,6 @@ type Task struct {
 	Message string
 }
 
-// Ended says whether the task is over.
-func (t Task) Ended() bool {
-	return t.Status == "completed" || t.Status == "failed" || t.Status == "cancelled"
-}
-
 // TaskWatcher hears each change of a call's task, from its start to its
 // end; it must not block.
 type TaskWatcher func(Task)
