@@ -276,7 +276,7 @@ func (t *ActivityTab) loaded(recs, recent []storage.ActivityRecord, err error) {
 	for _, r := range recent {
 		t.learn(r)
 	}
-	t.all = recs
+	t.all = settled(recs)
 	t.refreshOptions()
 	t.list.ScrollToTop()
 	t.applySearch()
@@ -306,7 +306,7 @@ func (t *ActivityTab) added(newer []storage.ActivityRecord, err error) {
 	if len(fresh) == 0 {
 		return
 	}
-	t.all = append(fresh, t.all...)
+	t.all = settled(append(fresh, t.all...))
 	if len(t.all) > activityKeep {
 		t.all = t.all[:activityKeep]
 	}
@@ -316,6 +316,36 @@ func (t *ActivityTab) added(newer []storage.ActivityRecord, err error) {
 	if grown := len(t.shown) - before; grown > 0 && offset > 0 {
 		t.list.ScrollToOffset(offset + float32(grown)*t.rowHeight)
 	}
+}
+
+// settled drops from recs (newest first) the "running" record of each
+// call whose final record is there too: the server writes the first when a
+// call has run a second, so that the log keeps it should mcptray die, and
+// the second when it ends. Shown together, the finished call read as
+// still running. A call whose end was never written keeps its "running".
+func settled(recs []storage.ActivityRecord) []storage.ActivityRecord {
+	type call struct {
+		at                                   time.Time
+		method, target, client, token, agent string
+	}
+	key := func(r storage.ActivityRecord) call {
+		// Both records of a call are made from one description of it
+		// (mcpcore's requestActivity): its start time, who and what.
+		return call{r.Time.UTC(), r.Method, r.Target, r.Client, r.Token, r.ClientVersion}
+	}
+	ended := map[call]int{}
+	out := recs[:0:0]
+	for _, r := range recs {
+		k := key(r)
+		if r.Outcome != record.OutcomeRunning {
+			ended[k]++
+		} else if ended[k] > 0 {
+			ended[k]--
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // applySearch recomputes the rows from all and the search text, and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -133,7 +134,21 @@ func (m *Manager) importDone(path string, c *catalog.Catalog, err error) {
 	m.dropToolEditor()
 	m.resEditor, m.tmplEditor, m.promptEditor = nil, nil, nil
 	m.reloadEntries()
-	dialog.ShowInformation("Catalog imported", fmt.Sprintf("Imported %s from %s.", catalogSummary(c), filepath.Base(path)), m.win)
+	did := fmt.Sprintf("Imported %s from %s.", catalogSummary(c), filepath.Base(path))
+	var missing []missingSecret
+	for _, ms := range missingOf(m.needs) {
+		for _, t := range c.Tools {
+			if slices.Contains(ms.tools, t.Name) {
+				missing = append(missing, ms)
+				break
+			}
+		}
+	}
+	if len(missing) == 0 {
+		dialog.ShowInformation("Catalog imported", did, m.win)
+		return
+	}
+	m.showImported(did, missing)
 }
 
 // showImportError shows why an import was refused; validation problems are

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -51,9 +53,16 @@ type Manager struct {
 	background ui.Background
 
 	// life ends with the window (destroy): what the manager follows
-	// while it lives (the remembered approvals) stops following then.
+	// while it lives (the remembered approvals, the store's change feed)
+	// stops following then.
 	life context.Context
 	end  context.CancelFunc
+	// reloading serializes reloadEntries: on the real driver it runs on
+	// the UI goroutine anyway; the test driver runs the change feed's
+	// fyne.Do inline, on the feed's goroutine, beside a test's own reload.
+	reloading sync.Mutex
+	// needs are, by tool, the secrets it reads that have no value.
+	needs map[string][]string
 }
 
 // NewManager builds the manager window (not shown).
@@ -96,6 +105,7 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	keeper.keeping = true
 	m.win.CenterOnScreen()
 	m.reloadEntries()
+	m.followStore()
 	return m
 }
 
@@ -390,6 +400,7 @@ func (m *Manager) editTool(t catalog.Tool, isNew bool) {
 	m.editor.SetTrier(m.cfg.TryIt)
 	m.editor.Tmpl.ReadSecrets(m.cfg.Secrets)
 	m.editor.Confirm = m.confirmDelete("Delete tool")
+	m.editor.SetMissingSecrets(m.needs[t.Name])
 	m.tools.show(m.editor.Content(), catalogEntry{kind: entryTool, key: keyUnlessNew(t.Name, isNew)})
 }
 
@@ -410,6 +421,9 @@ const (
 type catalogEntry struct {
 	kind, key, label string
 	disabled         bool
+	// note says what the entry lacks to work (a secret with no value),
+	// beside its line.
+	note string
 	// about is more text the search looks in (a tool's description).
 	about string
 }
@@ -434,11 +448,13 @@ type entryPane struct {
 	// ask asks a yes/no question (a dialog; tests answer it themselves).
 	ask      func(title, question string, answer func(bool))
 	onToggle func(catalogEntry, bool)
+	// selected is the row highlighted in the list, -1 for none.
+	selected widget.ListItemID
 }
 
 // newEntryPane builds the pane; buttons go below the list.
 func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle func(catalogEntry, bool), buttons ...fyne.CanvasObject) (*entryPane, fyne.CanvasObject) {
-	p := &entryPane{idle: idle, onOpen: onOpen, onToggle: onToggle}
+	p := &entryPane{idle: idle, onOpen: onOpen, onToggle: onToggle, selected: -1}
 	p.search = widget.NewEntry()
 	p.search.SetPlaceHolder(placeholder)
 	p.search.OnChanged = func(string) { p.filter() }
@@ -449,7 +465,10 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 			// Cut short, a line shows whole in the editor it opens: the
 			// name, title and URI fields.
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
+			note := widget.NewLabel("")
+			note.Importance = widget.WarningImportance
+			note.Hide()
+			return container.NewBorder(nil, nil, widget.NewCheck("", nil), note, l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[id]
@@ -461,6 +480,11 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 				l.Importance, l.TextStyle = widget.LowImportance, fyne.TextStyle{Italic: true}
 			}
 			l.SetText(e.label)
+			if note := c.Objects[2].(*widget.Label); e.note != note.Text || e.note != "" != note.Visible() {
+				note.SetText(e.note)
+				note.Hidden = e.note == ""
+				c.Refresh() // laid out again: the note takes room from the line
+			}
 			check := c.Objects[1].(*widget.Check)
 			check.OnChanged = nil
 			check.SetChecked(!e.disabled)
@@ -468,6 +492,7 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		},
 	)
 	p.list.OnSelected = func(id widget.ListItemID) {
+		p.selected = id
 		if id >= len(p.shown) {
 			return
 		}
@@ -477,6 +502,7 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 		}
 		p.leave(func() { p.onOpen(e) })
 	}
+	p.list.OnUnselected = func(widget.ListItemID) { p.selected = -1 }
 	p.host = container.NewStack()
 	p.close()
 	left := container.NewBorder(p.search, container.NewVBox(buttons...), nil, nil, p.list)
@@ -489,11 +515,20 @@ func newEntryPane(placeholder, idle string, onOpen func(catalogEntry), onToggle 
 // zero for a new one.
 func (p *entryPane) show(editor fyne.CanvasObject, e catalogEntry) {
 	p.open = catalogEntry{kind: e.kind, key: e.key}
-	if e.key == "" {
-		p.list.UnselectAll()
-	}
+	// The highlight moves with the editor: to the entry now open (a tool
+	// made from curl, opened as it is stored), or off the list for a new
+	// one.
+	p.selectOpen()
 	p.host.Objects = []fyne.CanvasObject{editor}
 	p.host.Refresh()
+}
+
+// selectedEntry is the entry highlighted in the list, if any.
+func (p *entryPane) selectedEntry() (catalogEntry, bool) {
+	if p.selected < 0 || p.selected >= len(p.shown) {
+		return catalogEntry{}, false
+	}
+	return p.shown[p.selected], true
 }
 
 // leave runs proceed, which replaces the open editor, once the person has
@@ -527,7 +562,13 @@ func (p *entryPane) close() {
 }
 
 // setEntries replaces the entries and selects the open one, if listed.
+// The same entries again change nothing: the change feed reloads the
+// lists after any write to the database, and the list must not jump
+// under the pointer.
 func (p *entryPane) setEntries(es []catalogEntry) {
+	if slices.Equal(p.all, es) && p.all != nil {
+		return
+	}
 	p.all = es
 	p.filter()
 }
@@ -541,14 +582,22 @@ func (p *entryPane) filter() {
 		}
 	}
 	p.list.Refresh()
+	if i := p.selectOpen(); i >= 0 {
+		p.list.ScrollTo(i)
+	}
+}
+
+// selectOpen highlights the open entry, if the list shows it, and no other
+// one; it returns the entry's row, -1 when it is not shown.
+func (p *entryPane) selectOpen() int {
 	for i, e := range p.shown {
 		if p.open.key != "" && e.kind == p.open.kind && e.key == p.open.key {
 			p.list.Select(i)
-			p.list.ScrollTo(i)
-			return
+			return i
 		}
 	}
 	p.list.UnselectAll()
+	return -1
 }
 
 func (m *Manager) resourcesTab() fyne.CanvasObject {
@@ -606,6 +655,7 @@ func (m *Manager) savedIn(p *entryPane, kind string) func(key string) {
 			p.open = catalogEntry{kind: kind, key: key}
 		}
 		m.reloadEntries()
+		p.selectOpen() // a save that changed nothing listed reloads nothing
 	}
 }
 
@@ -688,14 +738,18 @@ func (m *Manager) setEntryEnabled(e catalogEntry, on bool) {
 
 // reloadEntries reads the catalog's entries again.
 func (m *Manager) reloadEntries() {
+	m.reloading.Lock()
+	defer m.reloading.Unlock()
 	cat, err := m.cfg.Store.Catalog(m.ctx())
 	if err != nil {
 		slog.Error("reading the catalog", "err", err)
 		return
 	}
+	m.needs = m.readNeeds(cat)
 	var tools, res, prompts []catalogEntry
 	for _, t := range cat.Tools {
-		tools = append(tools, catalogEntry{kind: entryTool, key: t.Name, label: titled(t.Name, t.Title), disabled: t.Disabled, about: t.Description})
+		tools = append(tools, catalogEntry{kind: entryTool, key: t.Name, label: titled(t.Name, t.Title), disabled: t.Disabled,
+			about: t.Description, note: needsNote(m.needs[t.Name])})
 	}
 	for _, r := range cat.Resources {
 		res = append(res, catalogEntry{kind: entryResource, key: r.URI, label: "Resource · " + r.Name + "  —  " + r.URI, disabled: r.Disabled})
@@ -709,6 +763,27 @@ func (m *Manager) reloadEntries() {
 	m.tools.setEntries(tools)
 	m.resources.setEntries(res)
 	m.prompts.setEntries(prompts)
+	if m.editor != nil {
+		m.editor.SetMissingSecrets(m.needs[m.editor.Orig.Name])
+	}
+}
+
+// readNeeds are, by tool, the secrets its templates read that have no
+// value (none known without a secret store).
+func (m *Manager) readNeeds(cat *catalog.Catalog) map[string][]string {
+	if m.cfg.Secrets == nil {
+		return nil
+	}
+	list, err := m.cfg.Secrets.ListSecrets(m.ctx())
+	if err != nil {
+		slog.Warn("listing the secrets", "err", err)
+		return nil
+	}
+	var names []string
+	for _, x := range list {
+		names = append(names, x.Name)
+	}
+	return secretNeeds(cat, names)
 }
 
 // ------------------------------------------------------------------ Activity

@@ -98,14 +98,35 @@ type openAPIChooser struct {
 	// filling is set while the details are filled in, so that doing so
 	// does not count as the person's edit.
 	filling bool
+	// stored are the names of the tools the catalog has: an operation
+	// whose tool has one is a duplicate, marked in its row with a choice
+	// (dups): replace the stored tool, or skip the operation.
+	stored  map[string]bool
+	dups    map[string]*dupChoice
+	replace map[string]bool
 }
+
+// dupChoice is a row's mark of a duplicate: what it says, and the choice.
+type dupChoice struct {
+	box    *fyne.Container
+	note   *widget.Label
+	choice *widget.RadioGroup
+}
+
+// The choices for a duplicate. Skip is the default: nothing of the
+// person's is replaced unasked.
+const (
+	dupSkip    = "Skip it: keep mine"
+	dupReplace = "Replace mine with it"
+)
 
 // opEdit is the person's name and description of an operation's tool.
 type opEdit struct{ name, description string }
 
 // showOpenAPIChooser opens the chooser on a spec read from src.
 func (m *Manager) showOpenAPIChooser(spec *importer.Spec, src string) *openAPIChooser {
-	c := &openAPIChooser{m: m, spec: spec, src: src, picked: map[string]bool{}, edits: map[string]*opEdit{}}
+	c := &openAPIChooser{m: m, spec: spec, src: src, picked: map[string]bool{}, edits: map[string]*opEdit{},
+		stored: m.storedToolNames(), dups: map[string]*dupChoice{}, replace: map[string]bool{}}
 	c.conv = spec.Convert(importer.OpenAPIOptions{})
 	for _, o := range c.conv.Operations {
 		c.picked[o.ID] = o.Problem == ""
@@ -217,7 +238,54 @@ func (c *openAPIChooser) row(o *importer.Operation) fyne.CanvasObject {
 	label := widget.NewButton(text, func() { c.show(o) })
 	label.Alignment = widget.ButtonAlignLeading
 	label.Importance = widget.LowImportance
-	return container.NewBorder(nil, nil, check, nil, label)
+	d := &dupChoice{note: ui.WrapLabel("")}
+	d.note.Importance = widget.WarningImportance
+	d.choice = widget.NewRadioGroup([]string{dupSkip, dupReplace}, func(v string) {
+		c.replace[o.ID] = v == dupReplace
+		c.count()
+	})
+	d.choice.Horizontal = true
+	d.choice.Required = true
+	d.choice.SetSelected(dupSkip)
+	if c.replace[o.ID] {
+		d.choice.SetSelected(dupReplace)
+	}
+	d.box = container.NewVBox(d.note, d.choice)
+	c.dups[o.ID] = d
+	c.markDup(o)
+	return container.NewVBox(container.NewBorder(nil, nil, check, nil, label), d.box)
+}
+
+// storedToolNames are the names of the tools the catalog has now.
+func (m *Manager) storedToolNames() map[string]bool {
+	names := map[string]bool{}
+	cat, err := m.cfg.Store.Catalog(m.ctx())
+	if err != nil {
+		return names
+	}
+	for _, t := range cat.Tools {
+		names[t.Name] = true
+	}
+	return names
+}
+
+// duplicate says whether o's tool, as named now, is one the catalog has.
+func (c *openAPIChooser) duplicate(o *importer.Operation) bool {
+	return o.Problem == "" && c.stored[c.tool(o).Name]
+}
+
+// markDup shows or hides o's duplicate mark, as its tool is named now.
+func (c *openAPIChooser) markDup(o *importer.Operation) {
+	d := c.dups[o.ID]
+	if d == nil {
+		return
+	}
+	if !c.duplicate(o) {
+		d.box.Hide()
+		return
+	}
+	d.note.SetText(fmt.Sprintf("You have a tool named %s already.", c.tool(o).Name))
+	d.box.Show()
 }
 
 // show fills the details with an operation.
@@ -281,6 +349,7 @@ func (c *openAPIChooser) edited() {
 		return
 	}
 	c.edits[c.shown.ID] = &opEdit{name: strings.TrimSpace(c.name.Text), description: c.description.Text}
+	c.markDup(c.shown)
 	c.count()
 }
 
@@ -296,7 +365,7 @@ func (c *openAPIChooser) pickAll(on bool) {
 func (c *openAPIChooser) chosen() []*importer.Operation {
 	var out []*importer.Operation
 	for _, o := range c.conv.Operations {
-		if !c.picked[o.ID] || o.Problem != "" {
+		if !c.picked[o.ID] || o.Problem != "" || c.duplicate(o) && !c.replace[o.ID] {
 			continue
 		}
 		op := *o
@@ -310,7 +379,11 @@ func (c *openAPIChooser) chosen() []*importer.Operation {
 // it cannot.
 func (c *openAPIChooser) count() {
 	ops := c.chosen()
-	c.importBtn.SetText("Import " + words.Count(len(ops), "tool", "tools"))
+	text := "Import " + words.Count(len(ops), "tool", "tools")
+	if n := c.replacing(ops); n > 0 {
+		text += fmt.Sprintf(" (%d replacing yours)", n)
+	}
+	c.importBtn.SetText(text)
 	problem := nameProblem(ops)
 	switch {
 	case len(ops) == 0:
@@ -322,6 +395,17 @@ func (c *openAPIChooser) count() {
 		c.importBtn.Enable()
 	}
 	c.status.SetText(problem)
+}
+
+// replacing counts the operations of ops whose tool replaces a stored one.
+func (c *openAPIChooser) replacing(ops []*importer.Operation) int {
+	n := 0
+	for _, o := range ops {
+		if c.stored[o.Tool.Name] {
+			n++
+		}
+	}
+	return n
 }
 
 // nameProblem is what is wrong with the tool names of ops — one that is
@@ -350,7 +434,15 @@ func (c *openAPIChooser) doImport() {
 		return
 	}
 	c.importBtn.Disable()
-	c.m.background.Run(func() { err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, false) }, func() {
+	// Only the duplicates the person chose to replace are among ops.
+	replace := c.replacing(ops) > 0
+	var missing []missingSecret
+	c.m.background.Run(func() {
+		err = importer.AddTools(context.Background(), c.m.cfg.Store, tools, replace)
+		if err == nil {
+			missing = c.m.unset(secrets)
+		}
+	}, func() {
 		c.importBtn.Enable()
 		if err != nil {
 			var ve *catalog.ValidationError
@@ -363,15 +455,44 @@ func (c *openAPIChooser) doImport() {
 		}
 		c.d.Hide()
 		c.m.reloadEntries()
-		msg := fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src))
-		if len(secrets) > 0 {
-			msg += "\n\nThey read these secrets: give each its value in Settings › Secrets.\n"
-			for _, s := range secrets {
-				msg += fmt.Sprintf("\n• %s — %s", s.Name, s.Holds)
+		c.m.showImported(fmt.Sprintf("Imported %s from %s.", words.Count(len(tools), "tool", "tools"), cmp.Or(c.spec.Title, c.src)), missing)
+	})
+}
+
+// unset are the secrets of refs that have no value yet, with what they
+// hold and the tools that read them; call it off the UI goroutine.
+func (m *Manager) unset(refs []importer.SecretRef) []missingSecret {
+	if m.cfg.Secrets == nil || len(refs) == 0 {
+		return nil
+	}
+	needs, err := readSecretNeeds(context.Background(), m.cfg.Store, m.cfg.Secrets)
+	if err != nil {
+		return nil
+	}
+	var out []missingSecret
+	for _, ms := range missingOf(needs) {
+		for _, r := range refs {
+			if r.Name == ms.name {
+				ms.holds = r.Holds
+				out = append(out, ms)
+				break
 			}
 		}
-		info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(ui.WrapLabel(msg)), c.m.win)
-		info.Resize(dialogSize(c.m.win, fyne.NewSize(600, 320)))
-		info.Show()
-	})
+	}
+	return out
+}
+
+// showImported reports an import: what it did, then a field for each
+// secret its tools read that has no value yet.
+func (m *Manager) showImported(did string, missing []missingSecret) {
+	body := container.NewVBox(ui.WrapLabel(did))
+	if len(missing) > 0 {
+		body.Add(ui.WrapLabel("They read these secrets, which have no value yet: type each one's value here (or later in Settings › Secrets)."))
+		body.Add(secretFields(missing, func(name, value string, done func(error)) {
+			setSecretIn(&m.background, m.cfg.Secrets, name, value, done)
+		}))
+	}
+	info := dialog.NewCustom("Tools imported", "Close", container.NewVScroll(body), m.win)
+	info.Resize(dialogSize(m.win, fyne.NewSize(640, 420)))
+	info.Show()
 }

@@ -149,10 +149,7 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 
 	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
 	m.background.Wait()
-	uitest.Sees(t, "the import's report", uitest.SeenIn(m.win.Canvas()),
-		"label: Imported 2 tools from Swagger Petstore - OpenAPI 3.0.\n\nThey read these secrets: give each its value in Settings › Secrets.\n"+
-			"\n• swagger_petstore_openapi_api_key — the API key of Swagger Petstore - OpenAPI 3.0 (sent in the header \"api_key\")",
-		"button: Close")
+	missingSecretAfterImport(t, m, s)
 	export, err := s.St.Export(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -164,9 +161,6 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 	if slices.Sort(names); !slices.Equal(names, []string{"deletePet", "find_pet"}) {
 		t.Fatalf("stored the tools %v", names)
 	}
-	if err := s.D.Secrets().SetSecret(context.Background(), "swagger_petstore_openapi_api_key", "pet-KEY"); err != nil {
-		t.Fatal(err)
-	}
 	if got := s.CallText(t, "find_pet", map[string]any{"petId": 7}); got != testutil.APIReply {
 		t.Errorf("the call returned %q", got)
 	}
@@ -174,23 +168,9 @@ func TestRenderOpenAPIChooser(t *testing.T) {
 		t.Errorf("the API got %s %s with api_key %q", r.Method, r.Path, r.Header.Get("api_key"))
 	}
 
-	// The same again is refused, all of it, each clash named; nothing
-	// more is stored.
-	m.showOpenAPIChooser(mustSpec(t), petstore)
-	test.Tap(uitest.OverlayButton(t, m.win, "Select none"))
-	get, _ = opRow(t, m.win, "GET /pet/{petId}")
-	get.SetChecked(true)
-	add, _ := opRow(t, m.win, "DELETE /pet/{petId}")
-	add.SetChecked(true)
-	test.Tap(uitest.OverlayButton(t, m.win, "Import 2 tools"))
-	m.background.Wait()
-	uitest.Sees(t, "the refusal", uitest.SeenIn(m.win.Canvas()),
-		"label: petstore-3.0.yaml was not imported: 1 problem. Nothing was changed.",
-		`label: tool "deletePet" · name`,
-		"label: the catalog already has a tool of this name: choose another name (or replace it on purpose)")
-	if export, _ := s.St.Export(context.Background()); len(export.Tools) != 2 {
-		t.Errorf("the refused import stored %d tools", len(export.Tools))
-	}
+	// The same again: the chooser marks the duplicate before Import, with
+	// skip (the default) or replace for it.
+	reimportSkipsOrReplaces(t, m, s.St)
 }
 
 // A spec whose server is relative to where it is published, read from a

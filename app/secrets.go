@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,12 +53,42 @@ func (s *SettingsTab) secretsSection() fyne.CanvasObject {
 	s.secrets = ui.NewPickList(func(x storage.SecretInfo) string {
 		return fmt.Sprintf("%s  ·  updated %s", x.Name, x.UpdatedAt.Local().Format(time.DateTime))
 	}, acts...)
+	s.missingBox = container.NewVBox()
+	s.missingBox.Hide()
 	return container.NewVBox(heading("Secrets"),
 		ui.Hint(`Tools use a secret as {{secret "name"}}. Values are write-only: they are never shown again. Changes apply at once.`),
 		s.secretNote,
 		s.secrets.Content(3, "None yet."),
 		container.NewHBox(add, rename, del),
+		s.missingBox,
 	)
+}
+
+// showMissing lists the secrets tools read that have no value, a field
+// for each; the same list again leaves the fields as they are, with what
+// is typed in them.
+func (s *SettingsTab) showMissing(missing []missingSecret) {
+	same := slices.EqualFunc(missing, s.missingShown, func(a, b missingSecret) bool {
+		return a.name == b.name && slices.Equal(a.tools, b.tools)
+	})
+	if same {
+		return
+	}
+	s.missingShown = missing
+	if len(missing) == 0 {
+		s.missingBox.Objects = nil
+		s.missingBox.Hide()
+		return
+	}
+	s.missingBox.Objects = []fyne.CanvasObject{
+		widget.NewLabelWithStyle("Secrets your tools read that have no value yet", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		ui.Hint("A tool that reads one fails until it has a value. Type each one's value and save it."),
+		secretFields(missing, func(name, value string, done func(error)) {
+			setSecretIn(&s.background, s.sec, name, value, done)
+		}),
+	}
+	s.missingBox.Show()
+	s.missingBox.Refresh()
 }
 
 // reloadSecrets lists the secrets anew, in the background.
@@ -75,12 +106,17 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 	var (
 		changeErr, listErr error
 		list               []storage.SecretInfo
+		needs              map[string][]string
 	)
 	s.background.Run(func() {
 		if change != nil {
 			changeErr = change(s.ctx(), sec)
 		}
 		list, listErr = sec.ListSecrets(s.ctx())
+		var err error
+		if needs, err = readSecretNeeds(s.ctx(), s.st, sec); err != nil {
+			slog.Warn("reading the secrets tools need", "err", err)
+		}
 	}, func() {
 		if changeErr != nil {
 			dialog.ShowError(changeErr, s.win)
@@ -88,7 +124,10 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 		if listErr != nil {
 			slog.Error("listing secrets", "err", listErr)
 		}
-		s.secrets.Show(list)
+		s.listing.Lock()
+		defer s.listing.Unlock()
+		s.secrets.Update(list, func(x storage.SecretInfo) string { return x.Name })
+		s.showMissing(missingOf(needs))
 	})
 }
 

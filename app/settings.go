@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -87,9 +88,16 @@ type SettingsTab struct {
 	cols   ui.LabelColumn
 	scroll *container.Scroll
 
-	tokens     *ui.PickList[storage.TokenInfo]
-	secrets    *ui.PickList[storage.SecretInfo]
+	tokens  *ui.PickList[storage.TokenInfo]
+	secrets *ui.PickList[storage.SecretInfo]
+	// listing serializes the lists' updates: the test driver runs the
+	// change feed's fyne.Do on the feed's goroutine, beside a test's own.
+	listing    sync.Mutex
 	secretNote *widget.Label
+	// missingBox has a field for each secret tools read that has no
+	// value; missingShown is what it shows.
+	missingBox   *fyne.Container
+	missingShown []missingSecret
 	// Background counts the secret store calls under way (see
 	// secretsSection).
 	background ui.Background
@@ -116,6 +124,7 @@ func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Con
 	)))
 	s.content = s.scroll
 	s.Reload()
+	s.follow(ctx)
 	return s
 }
 

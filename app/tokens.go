@@ -68,10 +68,12 @@ func (s *SettingsTab) reloadTokens() {
 		slog.Error("listing tokens", "err", err)
 		return
 	}
-	s.tokens.Show(slices.DeleteFunc(ts, func(t storage.TokenInfo) bool {
+	s.listing.Lock()
+	defer s.listing.Unlock()
+	s.tokens.Update(slices.DeleteFunc(ts, func(t storage.TokenInfo) bool {
 		_, internal := editor.InternalTokens[t.Name]
 		return internal
-	}))
+	}), func(t storage.TokenInfo) string { return t.Name })
 }
 
 // toolNames are the catalog's tool names.

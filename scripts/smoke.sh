@@ -12,8 +12,12 @@
 #     process of its own (mcptray window); then the editor, an approval
 #     (answered, and once with its window process killed), closing the
 #     window (its process ends; the serving process has no X connection and
-#     no GL driver), a second launch, a task, Connect a client, and Quit
-#     from the tray menu, all over D-Bus (dbusmenu) as a tray host drives it.
+#     no GL driver), a second launch, a task, the window following what the
+#     command line writes (a token, a tool, a secret: each shows within
+#     2 s), Try it on a tool that runs in the background (its progress,
+#     then Cancel: "cancelled" in Activity), the highlight after a tool
+#     made from curl, Connect a client, and Quit from the tray menu, all
+#     over D-Bus (dbusmenu) as a tray host drives it.
 #
 # Key screens are compared with golden images in tests/smoke-golden (halved,
 # ImageMagick `compare -metric AE -fuzz 5%`, at most GOLDEN_BUDGET per mille
@@ -436,6 +440,105 @@ for _ in $(seq 50); do xdotool search --onlyvisible --name '^mcptray .*tasks$' >
 twin=$(xdotool search --onlyvisible --name '^mcptray .*tasks$' | head -1)
 [[ -n $twin && $(xdotool getwindowpid "$twin") == "$wpid" ]] || fail "the task window did not open in the window process $wpid"
 shot 06-task-window 1.5
+
+# The window follows what other processes write (issue 28): a token made
+# and a secret set from the command line show in Settings within 2 s,
+# waited for as a change on the screen (shot again until it differs).
+# appears NAME BASE WHAT: the screen, shot as NAME until it differs from
+# BASE, changes within 2 s of $since (when WHAT was written).
+appears() {
+  local d n ms
+  while :; do
+    import -window root "$OUT/$1.png"
+    d=$(compare -metric AE "$OUT/$2.png" "$OUT/$1.png" null: 2>&1 || true)
+    n=$(printf '%.0f' "${d%% *}" 2>/dev/null) || n=0
+    ms=$((($(date +%s%N) - since) / 1000000))
+    ((n > 300)) && break
+    ((ms <= 2000)) || fail "$3 did not show in the window within 2 s"
+  done
+  echo "smoke: $3 showed in the window $ms ms after it was written ($n pixels changed)"
+}
+xdotool windowraise "$win"
+xdotool windowfocus --sync "$win" 2>/dev/null || true
+xdotool key --window "$win" ctrl+5 # Settings
+xdotool mousemove 1 1
+shot 08-settings 1
+"$BIN" token create tester --db "$db" >/dev/null || fail "mcptray token create"
+since=$(date +%s%N)
+appears 08b-settings-token 08-settings "the token made by mcptray token create"
+# A secret set from the command line: the tool that reads it, imported
+# from another process too, stops saying it needs one. (The Settings
+# tab's secrets list, further down, follows the same feed: app's
+# TestSettingsListsFollowOtherWriters.)
+cat >"$OUT/smoke-secret.json" <<'JSON'
+{"format": "mcptray-catalog", "version": 1, "tools": [{
+  "name": "weather_now", "title": "Weather now", "description": "Asks a weather API with a key.",
+  "action": {"http": {"url": "https://api.example.com/weather", "headers": {"X-Api-Key": "{{secret \"weather_key\"}}"}}}}]}
+JSON
+xdotool key --window "$win" ctrl+1 # Tools
+xdotool key --window "$win" ctrl+f
+xdotool type --delay 20 'weather_now'
+xdotool mousemove 1 1
+shot 09-tools 1
+"$BIN" import "$OUT/smoke-secret.json" --merge --db "$db" >/dev/null || fail "importing the tool that reads a secret"
+since=$(date +%s%N)
+appears 09b-tool-needs-secret 09-tools "the tool imported by mcptray import, needing a secret"
+printf 'k3y' | "$BIN" secret set weather_key --db "$db" >/dev/null || fail "mcptray secret set"
+since=$(date +%s%N)
+appears 09c-tool-has-secret 09b-tool-needs-secret "the secret set by mcptray secret set"
+# Try it on a tool that runs in the background (sync_photos, imported
+# above, runs as a task when the AI app can follow one): its progress
+# shows, and Cancel cancels the task, which Activity records as cancelled.
+xdotool key --window "$win" ctrl+f
+xdotool key --window "$win" ctrl+a
+xdotool type --delay 20 'sync_photos'
+click 150 127 # the one tool listed
+shot 10-tool-editor 1
+click $((W - 208)) $((H - 23)) # Try it, left of Delete and Save
+shot 10b-try-it 1
+changed 10-tool-editor 10b-try-it
+click 500 349 # Run
+# The event: the tray counts a second task running (the curl one above
+# runs for a minute).
+[[ -n $(item "Serving on http://127.0.0.1:$port/mcp · 2 tasks running") ]] || fail "Try it's call did not run as a task: $layout"
+shot 10c-try-it-running 1.5
+changed 10b-try-it 10c-try-it-running
+click 580 349 # Cancel, right of Run
+[[ -n $(item "Serving on http://127.0.0.1:$port/mcp · 1 task running") ]] || fail "Try it's Cancel did not end its task: $layout"
+shot 10d-try-it-cancelled 1
+cancelled=
+for _ in $(seq 100); do
+  cancelled=$("$BIN" activity --tool sync_photos --outcome cancelled --db "$db" 2>/dev/null | grep -i cancelled || true)
+  [[ -n $cancelled ]] && break
+  sleep 0.1
+done
+[[ -n $cancelled ]] || fail "Activity does not say Try it's task was cancelled: $("$BIN" activity --tool sync_photos --db "$db" 2>&1)"
+echo "smoke: Try it ran sync_photos as a task, its progress shown, and Cancel cancelled it: $cancelled"
+
+# A tool made from curl is highlighted in the list once created, not the
+# tool open before: the search lists both, the first one open now.
+# rowcolour SHOT Y: the colour of the list's row at Y (window
+# coordinates), between its check and its text.
+rowcolour() { "$convert" "$OUT/$1.png" -crop "1x1+$((X + 37))+$((Y + $2))" -format '%[pixel:p{0,0}]' info:; }
+eval "$(xdotool getwindowgeometry --shell "$win")"
+highlight=$(rowcolour 10d-try-it-cancelled 127)
+plain=$(rowcolour 10d-try-it-cancelled 167)
+[[ $highlight != "$plain" ]] || fail "the open tool's row ($highlight) does not look highlighted"
+click 27 13 # File
+xdotool key --window "$win" Down Down Down Return # New tool from curl…
+sleep 0.5
+xdotool type --delay 10 'curl https://api.example.com/v1/items'
+click 490 365 # Tool name
+xdotool key --window "$win" ctrl+a
+xdotool type --delay 20 'sync_photos_copy'
+shot 11-curl 0.5
+click 538 581 # Create tool
+shot 11b-curl-created 1
+changed 11-curl 11b-curl-created
+[[ $(rowcolour 11b-curl-created 167) == "$highlight" && $(rowcolour 11b-curl-created 127) != "$highlight" ]] ||
+  fail "after Create tool from curl the list does not highlight the new tool (row 1 $(rowcolour 11b-curl-created 127), row 2 $(rowcolour 11b-curl-created 167); highlighted is $highlight)"
+"$BIN" export --db "$db" | grep -q '"name": "sync_photos_copy"' || fail "the tool made from curl is not in the database"
+echo "smoke: after Create tool from curl the list highlights the new tool"
 
 # Connect a client…: the Connect window, on the first client.
 connect=$(item 'Connect a client…')

@@ -18,7 +18,6 @@ import (
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
-	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -45,20 +44,7 @@ func (a tryitAdapter) TryTool(ctx context.Context, name string, args map[string]
 
 // TryToolAnswering is TryTool, the tool's forms answered by answer.
 func (a tryitAdapter) TryToolAnswering(ctx context.Context, name string, args map[string]any, answer func(context.Context, mcpcore.Question) (mcpcore.Answer, error)) (TryResult, error) {
-	if a.eng != nil {
-		if err := a.eng.Sync(ctx); err != nil {
-			return TryResult{}, fmt.Errorf("bringing the server up to date: %w", err)
-		}
-	}
-	if answer == nil {
-		r, err := a.t.TryTool(ctx, name, args)
-		return TryResult(r), err
-	}
-	r, err := a.t.TryToolAnswering(ctx, name, args, func(ctx context.Context, req tryit.FormRequest) (tryit.FormAnswer, error) {
-		ans, err := answer(ctx, mcpcore.Question{Client: tryit.ClientName, Tool: name, Kind: catalog.StepForm, Message: req.Message, Schema: req.Schema})
-		return tryit.FormAnswer{Action: ans.Action, Content: ans.Content}, err
-	})
-	return TryResult(r), err
+	return a.TryToolFollowing(ctx, name, args, answer, nil)
 }
 
 // formTrier is a ToolTrier that can answer the forms a tool asks: Try it
@@ -89,6 +75,10 @@ type tryPanel struct {
 	argsErr *widget.Label
 	run     *widget.Button
 	stop    *widget.Button
+	// progress shows how far a tool running in the background got.
+	progress *widget.ProgressBar
+	// missing names the secrets the tool reads that have no value.
+	missing *widget.Label
 	// question shows a form the tool asks while it runs; asked is it.
 	question *fyne.Container
 	asked    *ui.FormDialog
@@ -143,6 +133,11 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		}
 	})
 	p.stop.Hide()
+	p.progress = widget.NewProgressBar()
+	p.progress.Hide()
+	p.missing = ui.WrapLabel("")
+	p.missing.Importance = widget.WarningImportance
+	p.missing.Hide()
 	p.question = container.NewVBox()
 	p.question.Hide()
 	p.result = widget.NewLabel("")
@@ -163,7 +158,9 @@ func newTryPanel(e *ToolEditor) *tryPanel {
 		intro,
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Arguments", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.asJSON),
 		p.formBox, p.argsBox, p.argsErr,
+		p.missing,
 		container.NewHBox(fill, p.run, p.stop),
+		p.progress,
 		p.question,
 		p.result,
 		container.NewGridWithColumns(2, raw("Request", p.request, &p.fullRequest), raw("Response", p.response, &p.fullResponse)),
@@ -523,8 +520,11 @@ func (p *tryPanel) Run() {
 		res     TryResult
 		callErr error
 	)
+	follow := func(tp TaskProgress) { fyne.Do(func() { p.showProgress(tp) }) }
 	p.Calls.Run(func() {
-		if ft, ok := trier.(formTrier); ok {
+		if ft, ok := trier.(followTrier); ok {
+			res, callErr = ft.TryToolFollowing(ctx, name, args, p.ask, follow)
+		} else if ft, ok := trier.(formTrier); ok {
 			res, callErr = ft.TryToolAnswering(ctx, name, args, p.ask)
 		} else {
 			res, callErr = trier.TryTool(ctx, name, args)
@@ -537,6 +537,7 @@ func (p *tryPanel) Run() {
 		p.cancel = nil
 		p.run.Enable()
 		p.stop.Hide()
+		p.progress.Hide()
 		p.show(res, callErr)
 	})
 }

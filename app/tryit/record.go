@@ -37,6 +37,9 @@ func (a *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 	}
+	if id := taskHeader(body); id != "" {
+		r.Header.Set("Mcp-Name", id)
+	}
 	call := a.rec.request(body)
 	if call != nil {
 		r, call.delivery = atmostonce.Track(r)

@@ -80,16 +80,21 @@ func New(store *storage.Store, url func() string) (*Trier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("try it: its token: %w", err)
 	}
-	return newTrier(secret, url), nil
+	return newTrier(secret, url)
 }
 
-func newTrier(secret string, url func() string) *Trier {
+func newTrier(secret string, url func() string) (*Trier, error) {
 	t := &Trier{url: url, secret: secret, rec: &recorder{}, transport: atmostonce.Wrap(http.DefaultTransport.(*http.Transport))}
 	t.closing, t.closeCalls = context.WithCancel(context.Background())
 	// Try it is the client: it answers the tool's forms itself, in the
-	// panel (TryToolAnswering), as an AI app that can would.
-	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"}, &mcp.ClientOptions{ElicitationHandler: t.elicit})
-	return t
+	// panel (TryToolAnswering), as an AI app that can would; and it runs
+	// a tool that runs in the background as a task, following it (task.go).
+	t.client = mcp.NewClient(&mcp.Implementation{Name: ClientName, Version: "1"},
+		&mcp.ClientOptions{ElicitationHandler: t.elicit, Capabilities: clientCapabilities()})
+	if err := addTaskMethods(t.client); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // FormRequest is a form a tool asks while Try it calls it.
@@ -129,18 +134,36 @@ func (t *Trier) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elicit
 // TryToolAnswering is TryTool, the forms the tool asks answered by
 // answer (desktop questions still go to the desktop).
 func (t *Trier) TryToolAnswering(ctx context.Context, name string, args map[string]any, answer FormAnswerer) (Result, error) {
-	return t.try(ctx, name, args, answer)
+	return t.TryToolWith(ctx, name, args, CallOptions{Answer: answer})
 }
 
 // TryTool calls the tool name with args. A call the server answers with a
 // JSON-RPC error returns that error along with the Result holding the raw
 // exchange; a tool that fails returns a Result with IsError set.
 func (t *Trier) TryTool(ctx context.Context, name string, args map[string]any) (Result, error) {
-	return t.try(ctx, name, args, nil)
+	return t.TryToolWith(ctx, name, args, CallOptions{})
 }
 
-// try calls the tool, answer (when set) answering its forms.
-func (t *Trier) try(ctx context.Context, name string, args map[string]any, answer FormAnswerer) (Result, error) {
+// CallOptions are what a call does besides calling.
+type CallOptions struct {
+	// Answer, when set, answers the forms the tool asks (desktop
+	// questions still go to the desktop).
+	Answer FormAnswerer
+	// Watch, when set, hears how the call's task goes, when it runs as
+	// one.
+	Watch TaskWatcher
+}
+
+// TryToolWith is TryTool with options. A tool that runs in the background
+// runs as a task: the call returns once the task ended, with its result;
+// ctx ending cancels the task.
+func (t *Trier) TryToolWith(ctx context.Context, name string, args map[string]any, opts CallOptions) (Result, error) {
+	return t.try(ctx, name, args, opts)
+}
+
+// try calls the tool with opts.
+func (t *Trier) try(ctx context.Context, name string, args map[string]any, opts CallOptions) (Result, error) {
+	answer := opts.Answer
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(t.closing, cancel)()
@@ -188,6 +211,9 @@ func (t *Trier) try(ctx context.Context, name string, args map[string]any, answe
 		// Whatever state the session is in, the next call starts over.
 		t.drop()
 		return out, explain(t.sessionURL, fmt.Errorf("calling %q: %w", name, err))
+	}
+	if task, ok := t.rec.createdTask(); ok {
+		return t.follow(ctx, name, task, answer, opts.Watch, out)
 	}
 	out.Text, out.IsError = resultText(res), res.IsError
 	return out, nil

@@ -90,3 +90,20 @@ func (p *PickList[T]) Show(items []T) {
 		}
 	}
 }
+
+// Update lists items as Show does, but keeps the selected item selected
+// when items still hold one with its key: a list that follows changes
+// made elsewhere must not drop the person's choice under the buttons.
+func (p *PickList[T]) Update(items []T, key func(T) string) {
+	was, ok := p.Selected()
+	p.Show(items)
+	if !ok {
+		return
+	}
+	for i, it := range items {
+		if key(it) == key(was) {
+			p.List.Select(i)
+			return
+		}
+	}
+}
