@@ -91,8 +91,11 @@ func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.St
 	s.content = container.NewVBox(
 		heading("Remembered approvals"),
 		ui.Hint("AI apps you let run a tool without asking again. Each applies to one app (its token and the name it gives), one tool, and the tool as it was when you allowed it: once the tool is changed, the app is asked again. Revoking applies at once."),
-		s.empty, s.tableBox, s.detail,
+		// The buttons under the list, what is selected told under them:
+		// selecting a row must not move Revoke from under the pointer.
+		s.empty, s.tableBox,
 		container.NewHBox(s.revoke, s.revokeAll),
+		s.detail,
 	)
 	s.Reload()
 	s.follow(ctx, st)

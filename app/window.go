@@ -15,8 +15,8 @@ import (
 
 	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
-	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/internal/winlink"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
@@ -650,3 +652,51 @@ func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
 
 // shownProblems are the lines of the error lines a person sees in an
 // editor's form, top to bottom.
+
+// TestEditorButtonsKeepTheirPlacesOnTheFirstSave: the first save enables
+// Delete where it already was; no button moves, so a click meant for Try
+// it cannot land on Delete.
+func TestEditorButtonsKeepTheirPlacesOnTheFirstSave(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	e := NewToolEditor(s.St, catalog.Tool{}, true, nil)
+	w := test.NewTempWindow(t, e.Content())
+	w.Resize(fyne.NewSize(1366, 768))
+	e.SetTrier(idleTrier{})
+	buttons := map[string]*widget.Button{"Try it": e.tryBtn, "Delete": e.Del, "Save": e.SaveButton}
+	places := func() map[string]fyne.Position {
+		at := uitest.Places(w.Content(), e.tryBtn, e.Del, e.SaveButton)
+		out := map[string]fyne.Position{}
+		for name, b := range buttons {
+			if p, ok := at[b]; ok {
+				out[name] = p
+			}
+		}
+		return out
+	}
+	before := places()
+	if !e.Del.Disabled() {
+		t.Error("Delete is enabled on a tool not stored yet")
+	}
+	fillBasics(e, "disk_free")
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v", e.Status.Text, e.Errs.Shown())
+	}
+	after := places()
+	if len(before) != len(buttons) || !maps.Equal(before, after) {
+		t.Errorf("the buttons moved on the first save:\nbefore %v\nafter  %v", before, after)
+	}
+	if e.Del.Disabled() {
+		t.Error("Delete is still disabled after the first save")
+	}
+	if d, tr := after["Delete"], after["Try it"]; d.X >= tr.X {
+		t.Errorf("Delete (at %v) is not set apart at the left of Try it (at %v)", d, tr)
+	}
+}
+
+// idleTrier runs nothing: Try it shows, and nothing is tried.
+type idleTrier struct{}
+
+func (idleTrier) TryTool(context.Context, string, map[string]any) (TryResult, error) {
+	return TryResult{}, nil
+}
