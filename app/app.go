@@ -271,7 +271,11 @@ func (u *UI) OpenManager() {
 	m := u.manager
 	m.win.Show()
 	if first {
-		fitOnScreen(m.win, u.cfg.Screen)
+		if size, ok := screenFit(m.win, u.cfg.Screen); ok {
+			m.keeper.forced = size
+			m.win.Resize(size)
+			m.win.CenterOnScreen()
+		}
 	}
 	m.win.RequestFocus()
 	if tab := m.tabs.Selected(); tab != nil && tab.Content == m.activity.Content() && !m.activity.Following() {
@@ -297,23 +301,32 @@ func (u *UI) OpenManager() {
 // usable area of the screen when it is larger, and centres it again;
 // screen nil, or a screen it cannot tell, leaves win as it is.
 func fitOnScreen(win fyne.Window, screen func() (int, int)) {
+	if size, ok := screenFit(win, screen); ok {
+		win.Resize(size)
+		win.CenterOnScreen()
+	}
+}
+
+// screenFit is the size win, once shown, must shrink to to fit the usable
+// area of the screen; false when it fits, or when screen is nil or cannot
+// tell.
+func screenFit(win fyne.Window, screen func() (int, int)) (fyne.Size, bool) {
 	if screen == nil {
-		return
+		return fyne.Size{}, false
 	}
 	w, h := screen()
 	scale := win.Canvas().Scale()
 	if w <= 0 || h <= 0 || scale <= 0 {
-		return
+		return fyne.Size{}, false
 	}
 	// Room for the window's frame, which the window manager adds.
 	const frame = 48
 	room := fyne.NewSize(float32(w-frame)/scale, float32(h-frame)/scale)
 	size := win.Canvas().Size()
 	if size.Width <= room.Width && size.Height <= room.Height {
-		return
+		return fyne.Size{}, false
 	}
-	win.Resize(size.Min(room))
-	win.CenterOnScreen()
+	return size.Min(room), true
 }
 
 // closeManager is what closing the manager window does: with a tray
