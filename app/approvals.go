@@ -82,7 +82,10 @@ func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.St
 	}
 	s.table.OnSelected = func(id widget.TableCellID) { s.choose(id.Row) }
 	s.table.OnUnselected = func(widget.TableCellID) { s.choose(-1) }
-	s.tableBox = container.NewGridWrap(fyne.NewSize(width, 140), s.table)
+	// Over the table, the wheel scrolls the page while every row shows.
+	row := widget.NewLabel("").MinSize().Height + theme.Padding()
+	table := ui.PassWheel(s.table, func() bool { return float32(len(s.items)+1)*row <= s.table.Size().Height })
+	s.tableBox = container.NewGridWrap(fyne.NewSize(width, 140), table)
 
 	s.empty = ui.WrapLabel(`None. When you answer an approval with "Allow until mcptray restarts" or "Allow until I revoke it", it is listed here.`)
 	s.detail = ui.WrapLabel("")

@@ -211,7 +211,7 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 	diffScroll.SetMinSize(fyne.NewSize(0, 240))
 	v.write = widget.NewButtonWithIcon("Write it", theme.ConfirmIcon(), func() { v.Confirm() })
 	v.write.Importance = widget.HighImportance
-	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, diffScroll,
+	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, ui.ChainWheel(diffScroll),
 		container.NewHBox(v.write, widget.NewButton("Cancel", v.hidePreview)))
 	v.preview.Hide()
 
@@ -228,7 +228,7 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 		v.errLine, v.preview, v.result, restart,
 		container.NewHBox(widget.NewButton("Close", w.Close)),
 	)
-	v.content = container.NewVScroll(container.NewPadded(v.box))
+	v.content = ui.NewPage(container.NewPadded(v.box))
 	v.formChanged()
 	return v
 }

@@ -107,7 +107,7 @@ func (s *SettingsTab) ctx() context.Context { return context.Background() }
 func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
 	s.status = ui.WrapLabel("")
-	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
+	s.scroll = ui.NewPage(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
 		newApprovalsSection(ctx, cfg.Approvals, cfg.Store, win).Content(), widget.NewSeparator(),

@@ -233,7 +233,7 @@ func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew b
 // Delete, and the one that destroys is never where a harmless one was.
 // However long the form, it asks the window for no more height than that.
 func (c *editorCore[T]) layout(form fyne.CanvasObject, buttons ...fyne.CanvasObject) fyne.CanvasObject {
-	c.Scroll.Content = container.NewPadded(container.NewVBox(c.Errs[""], form))
+	ui.SetPage(c.Scroll, container.NewPadded(container.NewVBox(c.Errs[""], form)))
 	buttons = append(buttons, c.SaveButton)
 	return container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
 		container.NewBorder(nil, nil, c.Del, container.NewHBox(buttons...), c.Status)), nil, nil,

@@ -700,3 +700,34 @@ type idleTrier struct{}
 func (idleTrier) TryTool(context.Context, string, map[string]any) (TryResult, error) {
 	return TryResult{}, nil
 }
+
+// TestTryItDrawsACommandsOutputInMonospace: what a command prints is drawn
+// in monospace, so that its columns line up as in a terminal; a text
+// tool's answer is not.
+func TestTryItDrawsACommandsOutputInMonospace(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewAuthServed(t)
+	tr, err := tryit.New(s.St, func() string { return s.Url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	for _, tool := range []catalog.Tool{
+		testcatalog.CommandTool("columns", "printf", `Filesystem  Size\n/dev/sda1   10G\n`),
+		testcatalog.RespondTool("prose", "Hello there."),
+	} {
+		if err := s.St.PutTool(context.Background(), tool); err != nil {
+			t.Fatal(err)
+		}
+		e := newEditor(t, s.St, tool, false)
+		e.SetTrier(TryItTrier(tr, s.Eng))
+		test.Tap(e.Try.run)
+		e.Try.Calls.Wait()
+		if e.Try.result.Importance == widget.DangerImportance || e.Try.result.Text == "" {
+			t.Fatalf("%s: %q", tool.Name, e.Try.result.Text)
+		}
+		if mono := e.Try.result.TextStyle.Monospace; mono != (tool.Name == "columns") {
+			t.Errorf("%s's result %q drawn in monospace: %v", tool.Name, e.Try.result.Text, mono)
+		}
+	}
+}

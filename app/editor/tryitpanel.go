@@ -596,6 +596,9 @@ func (p *tryPanel) Abandon() {
 // show puts a call's outcome on the panel: the error or the result text,
 // red when the tool reported an error, and the raw exchange.
 func (p *tryPanel) show(res TryResult, err error) {
+	// A command's output is drawn in monospace, so that its columns (df,
+	// ls -l) line up as in a terminal.
+	p.result.TextStyle.Monospace = err == nil && p.e.ActionKind.Selected == KindCommand
 	switch {
 	case err != nil:
 		p.result.Importance = widget.DangerImportance

@@ -94,7 +94,7 @@ func (r *wheelRelay) Scrolled(ev *fyne.ScrollEvent) {
 		return
 	}
 	if s := enclosingScroll(c.Content(), r); s != nil {
-		s.Scrolled(ev)
+		ScrollPage(s, ev)
 	}
 }
 
