@@ -20,6 +20,7 @@ import (
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
@@ -729,5 +730,51 @@ func TestTryItDrawsACommandsOutputInMonospace(t *testing.T) {
 		if mono := e.Try.result.TextStyle.Monospace; mono != (tool.Name == "columns") {
 			t.Errorf("%s's result %q drawn in monospace: %v", tool.Name, e.Try.result.Text, mono)
 		}
+	}
+}
+
+// TestTryItMakesUpNoValueForAToolThatDestroys: Fill with samples offers a
+// tool that says it may destroy only the values its author wrote
+// (defaults, examples): clean_downloads got days=0, "delete every
+// download". Every such tool mcptray ships is checked.
+func TestTryItMakesUpNoValueForAToolThatDestroys(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	seen := 0
+	for _, data := range [][]byte{examples.Starter, examples.Gallery} {
+		c, err := catalog.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			if !destructive(tool) {
+				continue
+			}
+			seen++
+			e := newEditor(t, s.St, tool, true)
+			e.Try.fill()
+			offered, err := ParseArgs(e.Try.args.Text)
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			var schema struct {
+				Properties map[string]struct {
+					Default  any   `json:"default"`
+					Examples []any `json:"examples"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(tool.InputSchemaJSON(), &schema); err != nil {
+				t.Fatal(err)
+			}
+			for name, v := range offered {
+				p := schema.Properties[name]
+				if !ui.SameValue(v, p.Default) && !slices.ContainsFunc(p.Examples, func(x any) bool { return ui.SameValue(x, v) }) {
+					t.Errorf("%s: Fill with samples offers %s=%v, which its author did not write", tool.Name, name, v)
+				}
+			}
+		}
+	}
+	if seen < 2 {
+		t.Fatalf("only %d tools that destroy among the examples", seen)
 	}
 }
