@@ -112,8 +112,12 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 	if !slices.Contains(uitest.Texts(v.win), "Then: "+c.Restart) {
 		t.Fatal("no restart hint")
 	}
-	if v.errLine.Visible() {
-		t.Fatalf("error shown: %q", v.errLine.Text)
+	// Tested by itself: the shim the entry names is not installed here,
+	// and the window says so, in words, under what Install did.
+	waitTested(t, v)
+	if !v.errLine.Visible() || !strings.HasPrefix(v.errLine.Text, "Cursor's entry does not work: the command "+testShim+" does not exist") ||
+		!strings.Contains(v.result.Text, "Wrote "+path) {
+		t.Fatalf("after the Test: error %q, result %q", v.errLine.Text, v.result.Text)
 	}
 	if ts, _ := st.ListTokens(context.Background()); len(ts) != 0 {
 		t.Fatalf("the stdio form made tokens: %+v", ts)
@@ -383,6 +387,15 @@ func TestTheConnectWindowChoosesItsClient(t *testing.T) {
 func runTest(t *testing.T, v *connectView) {
 	t.Helper()
 	tapButton(t, v, "Test")
+	waitTested(t, v)
+}
+
+// waitTested waits until the Test started last shows its outcome.
+func waitTested(t *testing.T, v *connectView) {
+	t.Helper()
+	if v.tested == nil {
+		t.Fatal("no Test started")
+	}
 	select {
 	case <-v.tested:
 	case <-time.After(testutil.Patience):
@@ -428,6 +441,23 @@ func TestConnectRemoveTakesTheEntryOut(t *testing.T) {
 	}
 }
 
+// TestInstallTestsTheEntryByItself: once Install has written the entry,
+// it is run as the AI app will run it, untouched, and the window says in
+// words whether it works, under what Install did.
+func TestInstallTestsTheEntryByItself(t *testing.T) {
+	v, st, _ := newConnectFixture(t, "cursor")
+	if err := st.PutTool(context.Background(), testcatalog.RespondTool("hello", "hi")); err != nil {
+		t.Fatal(err)
+	}
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	waitTested(t, v) // untouched: Install started it
+	uitest.Sees(t, "the window after Install", uitest.SeenIn(v.win.Canvas()),
+		`re:(?s)label: Wrote .*\nCursor's entry works: (1 tool|no tools)\. \(It ran http://127\.0\.0\.1:\d+/mcp, as Cursor will\.\)`)
+}
+
 // TestConnectTestRunsTheEntry: Test runs the installed entry against the
 // real server and says it works, with the tool count; once the token is
 // revoked it says what fails and how to fix it, in red.
@@ -445,7 +475,7 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 		runTest(t, v)
 		return strings.Contains(v.result.Text, "1 tool")
 	})
-	want := "label: It works: " + v.cfg.Server.URL() + " answered with 1 tool."
+	want := `re:(?s)label: (.*\n)?Cursor's entry works: 1 tool\. \(It ran ` + regexp.QuoteMeta(v.cfg.Server.URL()) + `, as Cursor will\.\)`
 	uitest.Sees(t, "a working entry", uitest.SeenIn(v.win.Canvas()), "button: Test", want, "label: Then: "+v.c.Restart)
 
 	if err := st.RevokeToken(context.Background(), "cursor"); err != nil {
@@ -455,6 +485,6 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 	uitest.Capture(t, v.win, "connect-test-failed.png")
 	got := uitest.SeenIn(v.win.Canvas())
 	uitest.Sees(t, "a broken entry", got, "button: Test",
-		`re:label: Does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
+		`re:label: Cursor's entry does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
 	uitest.SeesNone(t, "a broken entry", got, "It works")
 }
