@@ -438,8 +438,8 @@ func trayHowTo(name string) string {
 	case strings.Contains(d, "KDE"):
 		return "KDE Plasma shows tray icons in its System Tray widget: add it to a panel."
 	}
-	return "To get a tray icon, run a panel or bar with a system tray that supports StatusNotifierItem " +
-		"(the tray of KDE Plasma, Xfce's panel with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension)."
+	return "To get a tray icon, run a panel or bar that shows tray icons: the tray of KDE Plasma, Xfce's panel " +
+		"with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension (tray icons of the StatusNotifierItem kind)."
 }
 
 // stateChanged brings the manager window's menu up to date with the

@@ -279,8 +279,8 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 			help: "How many background calls one client token may have running or waiting at once (maxTasksPerToken)."},
 		{key: "maxWaitingTasksPerToken", label: "Waiting background calls, per token", unit: "calls",
 			help: "How many background calls of one client token may wait for an answer from the AI app at once (maxWaitingTasksPerToken)."},
-		{key: "maxSessionsPerToken", label: "Sessions, per token", unit: "sessions",
-			help: "How many older-protocol sessions one client token may keep open; a new one closes its least recently used (maxSessionsPerToken)."},
+		{key: "maxSessionsPerToken", label: "Open connections, per token", unit: "connections",
+			help: "How many connections AI apps that speak the older protocol may keep open with one client token; a new one closes the one used least recently (sessions, maxSessionsPerToken)."},
 		{key: "maxResultBytes", label: "Largest answer", unit: "bytes",
 			help: "A tool result, resource or prompt larger than this once encoded is refused with an error saying so (maxResultBytes)."},
 	}

@@ -778,3 +778,77 @@ func TestTryItMakesUpNoValueForAToolThatDestroys(t *testing.T) {
 		t.Fatalf("only %d tools that destroy among the examples", seen)
 	}
 }
+
+// TestCommandLimitsInSecondsAndKB: a command's time limit is typed in
+// seconds and its output cap in KB; they are stored in milliseconds and
+// bytes, as the catalog holds them.
+func TestCommandLimitsInSecondsAndKB(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	tool := testcatalog.CommandTool("slow", "sleep", "1")
+	tool.Action.Command.TimeoutMs, tool.Action.Command.MaxOutputBytes = 1500, 2048
+	e := newEditor(t, s.St, tool, true)
+	if got, want := [2]string{e.Command.timeout.Text, e.Command.maxOutput.Text}, [2]string{"1.5", "2"}; got != want {
+		t.Fatalf("1500 ms and 2048 bytes show as %q, want %q", got, want)
+	}
+	uitest.SeesNone(t, "the command's fields", uitest.Seen(e.Content()), "milliseconds", "bytes", "stdout", "stderr")
+	e.Command.timeout.SetText("90")
+	e.Command.maxOutput.SetText("512")
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v", e.Status.Text, e.Errs.Shown())
+	}
+	got, err := s.St.Tool(context.Background(), "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got.Action.Command; c.TimeoutMs != 90000 || c.MaxOutputBytes != 512*1024 {
+		t.Fatalf("stored %d ms and %d bytes, want 90000 and %d", c.TimeoutMs, c.MaxOutputBytes, 512*1024)
+	}
+	e.Command.timeout.SetText("soon")
+	if e.Save() || !strings.Contains(e.Errs.Shown()["action.command.timeoutMs"], "seconds") {
+		t.Fatalf("saved a time limit of \"soon\": %v", e.Errs.Shown())
+	}
+}
+
+// TestTheStarterToolsOpenInTheForm: every tool of the starter catalog and
+// the gallery opens with its parameters in the form, not "Written by hand
+// as a JSON schema", unless it uses a pattern (which the form does not
+// offer, and the editor says so); clean_downloads keeps its bounds, and
+// each serves the schema it served before.
+func TestTheStarterToolsOpenInTheForm(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	for _, data := range [][]byte{examples.Starter, examples.Gallery} {
+		c, err := catalog.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			if strings.Contains(string(tool.InputSchemaJSON()), `"pattern"`) {
+				continue
+			}
+			e := newEditor(t, s.St, tool, true)
+			if e.schema.raw.Checked {
+				t.Errorf("%s opens with its parameters written by hand: %s", tool.Name, tool.InputSchemaJSON())
+				continue
+			}
+			got, local := e.Tool()
+			if len(local) > 0 || !sameJSON(got.InputSchemaJSON(), tool.InputSchemaJSON()) {
+				t.Errorf("%s: the form serves\n%s\nnot\n%s (%v)", tool.Name, got.InputSchemaJSON(), tool.InputSchemaJSON(), local)
+			}
+		}
+	}
+	c, _ := catalog.Decode(examples.Starter)
+	i := slices.IndexFunc(c.Tools, func(t catalog.Tool) bool { return t.Name == "clean_downloads" })
+	if i < 0 {
+		t.Fatal("no clean_downloads in the starter catalog")
+	}
+	e := newEditor(t, s.St, c.Tools[i], true)
+	if len(e.Params) != 1 || e.Params[0].min.Text != "1" || e.Params[0].max.Text != "3650" || !e.Params[0].boundsBox.Visible() {
+		t.Fatalf("clean_downloads' days: %d parameters", len(e.Params))
+	}
+	e.Params[0].min.SetText("one")
+	if _, local := e.Tool(); len(local) != 1 || local[0].Field != "params[0].minimum" {
+		t.Fatalf("a smallest value of \"one\": %v", local)
+	}
+}
