@@ -33,11 +33,11 @@ type paramRow struct {
 	Name, enum, Def, desc, header *widget.Entry
 	// min and max bound a number; boundsBox holds them, shown for numbers
 	// only.
-	min, max  *widget.Entry
-	boundsBox fyne.CanvasObject
-	typ, items                    *widget.Select
-	Required                      *widget.Check
-	title                         *widget.Label
+	min, max   *widget.Entry
+	boundsBox  fyne.CanvasObject
+	typ, items *widget.Select
+	Required   *widget.Check
+	title      *widget.Label
 	// itemsBox is the item type with its label, shown for lists only.
 	itemsBox fyne.CanvasObject
 	orig     catalog.Param
