@@ -98,6 +98,7 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 		t.Fatal("the preview wrote the file")
 	}
 	tapButton(t, v, "Write it")
+	waitTested(t, v) // the Test Install starts, before the window is read
 	b, _ := os.ReadFile(path)
 	c, _ := clientconfig.Lookup("cursor")
 	if ok, _ := clientconfig.Configured(c, b, ""); !ok || !strings.Contains(string(b), `"other"`) || !strings.Contains(string(b), `"theme"`) {
@@ -114,7 +115,6 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 	}
 	// Tested by itself: the shim the entry names is not installed here,
 	// and the window says so, in words, under what Install did.
-	waitTested(t, v)
 	if !v.errLine.Visible() || !strings.HasPrefix(v.errLine.Text, "Cursor's entry does not work: the command "+testShim+" does not exist") ||
 		!strings.Contains(v.result.Text, "Wrote "+path) {
 		t.Fatalf("after the Test: error %q, result %q", v.errLine.Text, v.result.Text)
@@ -143,6 +143,7 @@ func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
 		t.Fatal("the preview created a token")
 	}
 	tapButton(t, v, "Write it")
+	waitTested(t, v) // the Test Install starts, before the window is read
 	b, _ := os.ReadFile(path)
 	_, rest, ok := strings.Cut(string(b), `"Authorization": "Bearer `)
 	secret, _, _ := strings.Cut(rest, `"`)
@@ -160,6 +161,7 @@ func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("second install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	if _, err := st.VerifyToken(ctx, secret); err == nil {
 		t.Fatal("the replaced token still verifies")
 	}
@@ -174,6 +176,7 @@ func TestConnectHTTPTokenShownOnceForEnvClients(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	_, rest, ok := strings.Cut(v.result.Text, "export "+clientconfig.TokenEnvVar+"=")
 	secret, _, _ := strings.Cut(rest, "\n")
 	if !ok {
@@ -307,6 +310,7 @@ func TestRenderConnectWindow(t *testing.T) {
 	if !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	uitest.Capture(t, v.win, "connect-installed.png")
 	// Written: the entry holds the real token, Install is back, the result
 	// names the file and its backup (and may add that Claude Code runs on
@@ -415,6 +419,7 @@ func TestConnectRemoveTakesTheEntryOut(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	if ts, _ := st.ListTokens(ctx); len(ts) != 1 {
 		t.Fatalf("tokens after install: %+v", ts)
 	}
@@ -471,6 +476,7 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	testutil.Eventually(t, "the server to serve the new tool", func() bool {
 		runTest(t, v)
 		return strings.Contains(v.result.Text, "1 tool")

@@ -180,7 +180,7 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 		errs.sub("Time limit", container.NewHBox(ui.FixedWidth(ui.NumberWidth, f.timeout),
 			widget.NewLabel(fmt.Sprintf("seconds (if empty, %s)", humanDuration(actions.DefaultCommandTimeout)))), under+".timeoutMs"),
 		errs.sub("Output kept", container.NewHBox(ui.FixedWidth(ui.NumberWidth, f.maxOutput),
-			widget.NewLabel(fmt.Sprintf("KB of what it prints, and as much of its error messages (if empty, %s)", byteSize(actions.DefaultMaxOutputBytes)))), under+".maxOutputBytes"),
+			widget.NewLabel(fmt.Sprintf("KB of output, and of errors (if empty, %s)", byteSize(actions.DefaultMaxOutputBytes)))), under+".maxOutputBytes"),
 		errs[under])
 	return f
 }
