@@ -135,7 +135,7 @@ func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(n
 	})
 	e.paramsRaw = ui.Hint("Written by hand as a JSON schema, under Advanced: raw schemas.")
 	e.paramSection = container.NewVBox(
-		ui.Hint("What the AI app passes to the tool; templates use a parameter as {{.args.NAME}}."),
+		ui.Hint("What the AI app passes to the tool; Insert ▸ puts a parameter in the text the tool sends or runs ({{.args.NAME}})."),
 		e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
@@ -290,8 +290,10 @@ func (e *ToolEditor) templateParams() ([]string, map[string]any) {
 		schema = catalog.Tool{Params: ps}.InputSchemaJSON()
 	}
 	// Samples from the schema, "[NAME]" for text without one, and over
-	// them what Try it holds.
-	args, _ := ParseArgs(SampleArgs(schema))
+	// them what Try it holds. A tool that may destroy gets no made-up
+	// sample here either: "-mtime +0" under clean_downloads' command read
+	// as if it would delete every download.
+	args, _ := ParseArgs(sampleArgs(schema, e.destructive != nil && e.destructive.Checked))
 	for _, n := range names {
 		if v, ok := args[n]; !ok || v == "" {
 			args[n] = "[" + n + "]"

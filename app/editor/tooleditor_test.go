@@ -752,6 +752,9 @@ func TestTryItMakesUpNoValueForAToolThatDestroys(t *testing.T) {
 			}
 			seen++
 			e := newEditor(t, s.St, tool, true)
+			if tool.Name == "clean_downloads" && (strings.Contains(e.Command.runs.Text, "+0") || !strings.Contains(e.Command.runs.Text, "[days]")) {
+				t.Errorf("clean_downloads' command line shows as %q, a sample made up", e.Command.runs.Text)
+			}
 			e.Try.fill()
 			offered, err := ParseArgs(e.Try.args.Text)
 			if err != nil {
