@@ -117,6 +117,11 @@ type Config struct {
 type UI struct {
 	app fyne.App
 	cfg Config
+	// quitting is set by the first quitApp: Fyne is quit once. File ▸
+	// Quit quits it, then the serving process ends the link, whose end
+	// quits it again, from fyne.Do once Fyne's loop is over — which Fyne
+	// reports as UI touched off its thread.
+	quitting atomic.Bool
 	// Asker shows the desktop questions, a window each.
 	Asker   *Asker
 	manager *Manager
@@ -221,6 +226,9 @@ func (u *UI) quit() {
 // inotify instances was reached), it holds a nil *fsnotify.Watcher, and
 // closing that panics. Everything that matters is done by then.
 func (u *UI) quitApp() {
+	if !u.quitting.CompareAndSwap(false, true) {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			slog.Warn("Fyne failed while quitting (its settings watcher had not started?)", "panic", r)
