@@ -463,6 +463,7 @@ log=$OUT/app-light.log
 port=$(freeport)
 ldb=$HOME/light/mcptray.db # HOME is the smoke's fresh work folder
 mkdir -p "$(dirname "$ldb")"
+"$BIN" import examples/starter.json --db "$ldb" >/dev/null || fail "the light theme: the starter catalog was not imported"
 FYNE_THEME=light "$BIN" --open --addr "127.0.0.1:$port" --db "$ldb" >"$log" 2>&1 &
 pid=$!
 shown 15
