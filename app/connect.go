@@ -348,7 +348,7 @@ func (v *connectView) formChanged() {
 			// file would point into the checkout.
 			note += " " + clientconfig.BuildFolderWarning(checkout)
 		}
-		v.formNote.SetText(note)
+		v.formNote.SetText(ui.Quoted(note))
 	}
 	v.showSnippet()
 }
