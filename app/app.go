@@ -117,6 +117,11 @@ type Config struct {
 type UI struct {
 	app fyne.App
 	cfg Config
+	// quitting is set by the first quitApp: Fyne is quit once. File ▸
+	// Quit quits it, then the serving process ends the link, whose end
+	// quits it again, from fyne.Do once Fyne's loop is over — which Fyne
+	// reports as UI touched off its thread.
+	quitting atomic.Bool
 	// Asker shows the desktop questions, a window each.
 	Asker   *Asker
 	manager *Manager
@@ -221,6 +226,9 @@ func (u *UI) quit() {
 // inotify instances was reached), it holds a nil *fsnotify.Watcher, and
 // closing that panics. Everything that matters is done by then.
 func (u *UI) quitApp() {
+	if !u.quitting.CompareAndSwap(false, true) {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			slog.Warn("Fyne failed while quitting (its settings watcher had not started?)", "panic", r)
@@ -271,7 +279,11 @@ func (u *UI) OpenManager() {
 	m := u.manager
 	m.win.Show()
 	if first {
-		fitOnScreen(m.win, u.cfg.Screen)
+		if size, ok := screenFit(m.win, u.cfg.Screen); ok {
+			m.keeper.forced = size
+			m.win.Resize(size)
+			m.win.CenterOnScreen()
+		}
 	}
 	m.win.RequestFocus()
 	if tab := m.tabs.Selected(); tab != nil && tab.Content == m.activity.Content() && !m.activity.Following() {
@@ -297,23 +309,32 @@ func (u *UI) OpenManager() {
 // usable area of the screen when it is larger, and centres it again;
 // screen nil, or a screen it cannot tell, leaves win as it is.
 func fitOnScreen(win fyne.Window, screen func() (int, int)) {
+	if size, ok := screenFit(win, screen); ok {
+		win.Resize(size)
+		win.CenterOnScreen()
+	}
+}
+
+// screenFit is the size win, once shown, must shrink to to fit the usable
+// area of the screen; false when it fits, or when screen is nil or cannot
+// tell.
+func screenFit(win fyne.Window, screen func() (int, int)) (fyne.Size, bool) {
 	if screen == nil {
-		return
+		return fyne.Size{}, false
 	}
 	w, h := screen()
 	scale := win.Canvas().Scale()
 	if w <= 0 || h <= 0 || scale <= 0 {
-		return
+		return fyne.Size{}, false
 	}
 	// Room for the window's frame, which the window manager adds.
 	const frame = 48
 	room := fyne.NewSize(float32(w-frame)/scale, float32(h-frame)/scale)
 	size := win.Canvas().Size()
 	if size.Width <= room.Width && size.Height <= room.Height {
-		return
+		return fyne.Size{}, false
 	}
-	win.Resize(size.Min(room))
-	win.CenterOnScreen()
+	return size.Min(room), true
 }
 
 // closeManager is what closing the manager window does: with a tray
@@ -425,8 +446,8 @@ func trayHowTo(name string) string {
 	case strings.Contains(d, "KDE"):
 		return "KDE Plasma shows tray icons in its System Tray widget: add it to a panel."
 	}
-	return "To get a tray icon, run a panel or bar with a system tray that supports StatusNotifierItem " +
-		"(the tray of KDE Plasma, Xfce's panel with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension)."
+	return "To get a tray icon, run a panel or bar that shows tray icons: the tray of KDE Plasma, Xfce's panel " +
+		"with its StatusNotifier plugin, waybar, or GNOME with the AppIndicator extension (tray icons of the StatusNotifierItem kind)."
 }
 
 // stateChanged brings the manager window's menu up to date with the

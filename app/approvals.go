@@ -82,7 +82,10 @@ func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.St
 	}
 	s.table.OnSelected = func(id widget.TableCellID) { s.choose(id.Row) }
 	s.table.OnUnselected = func(widget.TableCellID) { s.choose(-1) }
-	s.tableBox = container.NewGridWrap(fyne.NewSize(width, 140), s.table)
+	// Over the table, the wheel scrolls the page while every row shows.
+	row := widget.NewLabel("").MinSize().Height + theme.Padding()
+	table := ui.PassWheel(s.table, func() bool { return float32(len(s.items)+1)*row <= s.table.Size().Height })
+	s.tableBox = container.NewGridWrap(fyne.NewSize(width, 140), table)
 
 	s.empty = ui.WrapLabel(`None. When you answer an approval with "Allow until mcptray restarts" or "Allow until I revoke it", it is listed here.`)
 	s.detail = ui.WrapLabel("")
@@ -91,8 +94,11 @@ func newApprovalsSection(ctx context.Context, eng ApprovalKeeper, st *storage.St
 	s.content = container.NewVBox(
 		heading("Remembered approvals"),
 		ui.Hint("AI apps you let run a tool without asking again. Each applies to one app (its token and the name it gives), one tool, and the tool as it was when you allowed it: once the tool is changed, the app is asked again. Revoking applies at once."),
-		s.empty, s.tableBox, s.detail,
+		// The buttons under the list, what is selected told under them:
+		// selecting a row must not move Revoke from under the pointer.
+		s.empty, s.tableBox,
 		container.NewHBox(s.revoke, s.revokeAll),
+		s.detail,
 	)
 	s.Reload()
 	s.follow(ctx, st)

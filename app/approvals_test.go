@@ -104,11 +104,16 @@ func TestRevokingARememberedApprovalAsksAgain(t *testing.T) {
 	uitest.SeesNone(t, "the section with one approval", got, "None.", "{low}")
 	uitest.Capture(t, f.win, "approvals.png")
 
-	// Selected, it says in full what it allows, and can be revoked.
+	// Selected, it says in full what it allows, and can be revoked;
+	// Revoke stays where it was.
+	before := uitest.Places(f.sec.Content(), f.sec.revoke)[f.sec.revoke]
 	f.sec.table.Select(widget.TableCellID{Row: 0, Col: 1})
 	uitest.Sees(t, "the selected approval", uitest.Seen(f.sec.Content()),
-		`re:label: app-test may run "Wipe old files" \(wipe\) without asking, until you revoke it \(allowed on .*\)\.`,
-		"button: Revoke", "button: Revoke all")
+		"button: Revoke", "button: Revoke all",
+		`re:label: app-test may run "Wipe old files" \(wipe\) without asking, until you revoke it \(allowed on .*\)\.`)
+	if after := uitest.Places(f.sec.Content(), f.sec.revoke)[f.sec.revoke]; after != before {
+		t.Errorf("selecting an approval moved Revoke from %v to %v", before, after)
+	}
 	test.Tap(f.sec.revoke)
 	if len(f.sec.items) != 0 || !f.sec.revoke.Disabled() {
 		t.Errorf("after Revoke: %d listed, Revoke enabled %v", len(f.sec.items), !f.sec.revoke.Disabled())

@@ -336,7 +336,7 @@ func (a *Asker) show(p *pending) {
 	// content. A gutter keeps the scroll bar off the text.
 	gutter := canvas.NewRectangle(color.Transparent)
 	gutter.SetMinSize(fyne.NewSize(theme.Padding()*3, 0))
-	scroll := container.NewVScroll(container.NewBorder(nil, nil, nil, gutter, body))
+	scroll := ui.NewPage(container.NewBorder(nil, nil, nil, gutter, body))
 	scroll.SetMinSize(fyne.NewSize(questionWidth/2, minQuestionHeight))
 	if p.form != nil {
 		p.form.Scroll = scroll

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/ui"
+	"github.com/mcptray/mcptray/app/words"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/clientconfig"
 )
@@ -163,6 +164,9 @@ type connectView struct {
 	// closed once that Test has shown its outcome.
 	testing context.CancelFunc
 	tested  chan struct{}
+	// installed, while the Test that follows an Install runs, is what the
+	// Install did: the Test's outcome is told under it.
+	installed string
 
 	errLine *widget.Label // problems, in red
 	result  *widget.Label // what Install did and what to do next
@@ -223,7 +227,7 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 	diffScroll.SetMinSize(fyne.NewSize(0, 240))
 	v.write = widget.NewButtonWithIcon("Write it", theme.ConfirmIcon(), func() { v.Confirm() })
 	v.write.Importance = widget.HighImportance
-	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, diffScroll,
+	v.preview = container.NewVBox(widget.NewSeparator(), v.previewHead, ui.ChainWheel(diffScroll),
 		container.NewHBox(v.write, widget.NewButton("Cancel", v.hidePreview)))
 	v.preview.Hide()
 
@@ -240,7 +244,7 @@ func newConnectView(a fyne.App, w fyne.Window, c clientconfig.Client, cfg Config
 		v.errLine, v.preview, v.result, restart,
 		container.NewHBox(widget.NewButton("Close", w.Close)),
 	)
-	v.content = container.NewVScroll(container.NewPadded(v.box))
+	v.content = ui.NewPage(container.NewPadded(v.box))
 	v.formChanged()
 	return v
 }
@@ -356,7 +360,7 @@ func (v *connectView) formChanged() {
 			// file would point into the checkout.
 			note += " " + clientconfig.BuildFolderWarning(checkout)
 		}
-		v.formNote.SetText(note)
+		v.formNote.SetText(ui.Quoted(note))
 	}
 	v.showSnippet()
 }
@@ -589,7 +593,11 @@ func (v *connectView) Confirm() bool {
 				v.token = done.Token
 				v.showSnippet()
 			}
-			v.showResult(v.installedText(done, p))
+			// Tested at once, as the AI app will run it: the person
+			// learns now, not at the AI app's next start, whether it works.
+			v.installed = v.installedText(done, p)
+			v.showResult(v.installed)
+			v.Test()
 			return true
 		}
 	}
@@ -649,7 +657,9 @@ func (v *connectView) Test() {
 	if v.testing != nil || v.path.Selected == "" {
 		return
 	}
-	v.result.Hide()
+	if v.installed == "" {
+		v.result.Hide()
+	}
 	v.setError()
 	v.test.Disable()
 	v.copied.SetText("Testing the entry in " + v.path.Selected + " as " + v.c.Name + " would run it…")
@@ -666,17 +676,31 @@ func (v *connectView) Test() {
 }
 
 // showTested shows a Test's outcome.
+// It says it in words first, "Claude Code's entry works: 3 tools.", what
+// was run second.
 func (v *connectView) showTested(got clientconfig.Checked, err error) {
 	v.testing = nil
 	v.test.Enable()
 	v.copied.SetText("")
+	head := v.installed
+	v.installed = ""
+	if head != "" {
+		head += "\n"
+	}
 	var ce *clientconfig.CheckError
 	switch {
 	case err == nil:
-		v.showResult("It works: " + got.String() + ".")
+		v.showResult(fmt.Sprintf("%s%s's entry works: %s. (It ran %s, as %s will.)",
+			head, v.c.Name, words.Count(got.Tools, "tool", "tools"), got.Target, v.c.Name))
 	case errors.As(err, &ce):
-		v.setError("Does not work: "+ce.Problem+".", ce.Fix)
+		if head != "" {
+			v.showResult(strings.TrimSuffix(head, "\n"))
+		}
+		v.setError(fmt.Sprintf("%s's entry does not work: %s.", v.c.Name, ce.Problem), ce.Fix)
 	default:
+		if head != "" {
+			v.showResult(strings.TrimSuffix(head, "\n"))
+		}
 		v.setError("Not tested: " + err.Error())
 	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"image/color"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/link"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/clientconfig"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testserver"
@@ -99,6 +99,7 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 		t.Fatal("the preview wrote the file")
 	}
 	tapButton(t, v, "Write it")
+	waitTested(t, v) // the Test Install starts, before the window is read
 	b, _ := os.ReadFile(path)
 	c, _ := clientconfig.Lookup("cursor")
 	if ok, _ := clientconfig.Configured(c, b, ""); !ok || !strings.Contains(string(b), `"other"`) || !strings.Contains(string(b), `"theme"`) {
@@ -113,8 +114,11 @@ func TestConnectInstallStdioKeepsOtherServers(t *testing.T) {
 	if !slices.Contains(uitest.Texts(v.win), "Then: "+c.Restart) {
 		t.Fatal("no restart hint")
 	}
-	if v.errLine.Visible() {
-		t.Fatalf("error shown: %q", v.errLine.Text)
+	// Tested by itself: the shim the entry names is not installed here,
+	// and the window says so, in words, under what Install did.
+	if !v.errLine.Visible() || !strings.HasPrefix(v.errLine.Text, "Cursor's entry does not work: the command "+testShim+" does not exist") ||
+		!strings.Contains(v.result.Text, "Wrote "+path) {
+		t.Fatalf("after the Test: error %q, result %q", v.errLine.Text, v.result.Text)
 	}
 	if ts, _ := st.ListTokens(context.Background()); len(ts) != 0 {
 		t.Fatalf("the stdio form made tokens: %+v", ts)
@@ -140,6 +144,7 @@ func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
 		t.Fatal("the preview created a token")
 	}
 	tapButton(t, v, "Write it")
+	waitTested(t, v) // the Test Install starts, before the window is read
 	b, _ := os.ReadFile(path)
 	_, rest, ok := strings.Cut(string(b), `"Authorization": "Bearer `)
 	secret, _, _ := strings.Cut(rest, `"`)
@@ -157,6 +162,7 @@ func TestConnectInstallHTTPCreatesClientToken(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("second install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	if _, err := st.VerifyToken(ctx, secret); err == nil {
 		t.Fatal("the replaced token still verifies")
 	}
@@ -171,6 +177,7 @@ func TestConnectHTTPTokenShownOnceForEnvClients(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	_, rest, ok := strings.Cut(v.result.Text, "export "+clientconfig.TokenEnvVar+"=")
 	secret, _, _ := strings.Cut(rest, "\n")
 	if !ok {
@@ -304,6 +311,7 @@ func TestRenderConnectWindow(t *testing.T) {
 	if !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	uitest.Capture(t, v.win, "connect-installed.png")
 	// Written: the entry holds the real token, Install is back, the result
 	// names the file and its backup (and may add that Claude Code runs on
@@ -384,6 +392,15 @@ func TestTheConnectWindowChoosesItsClient(t *testing.T) {
 func runTest(t *testing.T, v *connectView) {
 	t.Helper()
 	tapButton(t, v, "Test")
+	waitTested(t, v)
+}
+
+// waitTested waits until the Test started last shows its outcome.
+func waitTested(t *testing.T, v *connectView) {
+	t.Helper()
+	if v.tested == nil {
+		t.Fatal("no Test started")
+	}
 	select {
 	case <-v.tested:
 	case <-time.After(testutil.Patience):
@@ -403,6 +420,7 @@ func TestConnectRemoveTakesTheEntryOut(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	if ts, _ := st.ListTokens(ctx); len(ts) != 1 {
 		t.Fatalf("tokens after install: %+v", ts)
 	}
@@ -429,6 +447,23 @@ func TestConnectRemoveTakesTheEntryOut(t *testing.T) {
 	}
 }
 
+// TestInstallTestsTheEntryByItself: once Install has written the entry,
+// it is run as the AI app will run it, untouched, and the window says in
+// words whether it works, under what Install did.
+func TestInstallTestsTheEntryByItself(t *testing.T) {
+	v, st, _ := newConnectFixture(t, "cursor")
+	if err := st.PutTool(context.Background(), testcatalog.RespondTool("hello", "hi")); err != nil {
+		t.Fatal(err)
+	}
+	v.SetForm(clientconfig.HTTP)
+	if !v.Preview() || !v.Confirm() {
+		t.Fatalf("install: %q", v.errLine.Text)
+	}
+	waitTested(t, v) // untouched: Install started it
+	uitest.Sees(t, "the window after Install", uitest.SeenIn(v.win.Canvas()),
+		`re:(?s)label: Wrote .*\nCursor's entry works: (1 tool|no tools)\. \(It ran http://127\.0\.0\.1:\d+/mcp, as Cursor will\.\)`)
+}
+
 // TestConnectTestRunsTheEntry: Test runs the installed entry against the
 // real server and says it works, with the tool count; once the token is
 // revoked it says what fails and how to fix it, in red.
@@ -442,11 +477,12 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 	if !v.Preview() || !v.Confirm() {
 		t.Fatalf("install: %q", v.errLine.Text)
 	}
+	waitTested(t, v) // the Test Install starts, before the window is read
 	testutil.Eventually(t, "the server to serve the new tool", func() bool {
 		runTest(t, v)
 		return strings.Contains(v.result.Text, "1 tool")
 	})
-	want := "label: It works: " + v.cfg.Server.URL() + " answered with 1 tool."
+	want := `re:(?s)label: (.*\n)?Cursor's entry works: 1 tool\. \(It ran ` + regexp.QuoteMeta(v.cfg.Server.URL()) + `, as Cursor will\.\)`
 	uitest.Sees(t, "a working entry", uitest.SeenIn(v.win.Canvas()), "button: Test", want, "label: Then: "+v.c.Restart)
 
 	if err := st.RevokeToken(context.Background(), "cursor"); err != nil {
@@ -456,7 +492,7 @@ func TestConnectTestRunsTheEntry(t *testing.T) {
 	uitest.Capture(t, v.win, "connect-test-failed.png")
 	got := uitest.SeenIn(v.win.Canvas())
 	uitest.Sees(t, "a broken entry", got, "button: Test",
-		`re:label: Does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
+		`re:label: Cursor's entry does not work: mcptray at .* refused the entry's token \(401, .*\)\.\nInstall the entry again to give it a new token: mcptray config cursor --http --install\. \{danger\}`)
 	uitest.SeesNone(t, "a broken entry", got, "It works")
 }
 
@@ -480,7 +516,7 @@ func TestConnectContinueEntryFollowsTheFile(t *testing.T) {
 		name    string
 		variant fyne.ThemeVariant
 	}{{"light", theme.VariantLight}, {"dark", theme.VariantDark}} {
-		test.ApplyTheme(t, variantTheme{theme.DefaultTheme(), th.variant})
+		test.ApplyTheme(t, ui.ThemeVariant(th.variant))
 		if v.Preview() {
 			t.Fatalf("a preview to create %s", yml)
 		}
@@ -492,16 +528,4 @@ func TestConnectContinueEntryFollowsTheFile(t *testing.T) {
 	if _, err := os.Stat(yml); !os.IsNotExist(err) {
 		t.Errorf("%s: %v", yml, err)
 	}
-}
-
-// variantTheme is the default theme in one variant, light or dark, to look
-// at a window in both.
-type variantTheme struct {
-	fyne.Theme
-	variant fyne.ThemeVariant
-}
-
-// Color is the theme's colour name in the variant, whichever is asked.
-func (v variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return v.Theme.Color(n, v.variant)
 }

@@ -29,6 +29,8 @@ type Manager struct {
 	win fyne.Window
 
 	tabs *container.AppTabs
+	// keeper keeps the window's size from one start to the next.
+	keeper *sizeKeeper
 
 	// The catalog tabs, and their open editors (at most one of resEditor
 	// and tmplEditor).
@@ -97,6 +99,7 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 	// minimum size, which is no size the person chose.
 	size := m.keptSize()
 	keeper := &sizeKeeper{m: m}
+	m.keeper = keeper
 	m.win.SetContent(container.New(keeper, m.tabs))
 	// The menu bar and the keyboard shortcuts are the UI's (menu.go).
 	// Closing hides: mcptray lives on in the tray and keeps serving.
@@ -171,6 +174,11 @@ type sizeKeeper struct {
 	// keeping is set once the window has its first size.
 	keeping bool
 	kept    fyne.Size
+	// forced is the size the window was shrunk to to fit the screen at
+	// its scale (fitOnScreen): not a size the person chose, and kept it
+	// would open the window that small on a larger screen or at a smaller
+	// scale (879×480 at scale 1.0 after a run at 1.5 on a 1366×768 screen).
+	forced fyne.Size
 }
 
 func (l *sizeKeeper) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
@@ -181,7 +189,7 @@ func (l *sizeKeeper) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	// The canvas, not the content: Window.Resize sizes the canvas, menu
 	// bar included.
 	win := l.m.win.Canvas().Size()
-	if !l.keeping || win.Width <= 0 || win.Height <= 0 || win == l.kept {
+	if !l.keeping || win.Width <= 0 || win.Height <= 0 || win == l.kept || win == l.forced {
 		return
 	}
 	l.kept = win

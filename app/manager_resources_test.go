@@ -71,8 +71,8 @@ func TestResourceEditorCreatesAServedResource(t *testing.T) {
 	if m.resEditor != e || !strings.HasPrefix(e.Status.Text, "Saved") {
 		t.Fatalf("the editor was replaced after the save (status %q)", m.resEditor.Status.Text)
 	}
-	if e.Del.Hidden {
-		t.Fatal("Delete is hidden after the first save")
+	if e.Del.Disabled() {
+		t.Fatal("Delete is disabled after the first save")
 	}
 }
 
@@ -342,7 +342,7 @@ func TestResourceDeleteAsksFirst(t *testing.T) {
 	m.reloadEntries()
 	m.resources.list.Select(0)
 	e := m.tmplEditor
-	if e == nil || e.Del.Hidden {
+	if e == nil || e.Del.Disabled() {
 		t.Fatalf("no editor with a Delete button for the template: %+v", e)
 	}
 	test.Tap(e.Del)

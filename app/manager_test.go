@@ -364,6 +364,33 @@ func TestWindowKeepsItsSize(t *testing.T) {
 	}
 }
 
+// TestASizeFittedToTheScreenIsNotKept: a run at scale 1.5 on a 1366×768
+// screen shrinks the window to fit; the next run, at scale 1.0, opens it
+// no smaller than its default size, as that size was the screen's, not
+// the person's.
+func TestASizeFittedToTheScreenIsNotKept(t *testing.T) {
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	run := func(scale float32) fyne.Size {
+		var u *UI
+		u = newUI(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D, Tray: true, Screen: func() (int, int) {
+			// The scale a real driver knows once the window shows.
+			u.manager.win.Canvas().(test.WindowlessCanvas).SetScale(scale)
+			return 1366, 768
+		}})
+		u.welcomeDue = false
+		u.OpenManager()
+		t.Cleanup(u.manager.win.Close)
+		return u.manager.win.Canvas().Size()
+	}
+	if got := run(1.5); got.Width > 900 || got.Height > 500 {
+		t.Fatalf("at scale 1.5 on 1366×768: %v, want it shrunk to fit (about 879×480)", got)
+	}
+	if got := run(1); got.Width < defaultWindowSize.Width || got.Height < defaultWindowSize.Height {
+		t.Fatalf("at scale 1.0 after a run at 1.5: %v, want at least the default %v", got, defaultWindowSize)
+	}
+}
+
 // TestDiscardQuestion: leaving an editor with changes asks with Keep
 // editing as the default, Discard set apart as the danger; Escape keeps
 // editing.

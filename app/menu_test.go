@@ -358,5 +358,9 @@ func TestNoTraySaysHowToGetOneOnce(t *testing.T) {
 		if got := trayHowTo(desk); !strings.Contains(got, want) {
 			t.Errorf("trayHowTo(%q) = %q, want it to mention %q", desk, got, want)
 		}
+		// The technical name comes second, after what to run.
+		if i := strings.Index(trayHowTo(desk), "StatusNotifierItem"); i >= 0 && i < strings.Index(trayHowTo(desk), "waybar") {
+			t.Errorf("trayHowTo(%q) leads with StatusNotifierItem: %q", desk, trayHowTo(desk))
+		}
 	}
 }

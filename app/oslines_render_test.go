@@ -1,7 +1,6 @@
 package app
 
 import (
-	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -11,18 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
+	"github.com/mcptray/mcptray/app/ui"
 )
-
-// variantTheme is the default theme in one variant, light or dark, what
-// ever the system prefers.
-type variantTheme struct {
-	fyne.Theme
-	variant fyne.ThemeVariant
-}
-
-func (v variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return v.Theme.Color(n, v.variant)
-}
 
 // TestRenderWindowsLine: the starter's current_time, opened from the
 // gallery, shows under its command line what it runs on Windows
@@ -47,7 +36,7 @@ func TestRenderWindowsLine(t *testing.T) {
 		name    string
 		variant fyne.ThemeVariant
 	}{{"light", theme.VariantLight}, {"dark", theme.VariantDark}} {
-		test.ApplyTheme(t, variantTheme{theme.DefaultTheme(), v.variant})
+		test.ApplyTheme(t, ui.ThemeVariant(v.variant))
 		// The Windows line at the top of the form's view.
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e.Command.WinLine.Entry)
 		top := fyne.CurrentApp().Driver().AbsolutePositionForObject(e.Scroll)

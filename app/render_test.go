@@ -71,7 +71,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Name", "entry: weather", "label: Title", "entry: Weather", "label: Description", "entry: Today's weather in a city.",
 			"label: Parameters", "label: Parameter 1", "check: [x] Required", "button: (delete icon)",
 			"label: Name", "entry: city", "label: Type", "select: text", "label: Description", "entry: City name",
-			"label: Allowed values", "label: Default", "label: HTTP header", "button: Add parameter",
+			"label: Allowed values", "label: Default", "button: Advanced {low}", "button: Add parameter",
 			"label: Action", "select: Call a URL", "label: Method", "select: GET",
 			// Every templated field offers Insert ▸ and previews itself.
 			"label: URL", "entry: https://wttr.in/{{pathescape .args.city}}", "button: Insert {low}",
@@ -79,7 +79,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Query parameters", "entry: format=3", "button: Insert {low}",
 			"label: Headers", "button: Insert {low}", "label: Body", "button: Insert {low}",
 			"label: Input steps", "label: Step 1", "button: (arrow-up icon) {disabled}", "button: (arrow-down icon) {disabled}",
-			"label: What it asks", "select: Questions to fill in (form)", "label: Key", "entry: units", "label: Round",
+			"label: What it asks", "select: Questions to fill in (form)", "label: Name of its answer", "entry: units", "label: Turn",
 			"label: Message — tells the person what to fill in", "entry: Which units?", "button: Insert {low}",
 			// The form's questions as fields, its JSON Schema under
 			// Advanced.
@@ -153,7 +153,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Calls at once, per token", "entry: 16", "label: calls",
 			"label: Background calls, per token", "entry: 64", "label: calls",
 			"label: Waiting background calls, per token", "entry: 16", "label: calls",
-			"label: Sessions, per token", "entry: 64", "label: sessions",
+			"label: Open connections, per token", "entry: 64", "label: connections",
 			"label: Largest answer", "entry: 8388608", "label: bytes",
 			"label: Questions", "label: Answer within", "entry: 300", "label: seconds",
 			"label: Without the app", "select: Decline them (deny)",

@@ -115,7 +115,7 @@ func (s *SettingsTab) ctx() context.Context { return context.Background() }
 func newSettingsTabFor(ctx context.Context, a fyne.App, win fyne.Window, cfg Config) *SettingsTab {
 	s := &SettingsTab{app: a, win: win, cfg: cfg, st: cfg.Store, sec: cfg.Secrets, errs: map[string]*widget.Label{}}
 	s.status = ui.WrapLabel("")
-	s.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(
+	s.scroll = ui.NewPage(container.NewPadded(container.NewVBox(
 		s.computerSection(), widget.NewSeparator(),
 		s.tokensSection(), widget.NewSeparator(),
 		newApprovalsSection(ctx, cfg.Approvals, cfg.Store, win).Content(), widget.NewSeparator(),
@@ -288,8 +288,8 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 			help: "How many background calls one client token may have running or waiting at once (maxTasksPerToken)."},
 		{key: "maxWaitingTasksPerToken", label: "Waiting background calls, per token", unit: "calls",
 			help: "How many background calls of one client token may wait for an answer from the AI app at once (maxWaitingTasksPerToken)."},
-		{key: "maxSessionsPerToken", label: "Sessions, per token", unit: "sessions",
-			help: "How many older-protocol sessions one client token may keep open; a new one closes its least recently used (maxSessionsPerToken)."},
+		{key: "maxSessionsPerToken", label: "Open connections, per token", unit: "connections",
+			help: "How many connections AI apps that speak the older protocol may keep open with one client token; a new one closes the one used least recently (sessions, maxSessionsPerToken)."},
 		{key: "maxResultBytes", label: "Largest answer", unit: "bytes",
 			help: "A tool result, resource or prompt larger than this once encoded is refused with an error saying so (maxResultBytes)."},
 	}

@@ -451,3 +451,33 @@ func TestSettingsSayTheActivityLimits(t *testing.T) {
 		}
 	}
 }
+
+// wheelNotch is what the mouse wheel scrolls by in one notch, as Fyne's
+// desktop driver reports it on Linux and Windows.
+const wheelNotch = 25
+
+// TestSettingsEndIsFewWheelNotchesAway: in a 1366×768 window, 15 notches
+// of the wheel, the pointer held still in the middle of Settings, reach
+// the end of the page (Save settings), whatever passes under the pointer
+// on the way: the tokens' list, the approvals' table, the fields.
+func TestSettingsEndIsFewWheelNotchesAway(t *testing.T) {
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D})
+	t.Cleanup(m.win.Close)
+	m.win.Resize(fyne.NewSize(1366, 768))
+	m.tabs.SelectIndex(4)
+	m.settings.background.Wait()
+	sc := m.settings.scroll
+	end := sc.Content.MinSize().Height - sc.Size().Height
+	t.Logf("Settings: %.0f high in a %.0f high view", sc.Content.MinSize().Height, sc.Size().Height)
+	middle := fyne.NewPos(m.win.Canvas().Size().Width/2, m.win.Canvas().Size().Height/2)
+	notches := 0
+	for ; notches < 15 && sc.Offset.Y < end-1; notches++ {
+		test.Scroll(m.win.Canvas(), middle, 0, -wheelNotch)
+	}
+	if sc.Offset.Y < end-1 {
+		t.Fatalf("15 notches scrolled Settings to %.0f of %.0f", sc.Offset.Y, end)
+	}
+	t.Logf("%d notches reach the end", notches)
+}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"image/color"
 	"os"
 	"testing"
 	"time"
@@ -14,20 +13,11 @@ import (
 	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/record"
 )
-
-// variantTheme is Fyne's theme in one variant, whatever the desktop's.
-type variantTheme struct {
-	fyne.Theme
-	v fyne.ThemeVariant
-}
-
-func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
-	return t.Theme.Color(n, t.v)
-}
 
 // TestShotsIssue28 draws the screens issue 28's items 1, 2, 5, 6 and 7
 // changed, at 1366x768 in the dark and the light theme, for people to look
@@ -42,7 +32,7 @@ func TestShotsIssue28(t *testing.T) {
 	}{{"dark", theme.VariantDark}, {"light", theme.VariantLight}} {
 		t.Run(v.name, func(t *testing.T) {
 			a := uitest.NewTestApp(t)
-			a.Settings().SetTheme(variantTheme{theme.DefaultTheme(), v.v})
+			a.Settings().SetTheme(ui.ThemeVariant(v.v))
 			s := uitest.NewAuthServed(t)
 			ctx := context.Background()
 			tr, err := tryit.New(s.St, func() string { return s.Url })

@@ -77,7 +77,7 @@ func (tw *TaskWindow) Show() {
 	tw.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	tw.endedHeading = widget.NewLabelWithStyle("Ended recently", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	tw.outer = container.NewVBox(tw.heading, tw.empty, tw.list)
-	scroll := container.NewVScroll(tw.outer)
+	scroll := ui.NewPage(tw.outer)
 	scroll.SetMinSize(fyne.NewSize(480, 260))
 	w.SetContent(container.NewPadded(scroll))
 	w.Resize(fyne.NewSize(540, 440))

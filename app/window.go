@@ -16,6 +16,7 @@ import (
 	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/app/tryit"
+	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/signals"
 	"github.com/mcptray/mcptray/internal/winlink"
@@ -63,6 +64,7 @@ func RunWindow(ctx context.Context, env WindowEnv) error {
 		p.cannotShow(ctx, err)
 		return err
 	}
+	a.Settings().SetTheme(ui.Theme()) // Fyne's, with text colours that read in both variants
 	u, done, err := p.open(ctx, a, env.Screen)
 	if err != nil {
 		p.cannotShow(ctx, err)

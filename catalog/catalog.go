@@ -80,6 +80,10 @@ type Param struct {
 	// Header, when set, asks HTTP clients to mirror the value in an
 	// Mcp-Param-{Header} request header (x-mcp-header).
 	Header string `json:"header,omitempty"`
+	// Minimum and Maximum bound a number parameter (JSON Schema's
+	// minimum and maximum): clean_downloads refuses days=0 by them.
+	Minimum *float64 `json:"minimum,omitempty"`
+	Maximum *float64 `json:"maximum,omitempty"`
 }
 
 // ParamTypes are the JSON types a parameter may have.
@@ -239,6 +243,12 @@ func generateSchema(params []Param) json.RawMessage {
 		}
 		if p.Header != "" {
 			s["x-mcp-header"] = p.Header
+		}
+		if p.Minimum != nil {
+			s["minimum"] = *p.Minimum
+		}
+		if p.Maximum != nil {
+			s["maximum"] = *p.Maximum
 		}
 		props[p.Name] = s
 		if p.Required {

@@ -927,7 +927,7 @@ func (ct *CurlTool) Tool() (catalog.Tool, []SecretValue, error) {
 	if len(problems) > 0 {
 		return catalog.Tool{}, nil, errors.New(strings.Join(problems, "; "))
 	}
-	t := catalog.Tool{Name: ct.Name, Description: ct.Description, Params: params, Hints: methodHints(r.method),
+	t := catalog.Tool{Name: ct.Name, Title: titleOf(ct.Name), Description: ct.Description, Params: params, Hints: methodHints(r.method),
 		Action: catalog.Action{HTTP: h}}
 	if ps := mcpcore.ValidateTool(t); len(ps) > 0 {
 		return catalog.Tool{}, nil, &catalog.ValidationError{Problems: ps}

@@ -119,3 +119,19 @@ func joinTmpl(ts []tmpl, sep tmpl) tmpl {
 	}
 	return tmpl(b.String())
 }
+
+// titleOf is a title made from a tool's name, for the lists to show in
+// words: "list_items" is "List items", "get-user.v2" "Get user v2".
+func titleOf(name string) string {
+	words := strings.Fields(strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == '.' {
+			return ' '
+		}
+		return r
+	}, name))
+	t := strings.Join(words, " ")
+	if t == "" {
+		return ""
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
+}

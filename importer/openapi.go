@@ -361,13 +361,16 @@ func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *opena
 		Hints:       methodHints(method),
 		Action:      catalog.Action{HTTP: &c.http},
 	}
+	// The summary titles the tool, where the lists show it, even when it
+	// is all the operation says (and so its description too).
+	if o.Summary != "" {
+		o.Tool.Title = strings.TrimSuffix(o.Summary, ".")
+	}
 	switch {
 	case o.Tool.Description == "" && o.Summary != "":
 		o.Tool.Description = o.Summary
 	case o.Tool.Description == "":
 		o.Tool.Description = fmt.Sprintf("Calls %s %s of %s.", method, path, cmpOr(s.Title, "the API"))
-	case o.Summary != "":
-		o.Tool.Title = strings.TrimSuffix(o.Summary, ".")
 	}
 	if op.Deprecated {
 		o.Tool.Description += "\n\nDeprecated by the API."

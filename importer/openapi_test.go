@@ -310,3 +310,29 @@ func TestOpenAPIFromURL(t *testing.T) {
 		}
 	}
 }
+
+// TestImportedToolsHaveATitle: an operation that has only a summary gets
+// it as its title too (the lists show titles), and a tool made from a
+// curl command is titled after its name.
+func TestImportedToolsHaveATitle(t *testing.T) {
+	spec := []byte(`{"openapi": "3.0.3", "info": {"title": "Items", "version": "1"},
+		"servers": [{"url": "https://api.example.com"}],
+		"paths": {"/items": {"get": {"operationId": "listItems", "summary": "List the items.",
+			"responses": {"200": {"description": "ok"}}}}}}`)
+	s, err := ParseOpenAPI(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv := s.Convert(OpenAPIOptions{})
+	if len(conv.Operations) != 1 || conv.Operations[0].Tool.Title != "List the items" || conv.Operations[0].Tool.Description != "List the items." {
+		t.Errorf("an operation with only a summary: %+v", conv.Operations)
+	}
+	ct, err := ParseCurl("curl https://api.example.com/items", "list_items")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, _, err := ct.Tool()
+	if err != nil || tool.Title != "List items" {
+		t.Errorf("the tool made from curl: title %q (%v)", tool.Title, err)
+	}
+}

@@ -52,16 +52,23 @@ const implicitApprovalKey = "approval"
 // maxRound is the highest round a definition may give a step.
 const maxRound = 100
 
-// approvalStep is the approval a destructive tool asks implicitly, after
-// every step of its own. It names the tool by its title; the message is a
-// template, so a title with template braces in it is not used.
+// approvalStep is the approval a destructive tool, or one set to ask every
+// time, asks implicitly, after every step of its own. It names the tool by
+// its title; the message is a template, so a title with template braces
+// in it is not used. Only a tool that says it may destroy is said to: a
+// tool that shows a folder, asked about because its author wants to be
+// asked, is not one that "can change or delete things".
 func approvalStep(t catalog.Tool) catalog.InputStep {
 	name := t.Name
 	if t.Title != "" && !strings.Contains(t.Title, "{{") {
 		name = t.Title
 	}
+	msg := fmt.Sprintf("Allow the AI app to run %q?", name)
+	if t.Hints != nil && t.Hints.Destructive != nil && *t.Hints.Destructive {
+		msg += " It can change or delete things."
+	}
 	return catalog.InputStep{Key: implicitApprovalKey, Kind: catalog.StepApproval, Round: maxRound + 1,
-		Message: catalog.Template(fmt.Sprintf("Allow the AI app to run %q? It can change or delete things.", name))}
+		Message: catalog.Template(msg)}
 }
 
 // stepsOf are a tool's steps, with the implicit approval of a destructive

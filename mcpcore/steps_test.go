@@ -166,3 +166,24 @@ func TestDeclinedStepStopsTheCall(t *testing.T) {
 		}
 	}
 }
+
+// TestTheImplicitApprovalSaysDestroyOnlyForAToolThatMay: a tool set to
+// ask every time, but that says nothing of destroying (show a folder), is
+// not said to change or delete things; a destructive one is.
+func TestTheImplicitApprovalSaysDestroyOnlyForAToolThatMay(t *testing.T) {
+	yes := true
+	show := catalog.Tool{Name: "show_folder", Title: "Show a folder", Approval: catalog.ApprovalAlways}
+	wipe := catalog.Tool{Name: "wipe", Title: "Wipe old files", Hints: &catalog.Hints{Destructive: &yes}}
+	for _, c := range []struct {
+		tool catalog.Tool
+		want string
+	}{
+		{show, `Allow the AI app to run "Show a folder"?`},
+		{wipe, `Allow the AI app to run "Wipe old files"? It can change or delete things.`},
+	} {
+		steps := stepsOf(c.tool)
+		if len(steps) != 1 || string(steps[0].Message) != c.want {
+			t.Errorf("%s asks %+v, want %q", c.tool.Name, steps, c.want)
+		}
+	}
+}

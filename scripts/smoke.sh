@@ -558,4 +558,46 @@ for _ in $(seq 50); do kill -0 "$wpid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$wpid" 2>/dev/null && fail "the window process $wpid outlived the tray's Quit"
 if grep -q 'no menu item with ID' "$log"; then fail "a tray click was lost: $(grep 'no menu item with ID' "$log")"; fi
 if grep -q 'Children but no menu' "$OUT/tray-host.log"; then fail "the tray host drew a submenu empty: $(grep -c 'Children but no menu' "$OUT/tray-host.log") times"; fi
+# ------------------------------------------------------- c. the light theme
+# The light theme's colours must read as well as the dark's (issue 28): its
+# Activity tab and a question window against their golden images, on a
+# database of their own, so that the log is empty and the run alike.
+log=$OUT/app-light.log
+port=$(freeport)
+ldb=$HOME/light/mcptray.db # HOME is the smoke's fresh work folder
+mkdir -p "$(dirname "$ldb")"
+"$BIN" import examples/starter.json --db "$ldb" >/dev/null || fail "the light theme: the starter catalog was not imported"
+FYNE_THEME=light "$BIN" --open --addr "127.0.0.1:$port" --db "$ldb" >"$log" 2>&1 &
+pid=$!
+shown 15
+[[ -n $win ]] || fail "the light theme: no window 15 s after the start"
+# A first start on this database: the welcome, if any, goes with Escape.
+sleep 1
+xdotool key --window "$win" Escape
+sleep 0.3
+xdotool mousemove 1 1
+xdotool key --window "$win" ctrl+4
+shot c-01-light-activity
+golden c-01-light-activity # empty: this database's log has nothing yet
+url="http://127.0.0.1:$port/mcp"
+tok=$("$BIN" token create smoke-light --db "$ldb")
+hdr=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H "Authorization: Bearer $tok")
+sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke-client","version":"1"}}}' |
+  tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
+[[ -n $sid ]] || fail "the light theme: initialize gave no session id"
+hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
+curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+approval light
+xdotool mousemove 1 1
+shot c-02-light-question 1
+golden c-02-light-question
+xdotool key --window "$awin" space # Deny, which has the focus
+answered light
+xdotool key --window "$win" ctrl+q
+sleep 0.5
+# Quitting asks first without a tray: Return quits.
+xdotool key Return
+quits "the light theme's Quit"
+
 echo "smoke: ok (screenshots in $OUT)"

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -157,10 +159,10 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 		}
 		stream = c.Stream
 		if c.TimeoutMs > 0 {
-			f.timeout.SetText(strconv.Itoa(c.TimeoutMs))
+			f.timeout.SetText(inUnits(c.TimeoutMs, 1000))
 		}
 		if c.MaxOutputBytes > 0 {
-			f.maxOutput.SetText(strconv.Itoa(c.MaxOutputBytes))
+			f.maxOutput.SetText(inUnits(c.MaxOutputBytes, 1024))
 		}
 	}
 	f.inherit = ui.NewChoiceSelect(inheritChoices, inherit)
@@ -202,9 +204,9 @@ func newCommandFields(errs FieldErrors, under string, c *catalog.Command, ctx *t
 		errs.templatedSub("Standard input", f.stdin, under+".stdin"),
 		errs.sub("While it runs, its output lines send", f.stream, under+".stream"),
 		errs.sub("Time limit", container.NewHBox(ui.FixedWidth(ui.NumberWidth, f.timeout),
-			widget.NewLabel(fmt.Sprintf("milliseconds (default %v)", actions.DefaultCommandTimeout))), under+".timeoutMs"),
+			widget.NewLabel(fmt.Sprintf("seconds (if empty, %s)", humanDuration(actions.DefaultCommandTimeout)))), under+".timeoutMs"),
 		errs.sub("Output kept", container.NewHBox(ui.FixedWidth(ui.NumberWidth, f.maxOutput),
-			widget.NewLabel(fmt.Sprintf("bytes of stdout, and of stderr (default %s)", byteSize(actions.DefaultMaxOutputBytes)))), under+".maxOutputBytes"),
+			widget.NewLabel(fmt.Sprintf("KB of output, and of errors (if empty, %s)", byteSize(actions.DefaultMaxOutputBytes)))), under+".maxOutputBytes"),
 		errs[under])
 	return f
 }
@@ -284,8 +286,8 @@ func (f *commandFields) spec(orig *catalog.Command, under string, bad func(field
 		c.InheritEnv.Mode = mode
 	}
 	c.Stream = streamChoices.ValueOf(f.stream.Selected)
-	c.TimeoutMs = readCount(f.timeout.Text, under+".timeoutMs", "a whole number of milliseconds", bad)
-	c.MaxOutputBytes = readCount(f.maxOutput.Text, under+".maxOutputBytes", "a whole number of bytes", bad)
+	c.TimeoutMs = readUnits(f.timeout.Text, 1000, under+".timeoutMs", "a number of seconds, like 30 or 1.5", bad)
+	c.MaxOutputBytes = readUnits(f.maxOutput.Text, 1024, under+".maxOutputBytes", "a number of KB, like 512 (1024 KB is 1 MB)", bad)
 	return c
 }
 
@@ -314,18 +316,34 @@ func (f *commandFields) osLines(orig map[string]catalog.CommandLine, under strin
 	return out
 }
 
-// readCount reads a count typed in a field: empty is 0, anything but a
-// whole number ≥ 0 is a problem.
-func readCount(text, field, want string, bad func(field string, msgs ...string)) int {
+// inUnits writes n (milliseconds, bytes) in the unit a person reads,
+// unit of them (seconds, KB): 1500 ms is "1.5".
+func inUnits(n, unit int) string {
+	return strconv.FormatFloat(float64(n)/float64(unit), 'f', -1, 64)
+}
+
+// readUnits reads a number of units (seconds, KB) typed in a field as
+// the whole milliseconds or bytes stored: empty is 0, anything but a
+// number ≥ 0 is a problem.
+func readUnits(text string, unit int, field, want string, bad func(field string, msgs ...string)) int {
 	s := strings.TrimSpace(text)
 	if s == "" {
 		return 0
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || f*float64(unit) > math.MaxInt32 {
 		bad(field, want)
+		return 0
 	}
-	return n
+	return int(math.Round(f * float64(unit)))
+}
+
+// humanDuration says d in minutes or seconds: "1 minute", "90 seconds".
+func humanDuration(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return words.Count(int(d/time.Minute), "minute", "minutes")
+	}
+	return words.Count(int(d/time.Second), "second", "seconds")
 }
 
 // checkProgram shows a warning when the program of c cannot be found

@@ -215,7 +215,7 @@ func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew b
 		c.Confirm(fmt.Sprintf("Delete the %s %q? Clients stop seeing it at once.", kind.noun, kind.key(c.Orig)), c.Delete)
 	})
 	if isNew {
-		c.Del.Hide()
+		c.Del.Disable() // nothing stored to delete yet; kept in its place
 	}
 	c.Status = widget.NewLabel("")
 	c.Status.Wrapping = fyne.TextWrapWord
@@ -226,13 +226,17 @@ func newEditorCore[T any](st *storage.Store, kind *entryKind[T], orig T, isNew b
 }
 
 // layout frames the form: scrollable, with the status and the buttons
-// (an editor's own first, then Delete and Save) always visible below it.
+// always visible below it: Delete alone at the left, the status, then an
+// editor's own buttons and Save at the right. Every button is there from
+// the start (Delete disabled until there is something stored to delete),
+// so that none moves under the pointer when the first save enables
+// Delete, and the one that destroys is never where a harmless one was.
 // However long the form, it asks the window for no more height than that.
 func (c *editorCore[T]) layout(form fyne.CanvasObject, buttons ...fyne.CanvasObject) fyne.CanvasObject {
-	c.Scroll.Content = container.NewPadded(container.NewVBox(c.Errs[""], form))
-	buttons = append(buttons, c.Del, c.SaveButton)
+	ui.SetPage(c.Scroll, container.NewPadded(container.NewVBox(c.Errs[""], form)))
+	buttons = append(buttons, c.SaveButton)
 	return container.NewBorder(nil, container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), c.Status)), nil, nil,
+		container.NewBorder(nil, nil, c.Del, container.NewHBox(buttons...), c.Status)), nil, nil,
 		c.Scroll)
 }
 
@@ -364,7 +368,7 @@ func (c *editorCore[T]) Save() bool {
 		c.extra.load(key)
 	}
 	c.settle()
-	c.Del.Show()
+	c.Del.Enable()
 	if c.changed != nil {
 		c.changed()
 	}

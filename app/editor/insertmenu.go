@@ -320,7 +320,7 @@ func (t *templated) Menu() *fyne.Menu {
 		secrets = append(secrets, item(n, fmt.Sprintf("{{secret %q}}", n)))
 	}
 	if len(secrets) == 0 {
-		secrets = append(secrets, none("No secrets yet (add them in Settings ▸ Secrets)"))
+		secrets = append(secrets, none("No secrets yet (add them in Settings › Secrets)"))
 	}
 	// A function is inserted applied to the first parameter, for the
 	// person to change.

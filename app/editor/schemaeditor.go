@@ -245,6 +245,24 @@ func objectProperties(root map[string]json.RawMessage, what string) (required, n
 	return required, names, props, nil
 }
 
+// asParams is t with a hand-written input schema that parameters say
+// exactly turned into those parameters, so that the form shows them: the
+// starter catalog's clean_downloads (a whole number of days from 1 to
+// 3650) read "Written by hand as a JSON schema", out of reach of anyone
+// who does not write JSON. A schema parameters cannot say stays as
+// written.
+func asParams(t catalog.Tool) catalog.Tool {
+	if len(t.InputSchema) == 0 {
+		return t
+	}
+	ps, err := paramsFromSchema(string(t.InputSchema))
+	if err != nil || !sameJSON(catalog.Tool{Params: ps}.InputSchemaJSON(), t.InputSchema) {
+		return t
+	}
+	t.Params, t.InputSchema = ps, nil
+	return t
+}
+
 // paramsFromSchema turns a hand-written input schema back into parameters,
 // or says what in it parameters cannot express.
 func paramsFromSchema(text string) ([]catalog.Param, error) {
@@ -304,6 +322,10 @@ func paramFromProperty(name string, raw json.RawMessage) (catalog.Param, error) 
 			err = json.Unmarshal(v, &p.Default)
 		case "x-mcp-header":
 			err = json.Unmarshal(v, &p.Header)
+		case "minimum":
+			err = json.Unmarshal(v, &p.Minimum)
+		case "maximum":
+			err = json.Unmarshal(v, &p.Maximum)
 		case "items":
 			var items map[string]string
 			if json.Unmarshal(v, &items) != nil || len(items) != 1 || items["type"] == "" {

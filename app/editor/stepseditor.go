@@ -89,7 +89,7 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 	if s.prompt {
 		what = "the messages are made"
 	}
-	intro := ui.Hint("Steps ask for input before " + what + "; the answer of the step with key KEY is {{.inputs.KEY}} in templates. Steps of the same round are asked together, lower rounds first.")
+	intro := ui.Hint("Steps ask for input before " + what + ". Each step's answer has a name, so that the text the tool sends can use it: Insert ▸ puts it in. Steps with the same turn are asked together, lower turns first.")
 	return container.NewVBox(intro, s.Box, container.NewHBox(add))
 }
 
@@ -103,7 +103,7 @@ var answeredByNotes = map[string]string{
 func (s *stepsEditor) Add(st catalog.InputStep) {
 	r := &stepRow{orig: st}
 	r.Key = widget.NewEntry()
-	r.Key.SetPlaceHolder("key, e.g. confirm")
+	r.Key.SetPlaceHolder("e.g. confirm")
 	r.Key.SetText(st.Key)
 	r.round = widget.NewEntry()
 	r.round.SetPlaceHolder("0")
@@ -174,8 +174,8 @@ func (s *stepsEditor) Add(st catalog.InputStep) {
 	r.Card = s.NewCard(func() *stepRow { return r },
 		ui.Labelled("What it asks", r.Kind),
 		container.NewBorder(nil, nil, nil,
-			container.NewVBox(ui.Labelled("Round", ui.FixedWidth(ui.NumberWidth, r.round)), r.roundErr),
-			container.NewVBox(ui.Labelled("Key", r.Key), r.KeyErr)),
+			container.NewVBox(ui.Labelled("Turn", ui.FixedWidth(ui.NumberWidth, r.round)), r.roundErr),
+			container.NewVBox(ui.Labelled("Name of its answer", r.Key), r.KeyErr)),
 		r.messageBox, r.formBox, r.urlBox, r.samplingBox,
 		ui.Labelled("Who answers", r.AnsweredBy), r.answeredNote,
 		r.optionalBox, r.InTaskBox,

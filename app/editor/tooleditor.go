@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -29,9 +31,13 @@ const (
 // paramRow is one parameter's card in the parameters list.
 type paramRow struct {
 	Name, enum, Def, desc, header *widget.Entry
-	typ, items                    *widget.Select
-	Required                      *widget.Check
-	title                         *widget.Label
+	// min and max bound a number; boundsBox holds them, shown for numbers
+	// only.
+	min, max   *widget.Entry
+	boundsBox  fyne.CanvasObject
+	typ, items *widget.Select
+	Required   *widget.Check
+	title      *widget.Label
 	// itemsBox is the item type with its label, shown for lists only.
 	itemsBox fyne.CanvasObject
 	orig     catalog.Param
@@ -95,6 +101,7 @@ type ToolEditor struct {
 // NewToolEditor edits t; isNew says it is not stored yet. onSaved gets the
 // name after a save, "" after a delete.
 func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(name string)) *ToolEditor {
+	t = asParams(t)
 	errs := newFieldErrors("name", "title", "description", "params",
 		"action", "action.respond", "action.respond.structured", "action.command", "action.command.argv", "action.command.dir", "action.command.os", "action.command.os.windows.dir", "action.command.env",
 		"action.command.inheritEnv", "action.command.stdin", "action.command.stream", "action.command.maxOutputBytes",
@@ -128,7 +135,7 @@ func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(n
 	})
 	e.paramsRaw = ui.Hint("Written by hand as a JSON schema, under Advanced: raw schemas.")
 	e.paramSection = container.NewVBox(
-		ui.Hint("What the AI app passes to the tool; templates use a parameter as {{.args.NAME}}."),
+		ui.Hint("What the AI app passes to the tool; Insert ▸ puts a parameter in the text the tool sends or runs ({{.args.NAME}})."),
 		e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
@@ -283,8 +290,10 @@ func (e *ToolEditor) templateParams() ([]string, map[string]any) {
 		schema = catalog.Tool{Params: ps}.InputSchemaJSON()
 	}
 	// Samples from the schema, "[NAME]" for text without one, and over
-	// them what Try it holds.
-	args, _ := ParseArgs(SampleArgs(schema))
+	// them what Try it holds. A tool that may destroy gets no made-up
+	// sample here either: "-mtime +0" under clean_downloads' command read
+	// as if it would delete every download.
+	args, _ := ParseArgs(sampleArgs(schema, e.destructive != nil && e.destructive.Checked))
 	for _, n := range names {
 		if v, ok := args[n]; !ok || v == "" {
 			args[n] = "[" + n + "]"
@@ -391,6 +400,9 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 		} else {
 			r.itemsBox.Hide()
 		}
+		if r.boundsBox != nil { // made after the type is first chosen
+			r.showBounds()
+		}
 	})
 	ui.SelectKeeping(r.typ, ParamTypeChoices.LabelOf(cmp.Or(p.Type, "string")))
 	r.Required = widget.NewCheck("Required", nil)
@@ -409,6 +421,17 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 	r.header = widget.NewEntry()
 	r.header.SetPlaceHolder("optional, e.g. Region")
 	r.header.SetText(p.Header)
+	r.min, r.max = widget.NewEntry(), widget.NewEntry()
+	r.min.SetPlaceHolder("no limit")
+	r.max.SetPlaceHolder("no limit")
+	if p.Minimum != nil {
+		r.min.SetText(ui.Num(*p.Minimum))
+	}
+	if p.Maximum != nil {
+		r.max.SetText(ui.Num(*p.Maximum))
+	}
+	r.boundsBox = container.NewGridWithColumns(2, ui.Labelled("Smallest allowed", r.min), ui.Labelled("Largest allowed", r.max))
+	r.showBounds()
 	e.Params = append(e.Params, r)
 	var row *fyne.Container
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
@@ -417,15 +440,32 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 		e.numberParams()
 		e.paramsChanged()
 	})
+	// The header is for the few who route requests by it: under
+	// Advanced, open from the start only when one is set.
+	built := false
+	advanced := ui.NewDisclosure("Advanced", container.NewVBox(
+		ui.Labelled("Also send it in an HTTP header named", r.header),
+		ui.Hint("For proxies and gateways that route calls by header: the AI app then sends the value in the header Mcp-Param-NAME as well. Most tools need none.")),
+		func() *container.Scroll {
+			if !built {
+				return nil // opened as it is made: nothing to scroll yet
+			}
+			return e.formScroll()
+		})
+	if p.Header != "" {
+		advanced.Open()
+	}
+	built = true
 	row = container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(r.Required, remove), r.title),
 		container.NewGridWithColumns(3, ui.Labelled("Name", r.Name), ui.Labelled("Type", r.typ), itemsCell),
 		ui.Labelled("Description", r.desc),
-		container.NewGridWithColumns(3, ui.Labelled("Allowed values", r.enum), ui.Labelled("Default", r.Def),
-			ui.Labelled("HTTP header", r.header)),
+		container.NewGridWithColumns(2, ui.Labelled("Allowed values", r.enum), ui.Labelled("Default", r.Def)),
+		r.boundsBox,
+		advanced.Box,
 		widget.NewSeparator(),
 	)
-	for _, en := range []*widget.Entry{r.Name, r.enum, r.Def, r.desc, r.header} {
+	for _, en := range []*widget.Entry{r.Name, r.enum, r.Def, r.desc, r.header, r.min, r.max} {
 		en.OnChanged = func(string) { e.paramsChanged() }
 	}
 	onType := r.typ.OnChanged
@@ -495,10 +535,10 @@ func (e *ToolEditor) buildAction(a catalog.Action) {
 		body.SetText(string(a.HTTP.Body))
 	}
 	e.body = e.Tmpl.templatedEntry(body, action)
-	structuredHint := ui.Hint("JSON whose strings are templates, for AI apps that read data; with an output schema (under Advanced) it is checked against it.")
+	structuredHint := ui.Hint("For AI apps that read data rather than text: written as JSON, whose strings may use the parameters; with an output schema (under Advanced) it is checked against it (structuredContent).")
 	e.respondBox = container.NewVBox(e.Blocks.content(), e.Errs["action.respond"],
 		e.isError, ui.Hint("The AI app's model sees that the tool failed (isError)."),
-		widget.NewLabel("Structured content (JSON)"), structuredHint, e.structuredBox())
+		widget.NewLabel("Data for programs (optional)"), structuredHint, e.structuredBox())
 	e.commandBox = e.Command.box
 	e.httpBox = container.NewVBox(e.http.box, e.Errs.templatedSub("Body", e.body, "action.http.body"))
 	e.ActionKind = widget.NewSelect([]string{kindRespond, KindCommand, kindHTTP}, func(k string) {
@@ -610,6 +650,16 @@ func (e *ToolEditor) Tool() (catalog.Tool, []catalog.Problem) {
 	t.Params = nil
 	if !e.schema.raw.Checked {
 		t.Params = e.readParams()
+		for i, p := range t.Params {
+			if p.Type != "integer" && p.Type != "number" {
+				continue
+			}
+			for _, b := range []struct{ field, text string }{{"minimum", e.Params[i].min.Text}, {"maximum", e.Params[i].max.Text}} {
+				if _, ok := readBound(b.text); !ok {
+					bad(fmt.Sprintf("params[%d].%s", i, b.field), "must be a number, like 1 or 0.5")
+				}
+			}
+		}
 	}
 	t.Steps, ps = e.Steps.steps(entry)
 	local = append(local, ps...)
@@ -686,6 +736,11 @@ func (e *ToolEditor) readParams() []catalog.Param {
 		if s := strings.TrimSpace(r.Def.Text); s != "" {
 			p.Default = parseValue(p.Type, s)
 		}
+		p.Minimum, p.Maximum = nil, nil
+		if p.Type == "integer" || p.Type == "number" {
+			p.Minimum, _ = readBound(r.min.Text)
+			p.Maximum, _ = readBound(r.max.Text)
+		}
 		out = append(out, p)
 	}
 	return out
@@ -711,4 +766,27 @@ func (e *ToolEditor) paramLabel(field string) string {
 		return fmt.Sprintf("parameter %s%s: ", name, rest)
 	}
 	return ""
+}
+
+// readBound reads a number parameter's smallest or largest value: nil
+// when empty; false when it is no number.
+func readBound(text string) (*float64, bool) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return nil, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, false
+	}
+	return &f, true
+}
+
+// showBounds shows the smallest and largest values for a number only.
+func (r *paramRow) showBounds() {
+	if t := ParamTypeChoices.ValueOf(r.typ.Selected); t == "integer" || t == "number" {
+		r.boundsBox.Show()
+	} else {
+		r.boundsBox.Hide()
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -12,12 +13,14 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/testcatalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/storage"
@@ -650,3 +653,205 @@ func TestEditorSchemaRoundTripKeepsParameterOrder(t *testing.T) {
 
 // shownProblems are the lines of the error lines a person sees in an
 // editor's form, top to bottom.
+
+// TestEditorButtonsKeepTheirPlacesOnTheFirstSave: the first save enables
+// Delete where it already was; no button moves, so a click meant for Try
+// it cannot land on Delete.
+func TestEditorButtonsKeepTheirPlacesOnTheFirstSave(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	e := NewToolEditor(s.St, catalog.Tool{}, true, nil)
+	w := test.NewTempWindow(t, e.Content())
+	w.Resize(fyne.NewSize(1366, 768))
+	e.SetTrier(idleTrier{})
+	buttons := map[string]*widget.Button{"Try it": e.tryBtn, "Delete": e.Del, "Save": e.SaveButton}
+	places := func() map[string]fyne.Position {
+		at := uitest.Places(w.Content(), e.tryBtn, e.Del, e.SaveButton)
+		out := map[string]fyne.Position{}
+		for name, b := range buttons {
+			if p, ok := at[b]; ok {
+				out[name] = p
+			}
+		}
+		return out
+	}
+	before := places()
+	if !e.Del.Disabled() {
+		t.Error("Delete is enabled on a tool not stored yet")
+	}
+	fillBasics(e, "disk_free")
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v", e.Status.Text, e.Errs.Shown())
+	}
+	after := places()
+	if len(before) != len(buttons) || !maps.Equal(before, after) {
+		t.Errorf("the buttons moved on the first save:\nbefore %v\nafter  %v", before, after)
+	}
+	if e.Del.Disabled() {
+		t.Error("Delete is still disabled after the first save")
+	}
+	if d, tr := after["Delete"], after["Try it"]; d.X >= tr.X {
+		t.Errorf("Delete (at %v) is not set apart at the left of Try it (at %v)", d, tr)
+	}
+}
+
+// idleTrier runs nothing: Try it shows, and nothing is tried.
+type idleTrier struct{}
+
+func (idleTrier) TryTool(context.Context, string, map[string]any) (TryResult, error) {
+	return TryResult{}, nil
+}
+
+// TestTryItDrawsACommandsOutputInMonospace: what a command prints is drawn
+// in monospace, so that its columns line up as in a terminal; a text
+// tool's answer is not.
+func TestTryItDrawsACommandsOutputInMonospace(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewAuthServed(t)
+	tr, err := tryit.New(s.St, func() string { return s.Url })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tr.Close() })
+	for _, tool := range []catalog.Tool{
+		testcatalog.CommandTool("columns", "printf", `Filesystem  Size\n/dev/sda1   10G\n`),
+		testcatalog.RespondTool("prose", "Hello there."),
+	} {
+		if err := s.St.PutTool(context.Background(), tool); err != nil {
+			t.Fatal(err)
+		}
+		e := newEditor(t, s.St, tool, false)
+		e.SetTrier(TryItTrier(tr, s.Eng))
+		test.Tap(e.Try.run)
+		e.Try.Calls.Wait()
+		if e.Try.result.Importance == widget.DangerImportance || e.Try.result.Text == "" {
+			t.Fatalf("%s: %q", tool.Name, e.Try.result.Text)
+		}
+		if mono := e.Try.result.TextStyle.Monospace; mono != (tool.Name == "columns") {
+			t.Errorf("%s's result %q drawn in monospace: %v", tool.Name, e.Try.result.Text, mono)
+		}
+	}
+}
+
+// TestTryItMakesUpNoValueForAToolThatDestroys: Fill with samples offers a
+// tool that says it may destroy only the values its author wrote
+// (defaults, examples): clean_downloads got days=0, "delete every
+// download". Every such tool mcptray ships is checked.
+func TestTryItMakesUpNoValueForAToolThatDestroys(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	seen := 0
+	for _, data := range [][]byte{examples.Starter, examples.Gallery} {
+		c, err := catalog.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			if !destructive(tool) {
+				continue
+			}
+			seen++
+			e := newEditor(t, s.St, tool, true)
+			if tool.Name == "clean_downloads" && (strings.Contains(e.Command.runs.Text, "+0") || !strings.Contains(e.Command.runs.Text, "[days]")) {
+				t.Errorf("clean_downloads' command line shows as %q, a sample made up", e.Command.runs.Text)
+			}
+			e.Try.fill()
+			offered, err := ParseArgs(e.Try.args.Text)
+			if err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			var schema struct {
+				Properties map[string]struct {
+					Default  any   `json:"default"`
+					Examples []any `json:"examples"`
+				} `json:"properties"`
+			}
+			if err := json.Unmarshal(tool.InputSchemaJSON(), &schema); err != nil {
+				t.Fatal(err)
+			}
+			for name, v := range offered {
+				p := schema.Properties[name]
+				if !ui.SameValue(v, p.Default) && !slices.ContainsFunc(p.Examples, func(x any) bool { return ui.SameValue(x, v) }) {
+					t.Errorf("%s: Fill with samples offers %s=%v, which its author did not write", tool.Name, name, v)
+				}
+			}
+		}
+	}
+	if seen < 2 {
+		t.Fatalf("only %d tools that destroy among the examples", seen)
+	}
+}
+
+// TestCommandLimitsInSecondsAndKB: a command's time limit is typed in
+// seconds and its output cap in KB; they are stored in milliseconds and
+// bytes, as the catalog holds them.
+func TestCommandLimitsInSecondsAndKB(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	tool := testcatalog.CommandTool("slow", "sleep", "1")
+	tool.Action.Command.TimeoutMs, tool.Action.Command.MaxOutputBytes = 1500, 2048
+	e := newEditor(t, s.St, tool, true)
+	if got, want := [2]string{e.Command.timeout.Text, e.Command.maxOutput.Text}, [2]string{"1.5", "2"}; got != want {
+		t.Fatalf("1500 ms and 2048 bytes show as %q, want %q", got, want)
+	}
+	uitest.SeesNone(t, "the command's fields", uitest.Seen(e.Content()), "milliseconds", "bytes", "stdout", "stderr")
+	e.Command.timeout.SetText("90")
+	e.Command.maxOutput.SetText("512")
+	if !e.Save() {
+		t.Fatalf("not saved: %q %v", e.Status.Text, e.Errs.Shown())
+	}
+	got, err := s.St.Tool(context.Background(), "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got.Action.Command; c.TimeoutMs != 90000 || c.MaxOutputBytes != 512*1024 {
+		t.Fatalf("stored %d ms and %d bytes, want 90000 and %d", c.TimeoutMs, c.MaxOutputBytes, 512*1024)
+	}
+	e.Command.timeout.SetText("soon")
+	if e.Save() || !strings.Contains(e.Errs.Shown()["action.command.timeoutMs"], "seconds") {
+		t.Fatalf("saved a time limit of \"soon\": %v", e.Errs.Shown())
+	}
+}
+
+// TestTheStarterToolsOpenInTheForm: every tool of the starter catalog and
+// the gallery opens with its parameters in the form, not "Written by hand
+// as a JSON schema", unless it uses a pattern (which the form does not
+// offer, and the editor says so); clean_downloads keeps its bounds, and
+// each serves the schema it served before.
+func TestTheStarterToolsOpenInTheForm(t *testing.T) {
+	uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	for _, data := range [][]byte{examples.Starter, examples.Gallery} {
+		c, err := catalog.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			if strings.Contains(string(tool.InputSchemaJSON()), `"pattern"`) {
+				continue
+			}
+			e := newEditor(t, s.St, tool, true)
+			if e.schema.raw.Checked {
+				t.Errorf("%s opens with its parameters written by hand: %s", tool.Name, tool.InputSchemaJSON())
+				continue
+			}
+			got, local := e.Tool()
+			if len(local) > 0 || !sameJSON(got.InputSchemaJSON(), tool.InputSchemaJSON()) {
+				t.Errorf("%s: the form serves\n%s\nnot\n%s (%v)", tool.Name, got.InputSchemaJSON(), tool.InputSchemaJSON(), local)
+			}
+		}
+	}
+	c, _ := catalog.Decode(examples.Starter)
+	i := slices.IndexFunc(c.Tools, func(t catalog.Tool) bool { return t.Name == "clean_downloads" })
+	if i < 0 {
+		t.Fatal("no clean_downloads in the starter catalog")
+	}
+	e := newEditor(t, s.St, c.Tools[i], true)
+	if len(e.Params) != 1 || e.Params[0].min.Text != "1" || e.Params[0].max.Text != "3650" || !e.Params[0].boundsBox.Visible() {
+		t.Fatalf("clean_downloads' days: %d parameters", len(e.Params))
+	}
+	e.Params[0].min.SetText("one")
+	if _, local := e.Tool(); len(local) != 1 || local[0].Field != "params[0].minimum" {
+		t.Fatalf("a smallest value of \"one\": %v", local)
+	}
+}

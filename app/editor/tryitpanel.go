@@ -18,6 +18,7 @@ import (
 	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -394,10 +395,14 @@ func (p *tryPanel) sampleValues() (map[string]any, bool) {
 
 // fill fills the arguments with samples from the tool's input schema:
 // each property's default or first example or first allowed value, and a
-// placeholder of its type for a required one without any.
+// placeholder of its type for a required one without any. A tool that
+// says it may destroy gets only what its author wrote (defaults,
+// examples): a value made up here could be the one that destroys the most
+// (clean_downloads with days=0 deletes every download), so the person
+// types it.
 func (p *tryPanel) fill() {
 	t, _ := p.e.Tool()
-	text := SampleArgs(t.InputSchemaJSON())
+	text := sampleArgs(t.InputSchemaJSON(), destructive(t))
 	p.args.SetText(text)
 	if args, err := ParseArgs(text); err == nil {
 		p.setValues(args)
@@ -406,7 +411,16 @@ func (p *tryPanel) fill() {
 
 // SampleArgs is an indented JSON object of sample arguments for schema,
 // in the order of its properties; "{}" when it has none.
-func SampleArgs(schema json.RawMessage) string {
+func SampleArgs(schema json.RawMessage) string { return sampleArgs(schema, false) }
+
+// destructive says whether t's hints say it may destroy things.
+func destructive(t catalog.Tool) bool {
+	return t.Hints != nil && t.Hints.Destructive != nil && *t.Hints.Destructive
+}
+
+// sampleArgs is SampleArgs; authorsOnly keeps only the defaults and
+// examples the schema gives, no value made up.
+func sampleArgs(schema json.RawMessage, authorsOnly bool) string {
 	var root struct {
 		Properties json.RawMessage `json:"properties"`
 		Required   []string        `json:"required"`
@@ -433,6 +447,8 @@ func SampleArgs(schema json.RawMessage) string {
 			v = prop.Default
 		case len(prop.Examples) > 0:
 			v = prop.Examples[0]
+		case authorsOnly:
+			continue
 		case len(prop.Enum) > 0:
 			v = prop.Enum[0]
 		case slices.Contains(root.Required, name):
@@ -597,6 +613,9 @@ func (p *tryPanel) Abandon() {
 // show puts a call's outcome on the panel: the error or the result text,
 // red when the tool reported an error, and the raw exchange.
 func (p *tryPanel) show(res TryResult, err error) {
+	// A command's output is drawn in monospace, so that its columns (df,
+	// ls -l) line up as in a terminal.
+	p.result.TextStyle.Monospace = err == nil && p.e.ActionKind.Selected == KindCommand
 	switch {
 	case err != nil:
 		p.result.Importance = widget.DangerImportance

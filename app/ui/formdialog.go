@@ -63,6 +63,8 @@ type FormField struct {
 	minLength, maxLength, minItems, maxItems *int
 
 	Entry *escEntry
+	// Pick, on a date field, opens a calendar to choose the date from.
+	Pick  *widget.Button
 	Sel   *escSelect
 	Check *escCheck
 	// Group holds one check box per choice of an array field.
@@ -409,6 +411,10 @@ func (fl *FormField) Build(changed, submit, cancel func()) fyne.CanvasObject {
 		}
 		fl.Entry.OnChanged = func(string) { edited() }
 		fl.Entry.OnSubmitted = func(string) { submit() }
+		if fl.format == "date" {
+			fl.Pick = datePicker(fl.Entry)
+			fl.Entry.ActionItem = fl.Pick
+		}
 		input = fl.Entry
 	}
 	rows := []fyne.CanvasObject{}
@@ -623,4 +629,32 @@ func (f *FormDialog) Field(name string) *FormField {
 		}
 	}
 	return nil
+}
+
+// datePicker is the button at the end of a date field: it opens a
+// calendar on the date typed (today when none is), and the day chosen is
+// written in the field as the form sends it, YYYY-MM-DD. Typing the date
+// still works.
+func datePicker(e *escEntry) *widget.Button {
+	b := widget.NewButtonWithIcon("", theme.CalendarIcon(), func() {
+		c := fyne.CurrentApp().Driver().CanvasForObject(e)
+		if c == nil {
+			return
+		}
+		shown := time.Now()
+		if d, err := time.Parse(time.DateOnly, strings.TrimSpace(e.Text)); err == nil {
+			shown = d
+		}
+		var pop *widget.PopUp
+		cal := widget.NewCalendar(shown, func(d time.Time) {
+			pop.Hide()
+			e.SetText(d.Format(time.DateOnly))
+			c.Focus(e)
+		})
+		pop = widget.NewPopUp(cal, c)
+		at := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+		pop.ShowAtPosition(at.Add(fyne.NewPos(0, e.Size().Height)))
+	})
+	b.Importance = widget.LowImportance
+	return b
 }

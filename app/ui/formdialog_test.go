@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
@@ -148,5 +149,48 @@ func TestFormRefusesInvalidAndReturnsTypedContent(t *testing.T) {
 	_ = json.Unmarshal(b, &inst)
 	if err := res.Validate(inst); err != nil {
 		t.Errorf("content does not validate: %v", err)
+	}
+}
+
+// TestADateFieldOpensACalendar: a date field's button opens a calendar;
+// the day chosen is written in the field as the form sends it.
+func TestADateFieldOpensACalendar(t *testing.T) {
+	uitest.NewTestApp(t)
+	f := NewFormDialog(uitest.TripQuestion(), func(mcpcore.Answer) {})
+	w := test.NewTempWindow(t, container.NewBorder(nil, f.Buttons, nil, nil, f.Content))
+	w.Resize(fyne.NewSize(520, 900))
+	arrival := f.Field("arrival")
+	if arrival.Pick == nil || f.Field("name").Pick != nil {
+		t.Fatal("the date field has no calendar button, or a text field has one")
+	}
+	test.Type(arrival.Entry, "2026-03-09")
+	test.Tap(arrival.Pick)
+	var cal *widget.Calendar
+	if top := w.Canvas().Overlays().Top(); top != nil {
+		uitest.Walk(top, func(o fyne.CanvasObject) {
+			if c, ok := o.(*widget.Calendar); ok {
+				cal = c
+			}
+		})
+	}
+	if cal == nil {
+		t.Fatal("no calendar opened")
+	}
+	// The calendar shows the month typed: choose its 21st.
+	var day *widget.Button
+	uitest.Walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "21" {
+			day = b
+		}
+	})
+	if day == nil {
+		t.Fatalf("the calendar shows no 21st: %v", uitest.SeenIn(w.Canvas()))
+	}
+	test.Tap(day)
+	if got := arrival.Entry.Text; got != "2026-03-21" {
+		t.Errorf("the field reads %q after choosing the 21st of March 2026, want 2026-03-21", got)
+	}
+	if w.Canvas().Overlays().Top() != nil {
+		t.Error("the calendar stays open after a day is chosen")
 	}
 }

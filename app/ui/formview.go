@@ -27,6 +27,30 @@ func Hint(t string) *widget.Label {
 	return l
 }
 
+// Quoted is s, meant for a Hint, with each `command` in backquotes written
+// between quotation marks: in italics, a closing backquote leans over the
+// letter before it ("make cleaǹ").
+func Quoted(s string) string {
+	if strings.Count(s, "`")%2 != 0 {
+		return s // not pairs: left as written
+	}
+	var b strings.Builder
+	open := true
+	for _, r := range s {
+		if r != '`' {
+			b.WriteRune(r)
+			continue
+		}
+		if open {
+			b.WriteString("“")
+		} else {
+			b.WriteString("”")
+		}
+		open = !open
+	}
+	return b.String()
+}
+
 // WrapLabel is a label that wraps at words: a long text (a description, a
 // path, a warning) takes more lines instead of widening the window.
 func WrapLabel(s string) *widget.Label {
@@ -94,7 +118,7 @@ func (r *wheelRelay) Scrolled(ev *fyne.ScrollEvent) {
 		return
 	}
 	if s := enclosingScroll(c.Content(), r); s != nil {
-		s.Scrolled(ev)
+		ScrollPage(s, ev)
 	}
 }
 

@@ -62,8 +62,9 @@ func (p *PickList[T]) choose(i int) {
 		p.full.SetText(p.line(it))
 		p.full.Show()
 	} else {
+		// Kept in its place, empty: the buttons under the list must not
+		// move up and down under the pointer as a line is selected.
 		p.full.SetText("")
-		p.full.Hide()
 	}
 }
 

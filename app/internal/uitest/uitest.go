@@ -654,3 +654,35 @@ func Main(m *testing.M) {
 	keyring.MockInit()
 	os.Exit(m.Run())
 }
+
+// Places are where the objects want are under root, relative to it, laid
+// out first as the window's next frame would lay them out (the test
+// driver lays a container out only when its size changes); an object not
+// shown has no place. It looks into containers and scrolls, not into
+// other widgets.
+func Places(root fyne.CanvasObject, want ...fyne.CanvasObject) map[fyne.CanvasObject]fyne.Position {
+	out := map[fyne.CanvasObject]fyne.Position{}
+	var visit func(o fyne.CanvasObject, at fyne.Position, layout bool)
+	visit = func(o fyne.CanvasObject, at fyne.Position, layout bool) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		if slices.Contains(want, o) {
+			out[o] = at
+		}
+		switch x := o.(type) {
+		case *fyne.Container:
+			if layout {
+				x.Refresh()
+			}
+			for _, ch := range x.Objects {
+				visit(ch, at.Add(ch.Position()), layout)
+			}
+		case *container.Scroll:
+			visit(x.Content, at.Add(x.Content.Position()), layout)
+		}
+	}
+	visit(root, fyne.Position{}, true)
+	visit(root, fyne.Position{}, false)
+	return out
+}
