@@ -21,7 +21,7 @@ func missingSecretAfterImport(t *testing.T, m *Manager, s *uitest.Served) {
 	const name = "swagger_petstore_openapi_api_key"
 	uitest.Sees(t, "the import's report", uitest.SeenIn(m.win.Canvas()),
 		"label: Imported 2 tools from Swagger Petstore - OpenAPI 3.0.",
-		"label: They read these secrets, which have no value yet: type each one's value here (or later in Settings ▸ Secrets).",
+		"label: They read these secrets, which have no value yet: type each one's value here (or later in Settings › Secrets).",
 		"label: "+name,
 		`label: It holds the API key of Swagger Petstore - OpenAPI 3.0 (sent in the header "api_key"). Read by find_pet.`,
 		"entry: (its value (never shown again))", "button: Save",
@@ -42,7 +42,7 @@ func missingSecretAfterImport(t *testing.T, m *Manager, s *uitest.Served) {
 	m.tools.list.Select(indexOf(t, m, "find_pet"))
 	// (Try it shows once the editor has a trier: the label is set all
 	// the same.)
-	if !uitest.HasText(m.Editor().Content(), "This tool reads the secret "+name+", which has no value yet: it fails until you give it one in Settings ▸ Secrets.") {
+	if !uitest.HasText(m.Editor().Content(), "This tool reads the secret "+name+", which has no value yet: it fails until you give it one in Settings › Secrets.") {
 		t.Error("Try it does not say the tool's secret has no value")
 	}
 

@@ -89,7 +89,7 @@ func (s *stepsEditor) content() fyne.CanvasObject {
 	if s.prompt {
 		what = "the messages are made"
 	}
-	intro := ui.Hint("Steps ask for input before " + what + ". Each step's answer has a name, so that the text the tool sends can use it: Insert ▸ puts it in. Steps with the same turn are asked together, lower turns first.")
+	intro := ui.Hint("Steps ask for input before " + what + ". Each step's answer has a name, so that the text the tool sends can use it: Insert puts it in. Steps with the same turn are asked together, lower turns first.")
 	return container.NewVBox(intro, s.Box, container.NewHBox(add))
 }
 

@@ -135,7 +135,7 @@ func NewToolEditor(st *storage.Store, t catalog.Tool, isNew bool, onSaved func(n
 	})
 	e.paramsRaw = ui.Hint("Written by hand as a JSON schema, under Advanced: raw schemas.")
 	e.paramSection = container.NewVBox(
-		ui.Hint("What the AI app passes to the tool; Insert ▸ puts a parameter in the text the tool sends or runs ({{.args.NAME}})."),
+		ui.Hint("What the AI app passes to the tool; Insert puts a parameter in the text the tool sends or runs ({{.args.NAME}})."),
 		e.paramBox, container.NewHBox(addParam))
 
 	e.buildAction(t.Action)
