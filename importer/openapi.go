@@ -20,7 +20,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/mcptray/mcptray/catalog"
-	"github.com/mcptray/mcptray/mcpcore"
 )
 
 // This file turns an OpenAPI 3.0/3.1 document, or a Swagger 2.0 one
@@ -159,8 +158,31 @@ func download(ctx context.Context, u *url.URL) ([]byte, error) {
 // followed: a spec from the web could otherwise make mcptray read the
 // files of this computer.
 func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, error) {
+	// kin-openapi reads every document as YAML first, JSON only when YAML
+	// refuses it: a node tree of the whole spec, several times the time and
+	// memory of reading JSON as JSON (a 6 MB spec: ~60% of an import). A
+	// spec that is JSON is read as JSON here; YAML takes kin's way.
+	isJSON := json.Valid(data)
+	var version struct {
+		Swagger string `json:"swagger"`
+		OpenAPI string `json:"openapi"`
+	}
+	if isJSON {
+		// Any JSON value: one that is not an object has no version, said below.
+		_ = json.Unmarshal(data, &version)
+	}
 	var doc2 openapi2.T
-	if err := openapi2.UnmarshalFromData(data, &doc2); err == nil && doc2.Swagger != "" {
+	switch {
+	case isJSON && version.Swagger != "":
+		if err := json.Unmarshal(data, &doc2); err != nil {
+			return nil, fmt.Errorf("reading the Swagger spec: %w", err)
+		}
+	case !isJSON:
+		if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
+			doc2.Swagger = ""
+		}
+	}
+	if doc2.Swagger != "" {
 		if !strings.HasPrefix(doc2.Swagger, "2.") {
 			return nil, fmt.Errorf("the spec says swagger %q: only Swagger 2.0 and OpenAPI 3.0 and 3.1 can be read", doc2.Swagger)
 		}
@@ -175,7 +197,7 @@ func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, e
 	}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
-	doc, err := loader.LoadFromData(data)
+	doc, err := loadOpenAPI3(loader, data, isJSON && version.OpenAPI != "")
 	if err != nil {
 		if strings.Contains(err.Error(), "external") {
 			return nil, fmt.Errorf("reading the spec: it refers to other files, which mcptray does not read: bundle it into one file first (%w)", err)
@@ -193,6 +215,22 @@ func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, e
 		s.Title, s.Version = doc.Info.Title, doc.Info.Version
 	}
 	return s, nil
+}
+
+// loadOpenAPI3 reads an OpenAPI 3 document and resolves its references
+// within it, as loader.LoadFromData does; asJSON reads it as JSON.
+func loadOpenAPI3(loader *openapi3.Loader, data []byte, asJSON bool) (*openapi3.T, error) {
+	if !asJSON {
+		return loader.LoadFromData(data)
+	}
+	doc := &openapi3.T{}
+	if err := json.Unmarshal(data, doc); err != nil {
+		return nil, err
+	}
+	if err := loader.ResolveRefsIn(doc, nil); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 // methodOrder is the order operations of a path are listed in.
@@ -1236,9 +1274,10 @@ func quoteAll(ss []string) []string {
 }
 
 // Build gathers the tools of ops and the secrets they read, all or
-// nothing: an operation that cannot become a tool, two tools of one name
-// or a tool mcpcore refuses are listed together in a
-// *catalog.ValidationError.
+// nothing: an operation that cannot become a tool and two tools of one
+// name are listed together in a *catalog.ValidationError. What mcpcore
+// refuses in a tool's definition is found as it is stored (AddTools), off
+// the window's goroutine: for a big spec, that takes seconds.
 func Build(ops []*Operation) ([]catalog.Tool, []SecretRef, error) {
 	var ps []catalog.Problem
 	var tools []catalog.Tool
@@ -1258,12 +1297,14 @@ func Build(ops []*Operation) ([]catalog.Tool, []SecretRef, error) {
 	if len(ops) == 0 {
 		ps = append(ps, catalog.Problem{Entry: "import", Message: "no operation is chosen"})
 	}
-	if err := mcpcore.ValidateCatalog(&catalog.Catalog{Tools: tools}); err != nil {
-		var ve *catalog.ValidationError
-		if !errors.As(err, &ve) {
-			return nil, nil, err
+	first := map[string]int{}
+	for i, t := range tools {
+		if j, dup := first[t.Name]; dup {
+			ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
+				Message: fmt.Sprintf("duplicate: tools %d and %d have this name", j+1, i+1)})
+			continue
 		}
-		ps = append(ps, ve.Problems...)
+		first[t.Name] = i
 	}
 	if len(ps) > 0 {
 		return nil, nil, &catalog.ValidationError{Problems: ps}

@@ -22,19 +22,9 @@ type Store interface {
 func CheckTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
 	var ps []catalog.Problem
 	if !replace {
-		c, err := st.Catalog(ctx)
-		if err != nil {
-			return fmt.Errorf("reading the catalog: %w", err)
-		}
-		have := map[string]bool{}
-		for _, t := range c.Tools {
-			have[t.Name] = true
-		}
-		for _, t := range tools {
-			if have[t.Name] {
-				ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
-					Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"})
-			}
+		var err error
+		if ps, err = nameClashes(ctx, st, tools); err != nil {
+			return err
 		}
 	}
 	if err := mcpcore.ValidateCatalog(&catalog.Catalog{Tools: tools}); err != nil {
@@ -44,10 +34,27 @@ func CheckTools(ctx context.Context, st Store, tools []catalog.Tool, replace boo
 		}
 		ps = append(ps, ve.Problems...)
 	}
-	if len(ps) > 0 {
-		return &catalog.ValidationError{Problems: ps}
+	return catalog.AsError(ps)
+}
+
+// nameClashes are the tools whose name the stored catalog already has.
+func nameClashes(ctx context.Context, st Store, tools []catalog.Tool) ([]catalog.Problem, error) {
+	c, err := st.Catalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the catalog: %w", err)
 	}
-	return nil
+	have := map[string]bool{}
+	for _, t := range c.Tools {
+		have[t.Name] = true
+	}
+	var ps []catalog.Problem
+	for _, t := range tools {
+		if have[t.Name] {
+			ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
+				Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"})
+		}
+	}
+	return ps, nil
 }
 
 // AddTools adds tools to the stored catalog, all or nothing: on any
@@ -56,13 +63,26 @@ func CheckTools(ctx context.Context, st Store, tools []catalog.Tool, replace boo
 // replaced; otherwise a name the catalog has is a problem. Every other
 // entry of the catalog stays as it is.
 func AddTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
-	if err := CheckTools(ctx, st, tools, replace); err != nil {
-		return err
+	// The store checks every definition as it writes them, all or nothing:
+	// checking them here too would double the time of a big import (a
+	// 6 KB input schema takes milliseconds). Only a clash of names, which
+	// the store would merge over, is looked for first.
+	if !replace {
+		clashes, err := nameClashes(ctx, st, tools)
+		if err != nil {
+			return err
+		}
+		if len(clashes) > 0 {
+			return CheckTools(ctx, st, tools, false)
+		}
 	}
 	// The merge replaces a tool of the same name; one created by another
 	// process since the check above would be replaced too — a race of a
 	// moment, against a person adding the same name at once.
 	if err := st.Import(ctx, &catalog.Catalog{Tools: tools}, false); err != nil {
+		if ve := (*catalog.ValidationError)(nil); errors.As(err, &ve) {
+			return ve
+		}
 		return fmt.Errorf("adding the tools: %w", err)
 	}
 	return nil

@@ -116,6 +116,15 @@ func schemaError(err error) string {
 	return strings.Join(leaves, "; ")
 }
 
+// checkOutputSchema is what resolveSchema finds wrong in a tool's output
+// schema.
+func checkOutputSchema(raw json.RawMessage) []string {
+	if _, err := resolveSchema(raw); err != nil {
+		return []string{err.Error()}
+	}
+	return nil
+}
+
 // checkInputSchema applies MCP's rules for a tool input schema: an object
 // root, a resolvable schema, and valid x-mcp-header annotations.
 func checkInputSchema(raw json.RawMessage) []string {

@@ -8,8 +8,11 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
@@ -26,7 +29,8 @@ func ValidateCatalog(c *catalog.Catalog) error {
 	if c.Version > catalog.CatalogVersion {
 		ps = append(ps, catalog.Problem{Entry: "catalog", Field: "version", Message: fmt.Sprintf("%d is newer than this mcptray understands (%d)", c.Version, catalog.CatalogVersion)})
 	}
-	ps = append(ps, validateAll(c.Tools, ValidateTool, func(t catalog.Tool) string { return toolEntry(t.Name) })...)
+	memo := newSchemaMemo()
+	ps = append(ps, validateAll(c.Tools, func(t catalog.Tool) []catalog.Problem { return validateTool(t, memo) }, func(t catalog.Tool) string { return toolEntry(t.Name) })...)
 	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r catalog.Resource) string { return resourceEntry(r.URI) })...)
 	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t catalog.ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
 	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p catalog.Prompt) string { return promptEntry(p.Name) })...)
@@ -34,12 +38,27 @@ func ValidateCatalog(c *catalog.Catalog) error {
 }
 
 // validateAll validates each entry and reports every entry whose key
-// (its entry label) repeats an earlier one.
+// (its entry label) repeats an earlier one. The entries are checked on
+// every core: a big import's thousands of tools each take milliseconds
+// (their schemas), and the problems are listed in the entries' order
+// whatever finishes first.
 func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry func(T) string) []catalog.Problem {
+	found := make([][]catalog.Problem, len(entries))
+	workers := min(runtime.GOMAXPROCS(0), len(entries)/parallelFrom+1)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
+				found[i] = validate(entries[i])
+			}
+		})
+	}
+	wg.Wait()
 	var ps []catalog.Problem
 	seen := map[string]int{}
 	for i, e := range entries {
-		ps = append(ps, validate(e)...)
+		ps = append(ps, found[i]...)
 		key := entry(e)
 		if first, dup := seen[key]; dup {
 			ps = append(ps, catalog.Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
@@ -49,6 +68,10 @@ func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry f
 	}
 	return ps
 }
+
+// parallelFrom is how many entries make another core worth starting: a
+// person's few entries are checked where they are.
+const parallelFrom = 32
 
 func toolEntry(name string) string     { return fmt.Sprintf("tool %q", name) }
 func resourceEntry(uri string) string  { return fmt.Sprintf("resource %q", uri) }
@@ -76,7 +99,11 @@ func (p *problems) addActions(under string, ps []actions.Problem) {
 }
 
 // ValidateTool lists the problems of one tool definition.
-func ValidateTool(t catalog.Tool) []catalog.Problem {
+func ValidateTool(t catalog.Tool) []catalog.Problem { return validateTool(t, nil) }
+
+// validateTool is ValidateTool, with what the schema checks found kept in
+// memo (nil: none kept).
+func validateTool(t catalog.Tool, memo *schemaMemo) []catalog.Problem {
 	p := &problems{entry: toolEntry(t.Name)}
 	if err := catalog.CheckName(t.Name); err != nil {
 		p.add("name", "%v", err)
@@ -89,13 +116,13 @@ func ValidateTool(t catalog.Tool) []catalog.Problem {
 	}
 	validateParams(p, t.Params)
 	if len(t.InputSchema) > 0 {
-		for _, m := range checkInputSchema(t.InputSchema) {
+		for _, m := range memo.check("input", t.InputSchema, checkInputSchema) {
 			p.add("inputSchema", "%s", m)
 		}
 	}
 	if len(t.OutputSchema) > 0 {
-		if _, err := resolveSchema(t.OutputSchema); err != nil {
-			p.add("outputSchema", "%v", err)
+		for _, m := range memo.check("output", t.OutputSchema, checkOutputSchema) {
+			p.add("outputSchema", "%s", m)
 		}
 	}
 	validateSteps(p, t.Steps)
