@@ -146,7 +146,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Server", "label: Name", "entry: mcptray", "label: The name AI apps know this server by (serverName).",
 			"label: Port", "entry: 8731", "label: Address", "label: not serving",
 			"label: Web pages", "label: Allowed origins", "button: Add origin", "button: Allow MCP Inspector",
-			"label: Caching & limits", "label: Lists stay fresh for", "entry: 5000", "label: milliseconds",
+			"label: Caching & limits", "label: Lists stay fresh for", "entry: 5", "label: seconds",
 			"label: Who may reuse a list", "select: any AI app (public)",
 			"label: Time to answer a step", "entry: 600", "label: seconds",
 			// Each client token's limits, after what the log keeps.
@@ -154,7 +154,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Background calls, per token", "entry: 64", "label: calls",
 			"label: Waiting background calls, per token", "entry: 16", "label: calls",
 			"label: Open connections, per token", "entry: 64", "label: connections",
-			"label: Largest answer", "entry: 8388608", "label: bytes",
+			"label: Largest answer", "entry: 8192", "label: KB",
 			"label: Questions", "label: Answer within", "entry: 300", "label: seconds",
 			"label: Without the app", "select: Decline them (deny)",
 			"button: Save settings {high}", "button: Revert",

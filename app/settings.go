@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -52,7 +53,38 @@ type numField struct {
 	key         string
 	label, unit string
 	help        string
-	entry       *widget.Entry
+	// per is how many of the stored unit (milliseconds, bytes) one shown
+	// unit (a second, a KB) is; 0 shows the number as stored. min and max
+	// bound what may be typed, in the shown unit, for such a field: the
+	// store's own message would say its bound in milliseconds or bytes.
+	per      int64
+	min, max float64
+	entry    *widget.Entry
+}
+
+// shown is stored value v in the field's unit: 1500 ms is "1.5" seconds.
+func (n *numField) shown(v int64) string {
+	if n.per == 0 {
+		return strconv.FormatInt(v, 10)
+	}
+	return strconv.FormatFloat(float64(v)/float64(n.per), 'f', -1, 64)
+}
+
+// stored reads the field as the stored value, or says what to type.
+func (n *numField) stored() (int64, string) {
+	text := strings.TrimSpace(n.entry.Text)
+	if n.per == 0 {
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return 0, "must be a whole number"
+		}
+		return v, ""
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsNaN(f) || f < n.min || f > n.max {
+		return 0, fmt.Sprintf("must be a number of %s from %s to %s", n.unit, strconv.FormatFloat(n.min, 'f', -1, 64), strconv.FormatFloat(n.max, 'f', -1, 64))
+	}
+	return int64(math.Round(f * float64(n.per))), ""
 }
 
 // SettingsTab is the Settings tab: the server's settings (saved together
@@ -266,17 +298,17 @@ const activityMB = storage.DefaultActivityMaxBytes / 1_000_000
 func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 	s.scope = widget.NewSelect(cacheScopeChoices.Labels(), nil)
 	s.nums = []*numField{
-		{key: "cacheTtlMs", label: "Lists stay fresh for", unit: "milliseconds",
+		{key: "cacheTtlMs", label: "Lists stay fresh for", unit: "seconds", per: 1000, max: 86_400,
 			help: "How long AI apps may reuse a list of tools, resources or prompts before asking again (cacheTtlMs)."},
 		{key: "pageSize", label: "Items per list", unit: "items",
 			help: "How many tools, resources or prompts one answer to a list request holds (pageSize)."},
 		{key: "requestStateTtlSeconds", label: "Time to answer a step", unit: "seconds",
 			help: "How long an AI app may take to answer the questions a tool's steps ask it (requestStateTtlSeconds)."},
-		{key: "maxBodyBytes", label: "Largest request", unit: "bytes",
-			help: "Larger requests are refused, with HTTP status 413 (maxBodyBytes)."},
-		{key: "taskTtlMs", label: "Keep background calls", unit: "milliseconds",
-			help: "How long a call that runs in the background, and its result, is kept after it started (taskTtlMs)."},
-		{key: "taskPollIntervalMs", label: "Progress checks every", unit: "milliseconds",
+		{key: "maxBodyBytes", label: "Largest request", unit: "KB", per: 1024, min: 1, max: 1 << 30,
+			help: "Larger requests are refused, with HTTP status 413; 1024 KB is 1 MB (maxBodyBytes)."},
+		{key: "taskTtlMs", label: "Keep background calls", unit: "seconds", per: 1000, min: 1, max: 30 * 86_400,
+			help: "How long a call that runs in the background, and its result, is kept after it started; an hour is 3600 seconds, a day 86400 (taskTtlMs)."},
+		{key: "taskPollIntervalMs", label: "Progress checks every", unit: "seconds", per: 1000, min: 0.1, max: 3600,
 			help: "How often AI apps are told to ask how a background call is going (taskPollIntervalMs)."},
 		{key: "activityMaxRows", label: "Activity: keep the latest", unit: fmt.Sprintf("requests, up to %d MB", activityMB),
 			help: fmt.Sprintf("Beyond either, the oldest requests leave the activity log. %d MB of disk space holds over 100,000 ordinary requests; an AI app that sends very long names or messages fills it sooner, and those are kept cut short, saying where (activityMaxRows).", activityMB)},
@@ -290,8 +322,8 @@ func (s *SettingsTab) limitsSection() fyne.CanvasObject {
 			help: "How many background calls of one client token may wait for an answer from the AI app at once (maxWaitingTasksPerToken)."},
 		{key: "maxSessionsPerToken", label: "Open connections, per token", unit: "connections",
 			help: "How many connections AI apps that speak the older protocol may keep open with one client token; a new one closes the one used least recently (sessions, maxSessionsPerToken)."},
-		{key: "maxResultBytes", label: "Largest answer", unit: "bytes",
-			help: "A tool result, resource or prompt larger than this once encoded is refused with an error saying so (maxResultBytes)."},
+		{key: "maxResultBytes", label: "Largest answer", unit: "KB", per: 1024, min: 64, max: 1 << 20,
+			help: "A tool result, resource or prompt larger than this once encoded is refused with an error saying so; 1024 KB is 1 MB (maxResultBytes)."},
 	}
 	box := container.NewVBox(heading("Caching & limits"))
 	for i, n := range s.nums {
@@ -404,7 +436,7 @@ func (s *SettingsTab) Reload() {
 		"maxResultBytes": set.MaxResultBytes,
 	}
 	for _, n := range s.nums {
-		n.entry.SetText(strconv.FormatInt(vals[n.key], 10))
+		n.entry.SetText(n.shown(vals[n.key]))
 	}
 	s.origins = nil
 	s.originBox.RemoveAll()
@@ -457,9 +489,9 @@ func (s *SettingsTab) Settings() (catalog.Settings, []catalog.Problem) {
 		set.Port = p
 	}
 	for _, n := range s.nums {
-		v, err := strconv.ParseInt(strings.TrimSpace(n.entry.Text), 10, 64)
-		if err != nil {
-			ps = append(ps, catalog.Problem{Field: n.key, Message: "must be a whole number"})
+		v, bad := n.stored()
+		if bad != "" {
+			ps = append(ps, catalog.Problem{Field: n.key, Message: bad})
 			continue
 		}
 		switch n.key {
