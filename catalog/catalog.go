@@ -84,6 +84,9 @@ type Param struct {
 	// minimum and maximum): clean_downloads refuses days=0 by them.
 	Minimum *float64 `json:"minimum,omitempty"`
 	Maximum *float64 `json:"maximum,omitempty"`
+	// Pattern is a regular expression a text parameter must match (JSON
+	// Schema's pattern): run_script takes a file name, never a path, by it.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // ParamTypes are the JSON types a parameter may have.
@@ -249,6 +252,9 @@ func generateSchema(params []Param) json.RawMessage {
 		}
 		if p.Maximum != nil {
 			s["maximum"] = *p.Maximum
+		}
+		if p.Pattern != "" {
+			s["pattern"] = p.Pattern
 		}
 		props[p.Name] = s
 		if p.Required {

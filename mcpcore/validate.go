@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -168,6 +169,17 @@ func validateParams(p *problems, params []catalog.Param) {
 		}
 		if prm.Items != "" && (prm.Type != "array" || !slices.Contains(catalog.ParamTypes, prm.Items)) {
 			p.add(f+".items", "only an array parameter has items, of one of %s", strings.Join(catalog.ParamTypes, ", "))
+		}
+		if prm.Pattern != "" {
+			re, err := regexp.Compile(prm.Pattern)
+			switch {
+			case prm.Type != "string":
+				p.add(f+".pattern", "only a text parameter can be required to match a pattern")
+			case err != nil:
+				p.add(f+".pattern", "not a regular expression: %v", err)
+			case prm.Default != nil && !re.MatchString(fmt.Sprint(prm.Default)):
+				p.add(f+".default", "%q does not match the pattern %s", prm.Default, prm.Pattern)
+			}
 		}
 		if prm.Header != "" {
 			switch {

@@ -326,6 +326,8 @@ func paramFromProperty(name string, raw json.RawMessage) (catalog.Param, error) 
 			err = json.Unmarshal(v, &p.Minimum)
 		case "maximum":
 			err = json.Unmarshal(v, &p.Maximum)
+		case "pattern":
+			err = json.Unmarshal(v, &p.Pattern)
 		case "items":
 			var items map[string]string
 			if json.Unmarshal(v, &items) != nil || len(items) != 1 || items["type"] == "" {

@@ -31,6 +31,8 @@ const (
 // paramRow is one parameter's card in the parameters list.
 type paramRow struct {
 	Name, enum, Def, desc, header *widget.Entry
+	// pattern is the regular expression a text value must match.
+	pattern *widget.Entry
 	// min and max bound a number; boundsBox holds them, shown for numbers
 	// only.
 	min, max   *widget.Entry
@@ -421,6 +423,9 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 	r.header = widget.NewEntry()
 	r.header.SetPlaceHolder("optional, e.g. Region")
 	r.header.SetText(p.Header)
+	r.pattern = widget.NewEntry()
+	r.pattern.SetPlaceHolder(`optional, e.g. ^[A-Za-z0-9_.-]+$`)
+	r.pattern.SetText(p.Pattern)
 	r.min, r.max = widget.NewEntry(), widget.NewEntry()
 	r.min.SetPlaceHolder("no limit")
 	r.max.SetPlaceHolder("no limit")
@@ -440,10 +445,13 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 		e.numberParams()
 		e.paramsChanged()
 	})
-	// The header is for the few who route requests by it: under
-	// Advanced, open from the start only when one is set.
+	// The pattern and the header are for the few who write regular
+	// expressions or route requests by header: under Advanced, open from
+	// the start only when one is set.
 	built := false
 	advanced := ui.NewDisclosure("Advanced", container.NewVBox(
+		ui.Labelled("Text must match", r.pattern),
+		ui.Hint("A regular expression (pattern) every value of this text parameter must match, or the call is refused before anything runs: ^[A-Za-z0-9_.-]+$ lets through a file name and never a path."),
 		ui.Labelled("Also send it in an HTTP header named", r.header),
 		ui.Hint("For proxies and gateways that route calls by header: the AI app then sends the value in the header Mcp-Param-NAME as well. Most tools need none.")),
 		func() *container.Scroll {
@@ -452,7 +460,7 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 			}
 			return e.formScroll()
 		})
-	if p.Header != "" {
+	if p.Header != "" || p.Pattern != "" {
 		advanced.Open()
 	}
 	built = true
@@ -465,7 +473,7 @@ func (e *ToolEditor) AddParam(p catalog.Param) {
 		advanced.Box,
 		widget.NewSeparator(),
 	)
-	for _, en := range []*widget.Entry{r.Name, r.enum, r.Def, r.desc, r.header, r.min, r.max} {
+	for _, en := range []*widget.Entry{r.Name, r.enum, r.Def, r.desc, r.header, r.pattern, r.min, r.max} {
 		en.OnChanged = func(string) { e.paramsChanged() }
 	}
 	onType := r.typ.OnChanged
@@ -720,6 +728,7 @@ func (e *ToolEditor) readParams() []catalog.Param {
 		p.Required = r.Required.Checked
 		p.Description = strings.TrimSpace(r.desc.Text)
 		p.Header = strings.TrimSpace(r.header.Text)
+		p.Pattern = strings.TrimSpace(r.pattern.Text)
 		// "string" is the default item type; it is stored only when it
 		// was spelled out.
 		p.Items = ""

@@ -815,9 +815,9 @@ func TestCommandLimitsInSecondsAndKB(t *testing.T) {
 
 // TestTheStarterToolsOpenInTheForm: every tool of the starter catalog and
 // the gallery opens with its parameters in the form, not "Written by hand
-// as a JSON schema", unless it uses a pattern (which the form does not
-// offer, and the editor says so); clean_downloads keeps its bounds, and
-// each serves the schema it served before.
+// as a JSON schema"; clean_downloads keeps its bounds, run_script its
+// pattern (under Advanced, open), and each serves the schema it served
+// before.
 func TestTheStarterToolsOpenInTheForm(t *testing.T) {
 	uitest.NewTestApp(t)
 	s := uitest.NewServed(t)
@@ -827,9 +827,6 @@ func TestTheStarterToolsOpenInTheForm(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tool := range c.Tools {
-			if strings.Contains(string(tool.InputSchemaJSON()), `"pattern"`) {
-				continue
-			}
 			e := newEditor(t, s.St, tool, true)
 			if e.schema.raw.Checked {
 				t.Errorf("%s opens with its parameters written by hand: %s", tool.Name, tool.InputSchemaJSON())
@@ -853,5 +850,13 @@ func TestTheStarterToolsOpenInTheForm(t *testing.T) {
 	e.Params[0].min.SetText("one")
 	if _, local := e.Tool(); len(local) != 1 || local[0].Field != "params[0].minimum" {
 		t.Fatalf("a smallest value of \"one\": %v", local)
+	}
+	i = slices.IndexFunc(c.Tools, func(t catalog.Tool) bool { return t.Name == "run_script" })
+	if i < 0 {
+		t.Fatal("no run_script in the starter catalog")
+	}
+	e = newEditor(t, s.St, c.Tools[i], true)
+	if len(e.Params) != 1 || !slices.Contains(uitest.Seen(e.Content()), "entry: ^[A-Za-z0-9][A-Za-z0-9_.-]*$") {
+		t.Fatalf("run_script's script: %d parameters, the pattern not shown", len(e.Params))
 	}
 }
