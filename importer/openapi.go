@@ -335,7 +335,9 @@ func (s *Spec) baseURL(override string, servers openapi3.Servers) (string, strin
 
 // apiParam is one parameter of the tool being made.
 type apiParam struct {
-	name     string
+	name string
+	// in and key are where the spec sends it and its name there.
+	in, key  string
 	typ      string
 	schema   map[string]any
 	required bool
@@ -723,7 +725,7 @@ func (c *opConv) newParam(key, in, description string, example any, s *openapi3.
 		name = uniqueName(safeName(in+"_"+name, MaxNameLen), taken)
 		c.note("%s: another parameter is named %q too: this one is %q", what, key, name)
 	}
-	ap := &apiParam{name: name, typ: typ, schema: schema, required: required}
+	ap := &apiParam{name: name, in: in, key: key, typ: typ, schema: schema, required: required}
 	if simple := simpleParam(name, description, schema, required); simple != nil {
 		ap.simple = simple
 	}
@@ -1193,8 +1195,13 @@ func (c *opConv) dropParam(in, key string) {
 			c.note("the query parameter %q is the API key: it is read from the secret, not given by the AI app", key)
 		}
 	}
-	name := safeName(key, MaxNameLen)
-	c.params = slices.DeleteFunc(c.params, func(p *apiParam) bool { return p.name == name })
+	// The parameter the spec sends under that very name, not one whose
+	// name reads the same as a tool's argument: a scheme named
+	// q{secret"x" would otherwise drop the parameter q{secret"x"}, both
+	// q_secret_x, and leave its query sending an argument the tool lacks.
+	c.params = slices.DeleteFunc(c.params, func(p *apiParam) bool {
+		return p.in == in && (p.key == key || in == "header" && strings.EqualFold(p.key, key))
+	})
 }
 
 // finishParams gives the tool its parameters: as catalog.Params when each
