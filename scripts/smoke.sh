@@ -494,7 +494,7 @@ xdotool key --window "$win" ctrl+a
 xdotool type --delay 20 'sync_photos'
 click 150 127 # the one tool listed
 shot 10-tool-editor 1
-click $((W - 208)) $((H - 23)) # Try it, left of Delete and Save
+click $((W - 118)) $((H - 23)) # Try it, left of Save (Delete is at the left end)
 shot 10b-try-it 1
 changed 10-tool-editor 10b-try-it
 click 500 349 # Run
