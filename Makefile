@@ -13,11 +13,12 @@ BIN         := bin/mcptray
 STDIO_BIN   := bin/mcptray-stdio
 TEST_TIMEOUT ?= 10m
 GOTESTFLAGS ?=
-# The tests are built as scripts/build.sh builds the programs: both flags
-# are in the build cache's keys, and the desktop toolkit's C code (GLFW,
-# OpenGL: ~6 minutes on a cold cache) is then compiled once for make test's
-# go test and its smoke's programs, and for make check and make run.
-TEST_BUILD_FLAGS := -trimpath -buildmode=pie
+# Every go command here (vet, staticcheck's go list, go test, the builds)
+# builds as scripts/build.sh builds the programs: both flags are in the
+# build cache's keys, so the desktop toolkit's C code (GLFW, OpenGL: ~6
+# minutes on a cold cache) is compiled once for make test's vet, tests and
+# smoke, and for make check and make run, not once per set of flags.
+export GOFLAGS := $(strip $(filter-out -trimpath -buildmode=%,$(GOFLAGS)) -trimpath -buildmode=pie)
 BENCHTIME   ?= 1s
 ARGS        ?=
 
@@ -105,7 +106,7 @@ check: ## the quick check between commits (< 1 min on a warm build cache): gofmt
 	$(call step,go vet for Windows (what only a Windows build reads))
 	@CGO_ENABLED=0 GOOS=windows $(GO) vet -tags headless $(HEADLESS_PKGS) && echo ok
 	$(call step,go test -short -count=1 ./...)
-	@GOGC=400 $(GO) test $(TEST_BUILD_FLAGS) -p 4 -short -count=1 ./...
+	@GOGC=400 $(GO) test -p 4 -short -count=1 ./...
 
 fmt-check: ## fail if gofmt would change a file
 	$(call step,gofmt -l)
@@ -157,8 +158,8 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 # bytes are written (docs/go-sdk-patch.md).
 GO_SDK_FLAKY := TestStreamableStateful_DiscoverDoesNotLeakSession
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the packages we patch (third_party/go-sdk)
-	$(call step,go test $(TEST_BUILD_FLAGS) -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
-	@$(GO) test $(TEST_BUILD_FLAGS) -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)
+	@$(GO) test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 	@cd third_party/go-sdk && $(GO) test -count=1 -skip '$(GO_SDK_FLAKY)' ./internal/json/... ./internal/jsonrpc2/... ./mcp
 
 # The fuzz targets, as PACKAGE:TARGET: every hand-written parser and boundary

@@ -42,7 +42,9 @@ func TestSettingsListsFollowOtherWriters(t *testing.T) {
 	if !s.CreateToken("kept", nil) {
 		t.Fatal("token not created")
 	}
+	s.listing.Lock() // between the change feed's reloads, as on the window's goroutine
 	s.tokens.List.Select(0)
+	s.listing.Unlock()
 	cli, sec := otherProcess(t, st.Path())
 	start := time.Now()
 	if _, err := cli.CreateToken(ctx, "tester", nil); err != nil {

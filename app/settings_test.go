@@ -387,24 +387,37 @@ func TestSettingsTokenButtonsFollowTheSelection(t *testing.T) {
 		t.Fatal("token not created")
 	}
 	test.Tap(uitest.OverlayButton(t, w, "Done"))
+	// The test driver runs the change feed's reloads on its own goroutine
+	// (the app runs them on the window's): selecting and reading the
+	// window are done between reloads, as there.
+	seen := func() []string {
+		s.listing.Lock()
+		defer s.listing.Unlock()
+		return uitest.Seen(s.Content())
+	}
+	pick := func(l *widget.List) {
+		s.listing.Lock()
+		defer s.listing.Unlock()
+		l.Select(0)
+	}
 	if len(s.tokens.Items) != 1 || s.tokens.Items[0].Name != "cursor" {
 		t.Fatalf("listed: %+v", s.tokens.Items)
 	}
-	uitest.Sees(t, "the tokens, none selected", uitest.Seen(s.Content()),
+	uitest.Sees(t, "the tokens, none selected", seen(),
 		"label: Client tokens", "button: Create token", "button: Tools… {disabled}", "button: Revoke {disabled}",
 		"label: Not listed: the tokens mcptray keeps for itself, mcptray-app (Try it) and stdio-shim (shared by every AI app started over stdio).")
-	s.tokens.List.Select(0)
-	uitest.Sees(t, "the tokens, one selected", uitest.Seen(s.Content()),
+	pick(s.tokens.List)
+	uitest.Sees(t, "the tokens, one selected", seen(),
 		"re:label: cursor  ·  all tools  ·  created .*", "button: Tools…", "button: Revoke")
 	s.RevokeToken("cursor")
-	uitest.Sees(t, "the tokens after a revoke", uitest.Seen(s.Content()), "button: Tools… {disabled}", "button: Revoke {disabled}")
+	uitest.Sees(t, "the tokens after a revoke", seen(), "button: Tools… {disabled}", "button: Revoke {disabled}")
 
 	// Secrets likewise: Rename and Delete once one is selected.
-	uitest.Sees(t, "the secrets, none selected", uitest.Seen(s.Content()), "label: Secrets", "button: Add / replace", "button: Rename {disabled}", "button: Delete {disabled}")
+	uitest.Sees(t, "the secrets, none selected", seen(), "label: Secrets", "button: Add / replace", "button: Rename {disabled}", "button: Delete {disabled}")
 	s.SetSecret("gh", "value")
 	s.background.Wait()
-	s.secrets.List.Select(0)
-	uitest.Sees(t, "the secrets, one selected", uitest.Seen(s.Content()), "re:label: gh  ·  updated .*", "button: Rename", "button: Delete")
+	pick(s.secrets.List)
+	uitest.Sees(t, "the secrets, one selected", seen(), "re:label: gh  ·  updated .*", "button: Rename", "button: Delete")
 }
 
 // TestShimTokenNameIsTheDaemons: the Settings tab keeps the stdio shim's

@@ -395,11 +395,15 @@ func (s *Spec) operation(method, path string, item *openapi3.PathItem, op *opena
 	if name == "" {
 		name = safeName(strings.ToLower(method)+"_"+strings.NewReplacer("{", "", "}", "").Replace(path), MaxNameLen)
 	}
+	// The tool's request is a copy: a pointer into c would keep all of c
+	// alive with the tool (its parameters' schemas, the spec's model
+	// through c.op): 300 MB for a 10,000-operation spec.
+	h := c.http
 	o.Tool = catalog.Tool{
 		Name:        safeName(opts.Prefix+name, MaxNameLen),
 		Description: strings.TrimSpace(op.Description),
 		Hints:       methodHints(method),
-		Action:      catalog.Action{HTTP: &c.http},
+		Action:      catalog.Action{HTTP: &h},
 	}
 	// The summary titles the tool, where the lists show it, even when it
 	// is all the operation says (and so its description too).

@@ -12,9 +12,9 @@
 #   -X main.version   the version (FyneApp.toml, see release-lib.sh), which
 #                     the programs say and make install and the packages name
 #
-# The Makefile builds the tests with the first two as well
-# (TEST_BUILD_FLAGS): change them together, or a cold make test compiles
-# the desktop toolkit's C code twice.
+# The Makefile's GOFLAGS hold the first two for every go command it runs
+# (vet, staticcheck, the tests): change them together, or a cold make test
+# compiles the desktop toolkit's C code twice.
 #
 # mcptray gets the desktop app's tags (GUI_TAGS, release-lib.sh says why);
 # mcptray-stdio is built without cgo. VERSION (env) overrides the version;

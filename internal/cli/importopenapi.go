@@ -54,34 +54,40 @@ func importOpenAPICmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%s was not imported: %w", pos[0], err)
 	}
+	// What is said once the tools are stored is written now, so that
+	// nothing below reads the spec or its conversion: kin-openapi's model
+	// of a big spec (hundreds of MB) is garbage while the tools are
+	// checked and stored.
+	var report strings.Builder
+	fmt.Fprintf(&report, "imported %s from %s (%s):\n", plural(len(tools), "tool", "tools"), orAPI(spec.Title), spec.Format)
+	for _, o := range ops {
+		fmt.Fprintf(&report, "  %s  %s %s\n", o.Tool.Name, o.Method, o.Path)
+		for _, n := range o.Notes {
+			fmt.Fprintf(&report, "      note: %s\n", n)
+		}
+	}
+	for _, n := range conv.Notes {
+		fmt.Fprintf(&report, "note: %s\n", n)
+	}
+	if len(ids) == 0 {
+		for _, o := range conv.Operations {
+			if o.Problem != "" {
+				fmt.Fprintf(&report, "skipped %s %s: %s\n", o.Method, o.Path, o.Problem)
+			}
+		}
+	}
+	if len(secrets) > 0 {
+		fmt.Fprintln(&report, "The tools read these secrets; give each its value (Settings › Secrets in the app, or the command shown):")
+		for _, s := range secrets {
+			fmt.Fprintf(&report, "  %s: %s\n      mcptray secret set %s\n", s.Name, s.Holds, s.Name)
+		}
+	}
 	return withStore(*db, func(st *storage.Store) error {
 		if err := importer.AddTools(ctx, st, tools, *replace); err != nil {
 			return fmt.Errorf("%s was not imported: %w", pos[0], err)
 		}
-		fmt.Fprintf(env.Stdout, "imported %s from %s (%s):\n", plural(len(tools), "tool", "tools"), orAPI(spec.Title), spec.Format)
-		for _, o := range ops {
-			fmt.Fprintf(env.Stdout, "  %s  %s %s\n", o.Tool.Name, o.Method, o.Path)
-			for _, n := range o.Notes {
-				fmt.Fprintf(env.Stdout, "      note: %s\n", n)
-			}
-		}
-		for _, n := range conv.Notes {
-			fmt.Fprintf(env.Stdout, "note: %s\n", n)
-		}
-		if len(ids) == 0 {
-			for _, o := range conv.Operations {
-				if o.Problem != "" {
-					fmt.Fprintf(env.Stdout, "skipped %s %s: %s\n", o.Method, o.Path, o.Problem)
-				}
-			}
-		}
-		if len(secrets) > 0 {
-			fmt.Fprintln(env.Stdout, "The tools read these secrets; give each its value (Settings ▸ Secrets in the app, or the command shown):")
-			for _, s := range secrets {
-				fmt.Fprintf(env.Stdout, "  %s: %s\n      mcptray secret set %s\n", s.Name, s.Holds, s.Name)
-			}
-		}
-		return nil
+		_, err := io.WriteString(env.Stdout, report.String())
+		return err
 	})
 }
 
