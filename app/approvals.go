@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/app/words"
+	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -149,7 +151,11 @@ func (s *approvalsSection) Reload() {
 	if s.eng != nil {
 		var err error
 		if items, err = s.eng.RememberedApprovals(context.Background()); err != nil {
-			slog.Error("listing the remembered approvals", "err", err)
+			// The serving process ending (Quit) ends the change feed, whose
+			// last reload meets it gone: this window is closing too.
+			if !errors.Is(err, winlink.ErrClosed) {
+				slog.Error("listing the remembered approvals", "err", err)
+			}
 			s.empty.SetText("Could not read the remembered approvals: " + err.Error())
 			items = nil
 		}
