@@ -223,8 +223,8 @@ func loadOpenAPI3(loader *openapi3.Loader, data []byte, asJSON bool) (*openapi3.
 	if !asJSON {
 		return loader.LoadFromData(data)
 	}
-	doc := &openapi3.T{}
-	if err := json.Unmarshal(data, doc); err != nil {
+	doc, err := decodeOpenAPI3JSON(data)
+	if err != nil {
 		return nil, err
 	}
 	if err := loader.ResolveRefsIn(doc, nil); err != nil {

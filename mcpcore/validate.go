@@ -9,13 +9,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/parallel"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -45,17 +43,7 @@ func ValidateCatalog(c *catalog.Catalog) error {
 // whatever finishes first.
 func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry func(T) string) []catalog.Problem {
 	found := make([][]catalog.Problem, len(entries))
-	workers := min(runtime.GOMAXPROCS(0), len(entries)/parallelFrom+1)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
-				found[i] = validate(entries[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(len(entries), parallelFrom, func(i int) { found[i] = validate(entries[i]) })
 	var ps []catalog.Problem
 	seen := map[string]int{}
 	for i, e := range entries {

@@ -1,0 +1,54 @@
+package importer
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// TestDecodeOpenAPI3JSONAsKinDoes: the JSON decoder gives the model kin's
+// own decoding gives, for the specs of testdata written as JSON, the
+// hostile spec, one whose paths hold an extension, and documents whose
+// paths are missing, null or not an object.
+func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
+	specs := map[string][]byte{
+		"hostile":            []byte(hostileSpec),
+		"paths extension":    []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"x-note":{"a":[1,2]},"/a":{"get":{"responses":{"200":{"description":"ok"}}},"x-b":true}},"x-top":1}`),
+		"no paths":           []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"}}`),
+		"null paths":         []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":null}`),
+		"paths not object":   []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":[1]}`),
+		"path item an array": []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":[1]}}`),
+	}
+	for _, name := range []string{"petstore-3.0.yaml", "museum-3.1.yaml", "mistakes.yaml"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := openapi3.NewLoader().LoadFromData(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if specs[name], err = json.Marshal(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, data := range specs {
+		want := &openapi3.T{}
+		wantErr := json.Unmarshal(data, want)
+		got, gotErr := decodeOpenAPI3JSON(data)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Errorf("%s: kin says %v, the decoder %v", name, wantErr, gotErr)
+			continue
+		}
+		if wantErr != nil {
+			continue
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(w) != string(g) {
+			t.Errorf("%s: the decoder's model\n%s\nis not kin's\n%s", name, g, w)
+		}
+	}
+}
