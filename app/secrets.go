@@ -108,10 +108,16 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 		list               []storage.SecretInfo
 		needs              map[string][]string
 	)
+	var seq uint64
 	s.background.Run(func() {
 		if change != nil {
 			changeErr = change(s.ctx(), sec)
 		}
+		// Reads finish in any order (a change feed's reload may read
+		// before a change and end after it): each is numbered as it
+		// starts, after its own change, and one older than the read shown
+		// is dropped, so the list never goes back to what the store held.
+		seq = s.secretsSeq.Add(1)
 		list, listErr = sec.ListSecrets(s.ctx())
 		var err error
 		if needs, err = readSecretNeeds(s.ctx(), s.st, sec); err != nil {
@@ -126,6 +132,10 @@ func (s *SettingsTab) changeSecrets(change func(ctx context.Context, sec *storag
 		}
 		s.listing.Lock()
 		defer s.listing.Unlock()
+		if seq <= s.secretsShown {
+			return
+		}
+		s.secretsShown = seq
 		s.secrets.Update(list, func(x storage.SecretInfo) string { return x.Name })
 		s.showMissing(missingOf(needs))
 	})

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -124,8 +125,12 @@ type SettingsTab struct {
 	secrets *ui.PickList[storage.SecretInfo]
 	// listing serializes the lists' updates: the test driver runs the
 	// change feed's fyne.Do on the feed's goroutine, beside a test's own.
-	listing    sync.Mutex
-	secretNote *widget.Label
+	listing sync.Mutex
+	// secretsSeq numbers the secrets list's reads (changeSecrets), and
+	// secretsShown is the one the list shows (under listing).
+	secretsSeq   atomic.Uint64
+	secretsShown uint64
+	secretNote   *widget.Label
 	// missingBox has a field for each secret tools read that has no
 	// value; missingShown is what it shows.
 	missingBox   *fyne.Container
