@@ -313,16 +313,23 @@ shot 04b-saved
 changed 04-invalid-name 04b-saved
 "$BIN" export --db "$db" | grep -q '"name": "smoke_tool"' || fail "the tool saved in the editor is not in the database"
 
+# session TOKEN DB: an MCP session with the server on $port, as an AI
+# client opens one (2025-11-25), with a new token of that name: sets url,
+# tok (the token) and hdr (the headers every later request sends).
+session() {
+  url="http://127.0.0.1:$port/mcp"
+  local sid
+  tok=$("$BIN" token create "$1" --db "$2")
+  hdr=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H "Authorization: Bearer $tok")
+  sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
+    -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke-client","version":"1"}}}' |
+    tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
+  [[ -n $sid ]] || fail "$1: initialize gave no session id"
+  hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
+  curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+}
 # An AI client calls a destructive tool: the approval window opens by itself.
-url="http://127.0.0.1:$port/mcp"
-tok=$("$BIN" token create smoke-client --db "$db")
-hdr=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H "Authorization: Bearer $tok")
-sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
-  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke-client","version":"1"}}}' |
-  tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
-[[ -n $sid ]] || fail "initialize gave no session id"
-hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
-curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+session smoke-client "$db"
 # approval N: calls clean_downloads in the background (call: its pid) and
 # waits for its approval window (awin).
 approval() {
@@ -579,15 +586,7 @@ xdotool mousemove 1 1
 xdotool key --window "$win" ctrl+4
 shot c-01-light-activity
 golden c-01-light-activity # empty: this database's log has nothing yet
-url="http://127.0.0.1:$port/mcp"
-tok=$("$BIN" token create smoke-light --db "$ldb")
-hdr=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H "Authorization: Bearer $tok")
-sid=$(curl -sS -D - -o /dev/null "${hdr[@]}" "$url" \
-  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"smoke-client","version":"1"}}}' |
-  tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
-[[ -n $sid ]] || fail "the light theme: initialize gave no session id"
-hdr+=(-H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25')
-curl -sS -o /dev/null "${hdr[@]}" "$url" -d '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+session smoke-light "$ldb"
 approval light
 xdotool mousemove 1 1
 shot c-02-light-question 1

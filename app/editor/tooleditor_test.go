@@ -362,11 +362,7 @@ func TestEditorTokenNotes(t *testing.T) {
 func TestEditorTryIt(t *testing.T) {
 	uitest.NewTestApp(t)
 	s := uitest.NewAuthServed(t)
-	tr, err := tryit.New(s.St, func() string { return s.Url })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := newTrier(t, s)
 	e := newEditor(t, s.St, catalog.Tool{}, true)
 	if e.tryBtn.Visible() || e.TryBox.Box.Visible() {
 		t.Fatal("Try it shows without a trier")
@@ -463,11 +459,7 @@ func TestEditorTryIt(t *testing.T) {
 func TestEditorSaveAndRunRefusedRunsNothing(t *testing.T) {
 	uitest.NewTestApp(t)
 	s := uitest.NewAuthServed(t)
-	tr, err := tryit.New(s.St, func() string { return s.Url })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := newTrier(t, s)
 	e := newEditor(t, s.St, catalog.Tool{}, true)
 	e.SetTrier(TryItTrier(tr, s.Eng))
 	test.Type(e.Name, "nodesc") // no description: Save refuses
@@ -708,11 +700,7 @@ func (idleTrier) TryTool(context.Context, string, map[string]any) (TryResult, er
 func TestTryItDrawsACommandsOutputInMonospace(t *testing.T) {
 	uitest.NewTestApp(t)
 	s := uitest.NewAuthServed(t)
-	tr, err := tryit.New(s.St, func() string { return s.Url })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := newTrier(t, s)
 	for _, tool := range []catalog.Tool{
 		testcatalog.CommandTool("columns", "printf", `Filesystem  Size\n/dev/sda1   10G\n`),
 		testcatalog.RespondTool("prose", "Hello there."),

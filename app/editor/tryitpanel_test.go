@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
-	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
@@ -28,11 +27,7 @@ func TestTryItAnswersTheFormInThePanel(t *testing.T) {
 	if err := s.St.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := tryit.New(s.St, func() string { return s.Url })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := newTrier(t, s)
 	e := newEditor(t, s.St, tool, false)
 	e.SetTrier(TryItTrier(tr, s.Eng))
 	p := e.Try

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
-	"github.com/mcptray/mcptray/app/tryit"
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/record"
@@ -31,11 +30,7 @@ func TestTryItFollowsABackgroundTool(t *testing.T) {
 	if err := s.St.PutTool(context.Background(), tool); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := tryit.New(s.St, func() string { return s.Url })
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tr.Close() })
+	tr := newTrier(t, s)
 	e := NewToolEditor(s.St, tool, false, nil)
 	w := test.NewTempWindow(t, e.Content())
 	w.Resize(fyne.NewSize(900, 1400))
