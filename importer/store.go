@@ -20,13 +20,19 @@ type Store interface {
 // each, two of them with the same name, and — unless replace — a name
 // the catalog already has. nil means AddTools would store them.
 func CheckTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
-	var ps []catalog.Problem
+	var clashes []catalog.Problem
 	if !replace {
 		var err error
-		if ps, err = nameClashes(ctx, st, tools); err != nil {
+		if clashes, err = nameClashes(ctx, st, tools); err != nil {
 			return err
 		}
 	}
+	return withToolProblems(clashes, tools)
+}
+
+// withToolProblems is ps, with what mcpcore.ValidateCatalog finds in tools
+// after them, as one *catalog.ValidationError; nil when there is none.
+func withToolProblems(ps []catalog.Problem, tools []catalog.Tool) error {
 	if err := mcpcore.ValidateCatalog(&catalog.Catalog{Tools: tools}); err != nil {
 		var ve *catalog.ValidationError
 		if !errors.As(err, &ve) {
@@ -73,7 +79,7 @@ func AddTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool)
 			return err
 		}
 		if len(clashes) > 0 {
-			return CheckTools(ctx, st, tools, false)
+			return withToolProblems(clashes, tools)
 		}
 	}
 	// The merge replaces a tool of the same name; one created by another
