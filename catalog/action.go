@@ -12,6 +12,8 @@ type Action struct {
 	Respond *Respond `json:"respond,omitempty"`
 	Command *Command `json:"command,omitempty"`
 	HTTP    *HTTP    `json:"http,omitempty"`
+	// Upstream calls a tool of another MCP server (catalog.Upstream).
+	Upstream *UpstreamTool `json:"upstream,omitempty"`
 }
 
 // Kind names the action that is set, or "" when none is.
@@ -23,6 +25,8 @@ func (s Action) Kind() string {
 		return "command"
 	case s.HTTP != nil:
 		return "http"
+	case s.Upstream != nil:
+		return "upstream"
 	}
 	return ""
 }

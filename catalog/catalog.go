@@ -20,6 +20,9 @@ type Catalog struct {
 	Resources         []Resource         `json:"resources,omitempty"`
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`
 	Prompts           []Prompt           `json:"prompts,omitempty"`
+	// Upstreams are the other MCP servers mcptray fronts; their tools are
+	// in Tools, each with an Upstream action.
+	Upstreams []Upstream `json:"upstreams,omitempty"`
 }
 
 // Tool is a callable tool.

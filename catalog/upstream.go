@@ -147,10 +147,20 @@ func (u Upstream) Problems() []string {
 }
 
 // UpstreamTool makes a tool call another server's tool: the arguments pass
-// through as they are, and its result comes back as the call's result.
+// through as they are, and its result comes back as the call's result. The
+// tool's name, description, schemas and hints are the server's, as the
+// person approved them.
 type UpstreamTool struct {
 	// Server is the Upstream's name.
 	Server string `json:"server"`
 	// Tool is the tool's name on that server.
 	Tool string `json:"tool"`
+	// Pin is the hash of the definition the person approved
+	// (DefinitionHash); the server's tool is served only while its
+	// definition has this hash.
+	Pin string `json:"pin"`
+	// Held is set while the server offers a definition other than the
+	// approved one, or none: the tool is not served until the person
+	// approves the change (or the server offers the approved one again).
+	Held bool `json:"held,omitempty"`
 }

@@ -71,6 +71,9 @@ type Options struct {
 	// command, so the next start after a crash kills what it left
 	// (actions.KillLeftovers); storage implements it.
 	Processes actions.ProcessGroups
+	// Upstreams calls the tools of the other MCP servers mcptray fronts;
+	// nil answers such a tool's calls with an error.
+	Upstreams actions.UpstreamCaller
 	// FilePollInterval is how often file resources that cannot be watched
 	// (see fileWatcher) are checked for changes (default 500 ms); watched
 	// ones are checked when the file system reports them changed. A change
@@ -382,7 +385,7 @@ func (e *Engine) apply(sc *scope, cat *catalog.Catalog) {
 		}
 	}
 	for _, t := range cat.Tools {
-		if t.Disabled || (sc.allow != nil && !slices.Contains(sc.allow, t.Name)) {
+		if t.Disabled || t.Action.Upstream != nil && t.Action.Upstream.Held || (sc.allow != nil && !slices.Contains(sc.allow, t.Name)) {
 			continue
 		}
 		add("tool\x00"+t.Name, t, func() error { return e.addTool(sc.server, t) })
@@ -448,7 +451,7 @@ func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 	if args == nil {
 		args = map[string]any{}
 	}
-	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load(), Processes: e.opts.Processes}
+	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load(), Processes: e.opts.Processes, Upstreams: e.opts.Upstreams}
 	c := callRecordOf(ctx)
 	if secrets := e.opts.Secrets; secrets != nil {
 		d.Secret = func(name string) (string, error) {

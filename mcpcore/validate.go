@@ -33,6 +33,8 @@ func ValidateCatalog(c *catalog.Catalog) error {
 	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r catalog.Resource) string { return resourceEntry(r.URI) })...)
 	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t catalog.ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
 	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p catalog.Prompt) string { return promptEntry(p.Name) })...)
+	ps = append(ps, validateAll(c.Upstreams, ValidateUpstream, func(u catalog.Upstream) string { return upstreamEntry(u.Name) })...)
+	ps = append(ps, upstreamLinks(c)...)
 	return catalog.AsError(ps)
 }
 
@@ -434,6 +436,9 @@ func (Validator) ResourceTemplate(t catalog.ResourceTemplate) []catalog.Problem 
 
 // Prompt lists the problems of a prompt (ValidatePrompt).
 func (Validator) Prompt(p catalog.Prompt) []catalog.Problem { return ValidatePrompt(p) }
+
+// Upstream lists the problems of an upstream server (ValidateUpstream).
+func (Validator) Upstream(u catalog.Upstream) []catalog.Problem { return ValidateUpstream(u) }
 
 // Catalog checks a whole catalog (ValidateCatalog).
 func (Validator) Catalog(c *catalog.Catalog) error { return ValidateCatalog(c) }

@@ -22,7 +22,7 @@ type catalogKind interface {
 
 // catalogKinds lists every kind in catalog order.
 func catalogKinds() []catalogKind {
-	return []catalogKind{toolKind, resourceKind, resourceTemplateKind, promptKind}
+	return []catalogKind{toolKind, resourceKind, resourceTemplateKind, promptKind, upstreamKind}
 }
 
 // Catalog returns the stored catalog, each list sorted by key (tool and

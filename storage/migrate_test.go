@@ -23,7 +23,7 @@ func asVersion4(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, q := range []string{`DROP TRIGGER tasks_end_is_final`, `DROP TABLE process_groups`,
+	for _, q := range []string{`DROP TABLE upstream_changes`, `DROP TABLE upstreams`, `DROP TRIGGER tasks_end_is_final`, `DROP TABLE process_groups`,
 		`ALTER TABLE activity DROP COLUMN capabilities`, `DELETE FROM schema_migrations WHERE version >= 5`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -13,6 +13,7 @@ type Validator interface {
 	Resource(catalog.Resource) []catalog.Problem
 	ResourceTemplate(catalog.ResourceTemplate) []catalog.Problem
 	Prompt(catalog.Prompt) []catalog.Problem
+	Upstream(catalog.Upstream) []catalog.Problem
 	// Catalog checks a whole catalog, the uniqueness of names and URIs
 	// included: nil, or a *catalog.ValidationError.
 	Catalog(*catalog.Catalog) error

@@ -25,14 +25,14 @@ type Problem struct {
 // Validate lists every problem with the action; none means it can run.
 func Validate(s catalog.Action) []Problem {
 	n := 0
-	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil} {
+	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil, s.Upstream != nil} {
 		if set {
 			n++
 		}
 	}
 	switch {
 	case n == 0:
-		return []Problem{{Field: "action", Message: "an action is required (respond, command or http)"}}
+		return []Problem{{Field: "action", Message: "an action is required (respond, command, http or upstream)"}}
 	case n > 1:
 		return []Problem{{Field: "action", Message: "exactly one action may be set, found several"}}
 	}
@@ -41,6 +41,8 @@ func Validate(s catalog.Action) []Problem {
 		return prefix("respond", validateRespond(s.Respond))
 	case s.Command != nil:
 		return prefix("command", ValidateCommand(s.Command))
+	case s.Upstream != nil:
+		return prefix("upstream", validateUpstream(s.Upstream))
 	}
 	return prefix("http", ValidateHTTP(s.HTTP))
 }
@@ -62,6 +64,8 @@ func Run(ctx context.Context, s catalog.Action, data *Data, rep Reporter) (*mcp.
 		return runCommand(ctx, s.Command, data, rep)
 	case s.HTTP != nil:
 		return runHTTP(ctx, s.HTTP, data, rep)
+	case s.Upstream != nil:
+		return runUpstream(ctx, s.Upstream, data, rep)
 	}
 	return nil, errors.New("tool has no action")
 }

@@ -30,6 +30,8 @@ func Describe(a catalog.Action, data *Data) (string, error) {
 		lines, err = describeCommand(a.Command, d)
 	case a.HTTP != nil:
 		lines, err = describeHTTP(a.HTTP, d)
+	case a.Upstream != nil:
+		lines = describeUpstream(a.Upstream)
 	}
 	if err != nil {
 		return "", err

@@ -39,6 +39,8 @@ type Data struct {
 	// Processes, when set, records the process group of each command the
 	// call runs, so that the next start of mcptray kills what a crash left.
 	Processes ProcessGroups
+	// Upstreams, when set, calls the tools of the servers mcptray fronts.
+	Upstreams UpstreamCaller
 
 	mu sync.Mutex
 	// used maps each secret value the call's templates resolved, and each

@@ -1,0 +1,67 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// UpstreamCaller calls the tools of the other MCP servers mcptray fronts
+// (catalog.Upstream). The daemon provides it; without one, an upstream
+// action answers that servers are not available.
+type UpstreamCaller interface {
+	// UpstreamSecrets names the secrets the server's definition reads (its
+	// environment or headers), so that a call redacts their values from
+	// what the server answers, as it does for a command's.
+	UpstreamSecrets(server string) []string
+	// CallUpstream calls tool on server with args, when the server offers
+	// it with the definition whose hash is pin; progress receives the
+	// server's progress notifications for the call.
+	CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error)
+}
+
+// errNoUpstreams is the answer of an upstream action where no caller is
+// set (a test engine, Try it without a server).
+var errNoUpstreams = errors.New("other MCP servers are not available here")
+
+func validateUpstream(u *catalog.UpstreamTool) []Problem {
+	var ps []Problem
+	if u.Server == "" {
+		ps = append(ps, problemf("server", "required: the name of the server the tool belongs to"))
+	}
+	if u.Tool == "" {
+		ps = append(ps, problemf("tool", "required: the tool's name on its server"))
+	}
+	if u.Pin == "" {
+		ps = append(ps, problemf("pin", "required: the hash of the definition the person approved"))
+	}
+	return ps
+}
+
+func runUpstream(ctx context.Context, u *catalog.UpstreamTool, data *Data, rep Reporter) (*mcp.CallToolResult, error) {
+	if data == nil || data.Upstreams == nil {
+		return nil, errNoUpstreams
+	}
+	for _, name := range data.Upstreams.UpstreamSecrets(u.Server) {
+		// Resolved only to be redacted: a secret that cannot be read now
+		// did not reach the server either.
+		_, _ = data.secret(name)
+	}
+	progress := func(p, total float64, message string) {
+		if rep != nil {
+			_ = rep.Progress(ctx, p, total, data.Redact(message))
+		}
+	}
+	res, err := data.Upstreams.CallUpstream(ctx, u.Server, u.Tool, u.Pin, data.Args, progress)
+	if err != nil {
+		return nil, fmt.Errorf("server %q: %w", u.Server, err)
+	}
+	return res, nil
+}
+
+func describeUpstream(u *catalog.UpstreamTool) []string {
+	return []string{fmt.Sprintf("Calls the tool %q of the server %q, with the arguments above", u.Tool, u.Server)}
+}

@@ -1,0 +1,234 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/record"
+)
+
+var upstreamKind = &kind[catalog.Upstream]{
+	noun: "server", table: "upstreams", keyCol: "name", keyField: "name",
+	taken:    func(name string) string { return fmt.Sprintf("a server named %q exists already", name) },
+	key:      func(u *catalog.Upstream) string { return u.Name },
+	validate: Validator.Upstream,
+	disabled: func(u *catalog.Upstream) *bool { return &u.Disabled },
+	list:     func(c *catalog.Catalog) *[]catalog.Upstream { return &c.Upstreams },
+}
+
+// SaveUpstream stores a server in place of the one stored under oldName
+// ("" for a new one), refusing a name another server has; it keeps the
+// stored Disabled flag. On a rename, the server's tools follow it.
+func (s *Store) SaveUpstream(ctx context.Context, oldName string, u catalog.Upstream) (catalog.Upstream, error) {
+	return save(ctx, s, upstreamKind, oldName, u, func(tx *sql.Tx) error {
+		if oldName == "" || oldName == u.Name {
+			return nil
+		}
+		tools, err := upstreamTools(ctx, tx, oldName)
+		if err != nil {
+			return err
+		}
+		for _, t := range tools {
+			t.Action.Upstream.Server = u.Name
+			if err := toolKind.upsert(ctx, tx, &t, now()); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE upstream_changes SET server = ? WHERE server = ?`, u.Name, oldName)
+		return err
+	})
+}
+
+// Upstream reads one server by name.
+func (s *Store) Upstream(ctx context.Context, name string) (catalog.Upstream, error) {
+	return get(ctx, s.db, upstreamKind, name)
+}
+
+// SetUpstreamDisabled turns a server off (its tools are then not served)
+// or on.
+func (s *Store) SetUpstreamDisabled(ctx context.Context, name string, disabled bool) error {
+	return setDisabled(ctx, s, upstreamKind, name, disabled)
+}
+
+// DeleteUpstream deletes a server with its tools and its waiting changes,
+// in one transaction.
+func (s *Store) DeleteUpstream(ctx context.Context, name string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if err := upstreamKind.delete(ctx, tx, name); err != nil {
+			return err
+		}
+		tools, err := upstreamTools(ctx, tx, name)
+		if err != nil {
+			return err
+		}
+		for _, t := range tools {
+			if err := toolKind.delete(ctx, tx, t.Name); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM upstream_changes WHERE server = ?`, name); err != nil {
+			return fmt.Errorf("delete the changes of server %q: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// UpstreamTools are the stored tools that call server's tools.
+func (s *Store) UpstreamTools(ctx context.Context, server string) ([]catalog.Tool, error) {
+	return upstreamTools(ctx, s.db, server)
+}
+
+func upstreamTools(ctx context.Context, q queryer, server string) ([]catalog.Tool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT name, definition FROM tools WHERE json_extract(definition, '$.action.upstream.server') = ? ORDER BY name`, server)
+	if err != nil {
+		return nil, fmt.Errorf("read the tools of server %q: %w", server, err)
+	}
+	defer rows.Close()
+	c := &catalog.Catalog{}
+	for rows.Next() {
+		var key string
+		var def []byte
+		if err := rows.Scan(&key, &def); err != nil {
+			return nil, fmt.Errorf("read the tools of server %q: %w", server, err)
+		}
+		if err := toolKind.appendJSON(c, key, def); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the tools of server %q: %w", server, err)
+	}
+	return c.Tools, nil
+}
+
+// UpstreamChanges lists what servers offer that the person has not
+// approved, by server and tool; server "" lists every server's.
+func (s *Store) UpstreamChanges(ctx context.Context, server string) ([]record.UpstreamChange, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT server, tool, kind, COALESCE(definition, ''), hash, seen_at FROM upstream_changes
+		WHERE ? = '' OR server = ? ORDER BY server, tool`, server, server)
+	if err != nil {
+		return nil, fmt.Errorf("read server changes: %w", err)
+	}
+	defer rows.Close()
+	var out []record.UpstreamChange
+	for rows.Next() {
+		var c record.UpstreamChange
+		var def, seen string
+		if err := rows.Scan(&c.Server, &c.Tool, &c.Kind, &def, &c.Hash, &seen); err != nil {
+			return nil, fmt.Errorf("read server changes: %w", err)
+		}
+		if def != "" {
+			c.Definition = []byte(def)
+		}
+		c.Seen, _ = parseTime(seen)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read server changes: %w", err)
+	}
+	return out, nil
+}
+
+// UpstreamUpdate is what reading a server's tools, or the person's
+// approval, changes in one transaction (ApplyUpstream).
+type UpstreamUpdate struct {
+	// Server is the upstream's name.
+	Server string
+	// Put are its tools to store, each replacing the stored tool of the
+	// same name.
+	Put []catalog.Tool
+	// Remove names its stored tools to delete.
+	Remove []string
+	// Changes replace the server's waiting changes; a change already
+	// waiting, with the same hash, keeps when it was first seen.
+	Changes []record.UpstreamChange
+}
+
+// ApplyUpstream stores u in one transaction. A tool to put is validated,
+// and refused when its name belongs to another tool than this server's
+// same tool (a tool of mcptray's own, or another server's): the whole
+// update then changes nothing and the error, a *catalog.ValidationError,
+// names every such tool.
+func (s *Store) ApplyUpstream(ctx context.Context, u UpstreamUpdate) error {
+	var ps []catalog.Problem
+	for _, t := range u.Put {
+		if t.Action.Upstream == nil || t.Action.Upstream.Server != u.Server {
+			ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "action.upstream.server", Message: fmt.Sprintf("is not the server %q", u.Server)})
+			continue
+		}
+		ps = append(ps, s.validator.Tool(t)...)
+	}
+	if len(ps) > 0 {
+		return &catalog.ValidationError{Problems: ps}
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := get(ctx, tx, upstreamKind, u.Server); err != nil {
+			return err
+		}
+		at := now()
+		var clashes []catalog.Problem
+		for i := range u.Put {
+			t := &u.Put[i]
+			cur, err := get(ctx, tx, toolKind, t.Name)
+			switch {
+			case errors.Is(err, ErrNotFound):
+			case err != nil:
+				return err
+			case cur.Action.Upstream == nil || cur.Action.Upstream.Server != u.Server || cur.Action.Upstream.Tool != t.Action.Upstream.Tool:
+				clashes = append(clashes, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
+					Message: fmt.Sprintf("a tool named %q exists already: give the server %q another prefix", t.Name, u.Server)})
+				continue
+			}
+			if err := toolKind.upsert(ctx, tx, t, at); err != nil {
+				return err
+			}
+		}
+		if len(clashes) > 0 {
+			return &catalog.ValidationError{Problems: clashes}
+		}
+		for _, name := range u.Remove {
+			if err := toolKind.delete(ctx, tx, name); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+		}
+		return replaceUpstreamChanges(ctx, tx, u.Server, u.Changes, at)
+	})
+}
+
+func replaceUpstreamChanges(ctx context.Context, tx *sql.Tx, server string, changes []record.UpstreamChange, at string) error {
+	seen := map[string]string{}
+	rows, err := tx.QueryContext(ctx, `SELECT tool || char(0) || hash, seen_at FROM upstream_changes WHERE server = ?`, server)
+	if err != nil {
+		return fmt.Errorf("read the changes of server %q: %w", server, err)
+	}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			rows.Close()
+			return fmt.Errorf("read the changes of server %q: %w", server, err)
+		}
+		seen[k] = v
+	}
+	rows.Close()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM upstream_changes WHERE server = ?`, server); err != nil {
+		return fmt.Errorf("clear the changes of server %q: %w", server, err)
+	}
+	for _, c := range changes {
+		when, ok := seen[c.Tool+"\x00"+c.Hash]
+		if !ok {
+			when = at
+		}
+		var def any
+		if len(c.Definition) > 0 {
+			def = string(c.Definition)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO upstream_changes (server, tool, kind, definition, hash, seen_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			server, c.Tool, c.Kind, def, c.Hash, when); err != nil {
+			return fmt.Errorf("record a change of server %q's tool %q: %w", server, c.Tool, err)
+		}
+	}
+	return nil
+}
