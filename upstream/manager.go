@@ -240,6 +240,11 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 	defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
 
 	params := *p
+	if a, ok := params.Arguments.(map[string]any); ok && a == nil {
+		// A nil map is not go-sdk's nil: it would go out as "arguments":
+		// null, which servers refuse.
+		params.Arguments = map[string]any{}
+	}
 	if progress != nil {
 		token, forget := m.progress.add(p.GetProgressToken(), progress)
 		defer forget()
