@@ -77,6 +77,11 @@ var Rules = []Rule{
 		Check: dependsOnNoneOf([]string{mod("app/ui")}, mod("storage"), mod("app/link"), mod("app/editor"), "database/sql"),
 	},
 	{
+		Name:  "upstream needs no database and draws nothing",
+		Why:   "connecting to other MCP servers is tested alone, with real processes but no SQLite, store or display; the daemon hands it what it needs (secrets, process records)",
+		Check: dependsOnNoneOf([]string{mod("upstream")}, "database/sql", mod("storage"), mod("app"), "fyne.io/", "github.com/go-gl/"),
+	},
+	{
 		Name:  "test helpers stay out of the program",
 		Why:   "app/internal/uitest starts servers on temporary databases and mocks the keyring: only tests may use it",
 		Check: importedOnlyBy(mod("app/internal/uitest")),

@@ -45,6 +45,7 @@ func TestEachRuleCatchesItsBrokenArrow(t *testing.T) {
 		"only the window process imports the editors":          func(g Graph) { addImport(g, mod("app/tray"), mod("app/editor")) },
 		"the desktop's building blocks read and write nothing": func(g Graph) { addImport(g, mod("app/ui"), mod("storage")) },
 		"test helpers stay out of the program":                 func(g Graph) { addImport(g, mod("app"), mod("app/internal/uitest")) },
+		"upstream needs no database and draws nothing":         func(g Graph) { addImport(g, mod("upstream"), mod("storage")) },
 	}
 	if len(breaks) != len(Rules) {
 		t.Fatalf("%d rules, %d broken arrows: each rule needs one", len(Rules), len(breaks))

@@ -1,0 +1,99 @@
+package upstream
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// headerTransport adds a remote server's headers to every request and
+// keeps what went wrong last, in the words httpWords needs: go-sdk's
+// errors name a status only as text, and lose the network error's type.
+type headerTransport struct {
+	base    *http.Transport
+	headers map[string]string
+
+	mu     sync.Mutex
+	bad    int   // the last status >= 400
+	netErr error // the last error of a request that got no answer
+}
+
+// RoundTrip sends req with the headers.
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for _, k := range slices.Sorted(maps.Keys(t.headers)) {
+		req.Header.Set(k, t.headers[k])
+	}
+	resp, err := t.base.RoundTrip(req)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case err != nil && req.Context().Err() == nil:
+		t.netErr = err
+	case err == nil && resp.StatusCode >= 400:
+		t.bad = resp.StatusCode
+	}
+	return resp, err
+}
+
+// explain turns err, from a connection or a call, into words.
+func (t *headerTransport) explain(url string, err error) error {
+	t.mu.Lock()
+	bad, netErr := t.bad, t.netErr
+	t.mu.Unlock()
+	if bad == 0 && netErr != nil {
+		err = netErr
+	}
+	return httpWords(url, bad, err)
+}
+
+// connectRemote opens a session with a server over HTTP: Streamable HTTP,
+// or the older HTTP+SSE transport.
+func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (*conn, error) {
+	headers := make(map[string]string, len(r.Headers))
+	for k, v := range r.Headers {
+		val, err := s.m.cfg.expand(ctx, v)
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", k, err)
+		}
+		headers[k] = val
+	}
+	ht := &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: headers}
+	hc := &http.Client{Transport: ht}
+	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc}
+	if r.Transport == catalog.UpstreamSSE {
+		t = &mcp.SSEClientTransport{Endpoint: r.URL, HTTPClient: hc}
+	}
+	life, endLife := context.WithCancel(context.Background())
+	cs, err := s.client().Connect(ctx, lifetime{t, life}, nil)
+	if err != nil {
+		endLife()
+		ht.base.CloseIdleConnections()
+		return nil, ht.explain(r.URL, err)
+	}
+	return newConn(cs, func() {
+		_ = cs.Close()
+		endLife()
+		ht.base.CloseIdleConnections()
+	}), nil
+}
+
+// lifetime connects its transport with ctx rather than the start's
+// context: the SSE transport's event stream lives as long as the context
+// it was connected with, and the start's ends with the start (its
+// timeout).
+type lifetime struct {
+	mcp.Transport
+	ctx context.Context
+}
+
+// Connect connects the transport for the session's life.
+func (l lifetime) Connect(context.Context) (mcp.Connection, error) {
+	return l.Transport.Connect(l.ctx)
+}

@@ -1,0 +1,336 @@
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestStdioServer: a program started on first use answers in the newest
+// revision, lists every page of its tools, sees its Env rendered with the
+// secrets, and its progress notifications reach the call's callback with
+// the caller's own token, in order, before the call returns.
+func TestStdioServer(t *testing.T) {
+	u := command(t, "up")
+	u.Command.Env = map[string]catalog.Template{"GREETING": `hello {{secret "who"}}`}
+	m := newManager(t, Config{Expand: secrets(map[string]string{"who": "world"})}, u)
+	if st := m.Status("up"); st.State != Stopped {
+		t.Fatalf("before any use: %s, want stopped", st.State)
+	}
+	tools, err := m.Tools(context.Background(), "up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	if len(tools) != 8 {
+		t.Errorf("tools over pages of 3: %v, want 8", names)
+	}
+	st := m.Status("up")
+	if st.State != Running || st.Protocol != "2026-07-28" {
+		t.Errorf("status: %s in %q, want running in 2026-07-28", st.State, st.Protocol)
+	}
+	if got := call(t, m, "up", "env", map[string]any{"name": "GREETING"}); got != "hello world" {
+		t.Errorf("GREETING = %q", got)
+	}
+
+	seen := progressOf(t, m, "up", 5)
+	for i, s := range seen {
+		if want := fmt.Sprintf("client-token-7 %d/5 step %d", i+1, i+1); s != want {
+			t.Errorf("progress %d: %q, want %q", i, s, want)
+		}
+	}
+}
+
+// progressOf calls the progress tool for n notifications under the token
+// "client-token-7", waits for them and cancels the call, which then holds.
+// (Waiting for a call's end would not do: go-sdk's client may return
+// before it handled the last notifications, which are then dropped, never
+// delivered late — docs/go-sdk.md.)
+func progressOf(t testing.TB, m *Manager, server string, n int) []string {
+	t.Helper()
+	p := &mcp.CallToolParams{Name: "progress", Arguments: map[string]any{"n": n, "hold": true}}
+	p.SetProgressToken("client-token-7")
+	got := make(chan string, n)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.CallTool(ctx, server, p, func(n *mcp.ProgressNotificationParams) {
+			got <- fmt.Sprintf("%v %v/%v %s", n.ProgressToken, n.Progress, n.Total, n.Message)
+		})
+		done <- err
+	}()
+	var seen []string
+	for len(seen) < n {
+		select {
+		case s := <-got:
+			seen = append(seen, s)
+		case err := <-done:
+			t.Fatalf("the call ended after %d notifications: %v", len(seen), err)
+		case <-time.After(testutil.Patience):
+			t.Fatalf("waited %v for %d notifications; saw %q", testutil.Patience, n, seen)
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the progress call cancelled: %v", err)
+	}
+	if p.GetProgressToken() != "client-token-7" {
+		t.Errorf("the caller's params were changed: token %v", p.GetProgressToken())
+	}
+	return seen
+}
+
+// TestCancellationReachesTheServer: a call given up is cancelled on the
+// server (notifications/cancelled), which keeps serving.
+func TestCancellationReachesTheServer(t *testing.T) {
+	m := newManager(t, Config{}, command(t, "up"))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.CallTool(ctx, "up", &mcp.CallToolParams{Name: "wait"}, nil)
+		done <- err
+	}()
+	testutil.Eventually(t, "the server to wait", func() bool { return hasLine(m.Status("up").Stderr, "waiting") })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("the call cancelled: %v", err)
+	}
+	testutil.Eventually(t, "the server to see the cancellation", func() bool {
+		return hasLine(m.Status("up").Stderr, "wait was cancelled")
+	})
+	if got := call(t, m, "up", "echo", map[string]any{"text": "still here"}); got != "still here" {
+		t.Errorf("after: %q", got)
+	}
+}
+
+func hasLine(lines []string, want string) bool {
+	for _, l := range lines {
+		if l == want {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCrashRestartsWithBackoff: a server started with mcptray that ends
+// by itself is said to have, with its exit status and last words; calls
+// meanwhile fail at once saying when it starts again; it is started again
+// after 1 s, then after 2 s when it crashes again at once.
+func TestCrashRestartsWithBackoff(t *testing.T) {
+	u := command(t, "up")
+	u.Start = catalog.UpstreamAtStart
+	m := newManager(t, Config{}, u)
+	waitState(t, m, "up", Running)
+	first := pidOf(t, m, "up")
+
+	delays := []time.Duration{}
+	for range 2 {
+		crashed := time.Now()
+		_, err := m.CallTool(context.Background(), "up", &mcp.CallToolParams{Name: "crash", Arguments: map[string]any{"n": 3}}, nil)
+		if err == nil {
+			t.Fatal("the crash call succeeded")
+		}
+		st := waitState(t, m, "up", BackingOff)
+		for _, want := range []string{"ended by itself (exit status 3)", "crashing now"} {
+			if !strings.Contains(st.LastError, want) {
+				t.Errorf("LastError %q lacks %q", st.LastError, want)
+			}
+		}
+		delays = append(delays, st.RetryAt.Sub(crashed))
+		if _, err := m.Tools(context.Background(), "up"); err == nil || !strings.Contains(err.Error(), "starts it again at") {
+			t.Errorf("a use while backing off: %v", err)
+		}
+		waitState(t, m, "up", Running)
+	}
+	if delays[0] < 900*time.Millisecond || delays[0] > 2*time.Second || delays[1] < 1900*time.Millisecond || delays[1] > 3*time.Second {
+		t.Errorf("delays %v, want about 1 s then 2 s", delays)
+	}
+	if pid := pidOf(t, m, "up"); pid == first {
+		t.Error("the same process after two crashes")
+	}
+	gone(t, "the first process", first)
+}
+
+// TestIdleStop: an unused server stops after its idle time, and starts
+// again on its next use. No timer runs once it stopped.
+func TestIdleStop(t *testing.T) {
+	u := command(t, "up")
+	u.IdleStopMs = 300
+	m := newManager(t, Config{}, u)
+	pid := pidOf(t, m, "up")
+	waitState(t, m, "up", Stopped)
+	gone(t, "the idle server", pid)
+	if again := pidOf(t, m, "up"); again == pid {
+		t.Error("the same pid after an idle stop")
+	}
+}
+
+// TestIdleStopWaitsForCalls: a server is not stopped under a running
+// call, however long it runs.
+func TestIdleStopWaitsForCalls(t *testing.T) {
+	u := command(t, "up")
+	u.IdleStopMs = 100
+	m := newManager(t, Config{}, u)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.CallTool(ctx, "up", &mcp.CallToolParams{Name: "wait"}, nil)
+		done <- err
+	}()
+	testutil.Eventually(t, "the call to run", func() bool { return hasLine(m.Status("up").Stderr, "waiting") })
+	// Five idle times pass under the running call; the stop it would make
+	// is seen as the state changing, so look each time.
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if st := m.Status("up"); st.State != Running {
+			t.Fatalf("during a call: %s", st.State)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	waitState(t, m, "up", Stopped)
+}
+
+// TestStartFailuresInWords: the failures people meet most, said so that
+// they know what to do.
+func TestStartFailuresInWords(t *testing.T) {
+	bin := upserver(t)
+	cases := []struct {
+		name string
+		u    catalog.Upstream
+		want []string
+	}{
+		{"npx missing", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{"npx", "-y", "x"},
+			Env: map[string]catalog.Template{"PATH": catalog.Template(t.TempDir())}}},
+			[]string{`"npx" was not found: install Node.js, or give the full path to npx`}},
+		{"unknown program", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{"no-such-program-here"}}},
+			[]string{`"no-such-program-here" was not found: install it, or give its full path`}},
+		{"exits at once", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin, "-exit", "2"}}},
+			[]string{"ended before answering (exit status 2)", "error: the setting TOKEN is missing"}},
+		{"not MCP", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin, "-garbage"}}},
+			[]string{`does not speak MCP on its standard output: it wrote "hello, I am not an MCP server"`}},
+		{"no folder", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin}, Dir: "/no/such/folder"}},
+			[]string{"the working folder /no/such/folder does not exist"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.u.Name = "up"
+			// The server that speaks no MCP is given up after this.
+			_, err := Test(context.Background(), c.u, Config{StartTimeout: time.Second})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestBannerOnStdoutIsSkipped: a server printing a line that is not MCP
+// on its standard output before serving still works (as with the
+// reference client), and the line shows with its standard error.
+func TestBannerOnStdoutIsSkipped(t *testing.T) {
+	m := newManager(t, Config{}, command(t, "up", "-banner", "Server running on stdio"))
+	if got := call(t, m, "up", "echo", map[string]any{"text": "hi"}); got != "hi" {
+		t.Errorf("echo: %q", got)
+	}
+	if st := m.Status("up"); !hasLine(st.Stderr, "(standard output) Server running on stdio") {
+		t.Errorf("stderr: %q", st.Stderr)
+	}
+}
+
+// TestStderrKeepsTheLast200Lines: a server writing much on standard
+// error costs at most 200 lines.
+func TestStderrKeepsTheLast200Lines(t *testing.T) {
+	m := newManager(t, Config{}, command(t, "up", "-stderr", "5000"))
+	call(t, m, "up", "echo", map[string]any{"text": "hi"})
+	var st Status
+	testutil.EventuallyShows(t, "the last noise line", func() (bool, string) {
+		st = m.Status("up")
+		return len(st.Stderr) > 0 && st.Stderr[len(st.Stderr)-1] == "noise line 4999", fmt.Sprint(len(st.Stderr))
+	})
+	if len(st.Stderr) != 200 || st.Stderr[0] != "noise line 4800" {
+		t.Errorf("%d lines from %q", len(st.Stderr), st.Stderr[0])
+	}
+}
+
+// TestListChanged: a server's list_changed reaches OnListChanged, and the
+// next listing shows the new tool (go-sdk's cache of 2026-07-28 lists is
+// dropped with it).
+func TestListChanged(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	m := newManager(t, Config{OnListChanged: func(s string) {
+		mu.Lock()
+		n++
+		mu.Unlock()
+	}}, command(t, "up"))
+	before, err := m.Tools(context.Background(), "up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	connected := n
+	mu.Unlock()
+	if connected == 0 {
+		t.Error("no OnListChanged at the connection")
+	}
+	call(t, m, "up", "add", map[string]any{"name": "fresh"})
+	testutil.Eventually(t, "OnListChanged after list_changed", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return n > connected
+	})
+	after, err := m.Tools(context.Background(), "up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before)+1 {
+		t.Errorf("%d tools after adding one to %d", len(after), len(before))
+	}
+}
+
+// TestSetReconciles: a changed command line restarts the server, a
+// disabled one stops and refuses calls, a removed one stops and is
+// unknown.
+func TestSetReconciles(t *testing.T) {
+	a, b := command(t, "a"), command(t, "b")
+	m := newManager(t, Config{}, a, b)
+	pa, pb := pidOf(t, m, "a"), pidOf(t, m, "b")
+
+	a2 := command(t, "a", "-stderr", "1")
+	b.Disabled = true
+	m.Set([]catalog.Upstream{a2, b})
+	gone(t, "the changed and the disabled server", pa, pb)
+	if pid := pidOf(t, m, "a"); pid == pa {
+		t.Error("a changed server kept its process")
+	}
+	if _, err := m.Tools(context.Background(), "b"); err == nil || !strings.Contains(err.Error(), "turned off") {
+		t.Errorf("a disabled server: %v", err)
+	}
+
+	b.Disabled = false
+	m.Set([]catalog.Upstream{b})
+	if _, err := m.Tools(context.Background(), "a"); err == nil || !strings.Contains(err.Error(), "no upstream server is named") {
+		t.Errorf("a removed server: %v", err)
+	}
+	if st := m.Status("b"); st.State != Stopped {
+		t.Errorf("b enabled again, not used yet: %s", st.State)
+	}
+}

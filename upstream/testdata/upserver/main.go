@@ -1,0 +1,171 @@
+// Command upserver is the upstream MCP server of package upstream's tests:
+// go-sdk's server over standard input and output, or over HTTP on
+// 127.0.0.1 (-http streamable|sse, printing its address), with tools that
+// echo, wait until cancelled, report progress, crash, change the tool
+// list and start a child process.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	var (
+		banner    = flag.String("banner", "", "a line printed on standard output before serving")
+		garbage   = flag.Bool("garbage", false, "speak no MCP: print a line, then read input forever")
+		exitCode  = flag.Int("exit", -1, "complain on standard error and exit with this code at once")
+		noise     = flag.Int("stderr", 0, "lines written on standard error at start")
+		hang      = flag.Bool("hang", false, "do nothing until killed (a child of the child tool)")
+		httpMode  = flag.String("http", "", "serve over HTTP: streamable or sse")
+		stateless = flag.Bool("stateless", false, "with -http streamable: serve 2026-07-28 (stateless) only")
+		token     = flag.String("token", "", "with -http: the bearer token required")
+	)
+	flag.Parse()
+	switch {
+	case *hang:
+		select {}
+	case *exitCode >= 0:
+		fmt.Fprintln(os.Stderr, "starting")
+		fmt.Fprintln(os.Stderr, "error: the setting TOKEN is missing")
+		os.Exit(*exitCode)
+	case *garbage:
+		fmt.Println("hello, I am not an MCP server")
+		select {}
+	}
+	for i := range *noise {
+		fmt.Fprintf(os.Stderr, "noise line %d\n", i)
+	}
+	if *banner != "" {
+		fmt.Println(*banner)
+	}
+	srv := newServer()
+	if *httpMode == "" {
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "serving:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	serveHTTP(srv, *httpMode, *stateless, *token)
+}
+
+// serveHTTP serves srv on a free loopback port, printing its URL.
+func serveHTTP(srv *mcp.Server, mode string, stateless bool, token string) {
+	get := func(*http.Request) *mcp.Server { return srv }
+	var h http.Handler
+	path := "/mcp"
+	if mode == "sse" {
+		h, path = mcp.NewSSEHandler(get, nil), "/sse"
+	} else {
+		h = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: stateless})
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("http://%s%s\n", ln.Addr(), path)
+	mux := http.NewServeMux()
+	mux.Handle(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" && r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "who are you?", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	fmt.Fprintln(os.Stderr, http.Serve(ln, mux))
+}
+
+type textArg struct {
+	Text string `json:"text"`
+}
+
+type countArg struct {
+	N int `json:"n"`
+	// Hold keeps the call running, once its progress is sent, until it
+	// is cancelled.
+	Hold bool `json:"hold,omitempty"`
+}
+
+type nameArg struct {
+	Name string `json:"name"`
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func newServer() *mcp.Server {
+	// A small page, so that listing the tools takes several.
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3})
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "says text back"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+			return text(a.Text), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait", Description: "waits until cancelled"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "waiting")
+			<-ctx.Done()
+			fmt.Fprintln(os.Stderr, "wait was cancelled")
+			return nil, nil, ctx.Err()
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "progress", Description: "reports progress n times"},
+		func(ctx context.Context, req *mcp.CallToolRequest, a countArg) (*mcp.CallToolResult, any, error) {
+			for i := 1; i <= a.N; i++ {
+				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Total: float64(a.N),
+					Message: "step " + strconv.Itoa(i)})
+				if err != nil {
+					return nil, nil, err
+				}
+			}
+			if a.Hold {
+				<-ctx.Done()
+				return nil, nil, ctx.Err()
+			}
+			return text("done"), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "crash", Description: "exits with status n"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a countArg) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "crashing now")
+			os.Exit(a.N)
+			return nil, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "add", Description: "adds a tool"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a nameArg) (*mcp.CallToolResult, any, error) {
+			srv.AddTool(&mcp.Tool{Name: a.Name, InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text(a.Name), nil })
+			return text("added"), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "child", Description: "starts a child that waits forever; says its pid"},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			self, err := os.Executable()
+			if err != nil {
+				return nil, nil, err
+			}
+			cmd := exec.Command(self, "-hang")
+			if err := cmd.Start(); err != nil {
+				return nil, nil, err
+			}
+			go cmd.Wait()
+			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "pid", Description: "says its pid"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return text(strconv.Itoa(os.Getpid())), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "env", Description: "says an environment variable"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a nameArg) (*mcp.CallToolResult, any, error) {
+			return text(os.Getenv(a.Name)), nil, nil
+		})
+	return srv
+}
