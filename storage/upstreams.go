@@ -232,3 +232,28 @@ func replaceUpstreamChanges(ctx context.Context, tx *sql.Tx, server string, chan
 	}
 	return nil
 }
+
+// Upstreams lists the stored servers by name.
+func (s *Store) Upstreams(ctx context.Context) ([]catalog.Upstream, error) {
+	rows, err := s.db.QueryContext(ctx, upstreamKind.selectAll(0)+` ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("read servers: %w", err)
+	}
+	defer rows.Close()
+	c := &catalog.Catalog{}
+	for rows.Next() {
+		var i int
+		var key string
+		var def []byte
+		if err := rows.Scan(&i, &key, &def); err != nil {
+			return nil, fmt.Errorf("read servers: %w", err)
+		}
+		if err := upstreamKind.appendJSON(c, key, def); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read servers: %w", err)
+	}
+	return c.Upstreams, nil
+}

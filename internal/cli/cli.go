@@ -73,6 +73,10 @@ Usage:
   mcptray tool from-curl NAME [--secret-name N] [--param ID[=NAME]] [--yes] -
                                   make an http tool of a curl command read from stdin;
                                   its credentials become secrets
+  mcptray upstream add NAME -- COMMAND [ARG...] | add NAME URL
+                                  serve another MCP server's tools through mcptray's
+                                  tokens, approvals and activity log (see upstream -h)
+  mcptray upstream list | tools NAME | changes [NAME] | approve NAME [TOOL...]
   mcptray settings [set KEY=VALUE ...]   show or change settings
   mcptray secret set NAME         store a secret, its value read from stdin
   mcptray secret list | rename OLD NEW | delete NAME
@@ -127,6 +131,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return serveCmd(ctx, rest, env)
 	case "token":
 		return tokenCmd(ctx, rest, env)
+	case "upstream":
+		return upstreamCmd(ctx, rest, env)
 	case "import":
 		return importCmd(ctx, rest, env)
 	case "import-openapi":

@@ -112,6 +112,8 @@ type Daemon struct {
 	retiring sync.WaitGroup
 	// conns caps the connections of every port together (connlimit.go).
 	conns *connLimit
+	// ups runs the other MCP servers the catalog holds (upstreams.go).
+	ups *upstreams
 }
 
 // Start assembles a server and starts serving. Its first act is to take
@@ -171,10 +173,12 @@ func Start(ctx context.Context, cfg Config) (_ *Daemon, err error) {
 	// Closed after the listener, once the last calls are answered and
 	// recorded.
 	d.activity = d.st.NewActivityWriter(storage.ActivityWriterOptions{})
+	d.ups = d.startUpstreams()
 	if d.eng, err = mcpcore.New(ctx, d.st, d.sec, d.engineOptions(ctx, set)); err != nil {
 		return nil, err
 	}
 	go d.eng.Watch(ctx)
+	go d.ups.follow(ctx)
 	go d.logHalt(ctx)
 	if !cfg.NoAuth && cfg.EndpointFile == "" {
 		// The server the stdio shim finds keeps the shim's token valid, so
@@ -232,7 +236,7 @@ func resolveDB(db string) (string, error) {
 func (d *Daemon) engineOptions(ctx context.Context, set catalog.Settings) mcpcore.Options {
 	exe, _ := os.Executable()
 	opts := mcpcore.Options{Version: d.cfg.Version, Logger: d.cfg.Logger, Executable: exe, DBPath: d.db,
-		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st, Processes: d.procs}
+		Secrets: d.sec, Activity: d.activity, Tasks: d.st, Approvals: d.st, Processes: d.procs, Upstreams: d.ups.gw}
 	if !d.cfg.NoAuth {
 		opts.Tokens = d.st
 	}
@@ -322,6 +326,11 @@ func (d *Daemon) close(published bool) {
 		shutdown(srv)
 	}
 	d.retiring.Wait()
+	if d.ups != nil {
+		// After the last call: stops the servers before their groups'
+		// watcher goes.
+		d.ups.close()
+	}
 	if d.procs != nil {
 		// Every call has ended: the watcher has nothing left to kill.
 		_ = d.procs.Close()

@@ -64,13 +64,18 @@ func storedByRemote(tools []catalog.Tool) map[string]catalog.Tool {
 // back, and every new, changed or gone tool waits for the person's
 // approval. It returns the changes waiting now.
 func Sync(ctx context.Context, st Store, l Lister, server string) ([]record.UpstreamChange, error) {
-	u, err := st.Upstream(ctx, server)
-	if err != nil {
-		return nil, err
-	}
 	live, err := offeredTools(ctx, l, server)
 	if err != nil {
 		return nil, fmt.Errorf("read the tools of server %q: %w", server, err)
+	}
+	return syncOffered(ctx, st, server, live)
+}
+
+// syncOffered is Sync, given what the server offers.
+func syncOffered(ctx context.Context, st Store, server string, live map[string]offered) ([]record.UpstreamChange, error) {
+	u, err := st.Upstream(ctx, server)
+	if err != nil {
+		return nil, err
 	}
 	tools, err := st.UpstreamTools(ctx, server)
 	if err != nil {
