@@ -84,6 +84,8 @@ Environment (defaults in brackets):
   BENCH_IMPORT     measure the 10,000-operation OpenAPI import: 1 or 0 [1]
   BENCH_CALLMEM    measure a call of a command printing its whole output cap
                    (16 MiB): the server's peak live heap, in each era: 1 or 0 [1]
+  BENCH_UPSTREAM   measure a call through mcptray to a server it fronts over
+                   stdio against the same call made directly: 1 or 0 [1]
   BENCH_BASELINE_BIN  the bare server of the HTTP load: bench/baseline built from
                    unpatched go-sdk (scripts/bench.sh sets it) [unset: this
                    program's bench.NewBare, built with the patched go-sdk]
@@ -106,6 +108,7 @@ func main() {
 	serve := flag.String("serve", "", "internal: serve this server (bare, ours, ours-noauth, ours-quietlog) and print its endpoint")
 	cpuprofile := flag.String("cpuprofile", "", "internal: with -serve, write a CPU profile here")
 	printBytes := flag.Int("print-bytes", 0, "internal: print this many bytes of text and exit (the command bench.CallMemTool runs)")
+	upstreamServe := flag.Bool(strings.TrimPrefix(bench.UpstreamServeFlag, "-"), false, "internal: serve the echo tool over stdio (the upstream server of BENCH_UPSTREAM)")
 	flag.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -113,6 +116,8 @@ func main() {
 	var err error
 	if *printBytes > 0 {
 		err = bench.PrintText(os.Stdout, *printBytes)
+	} else if *upstreamServe {
+		err = bench.ServeUpstream(ctx)
 	} else if *serve != "" {
 		err = child(ctx, *serve, *cpuprofile)
 	} else {
@@ -143,6 +148,7 @@ type config struct {
 	idleWindow           time.Duration
 	big                  bool
 	specImport           bool
+	upstream             bool
 	callMem              bool
 	gomaxprocs, numCPU   int
 	goVersion, goarchStr string
@@ -228,8 +234,8 @@ func loadConfig() (config, error) {
 	}
 	c.http = os.Getenv("BENCH_HTTP") != "0"
 	c.replay = os.Getenv("BENCH_REPLAY") != "0"
-	if !c.http && !c.replay && os.Getenv("BENCH_MCPTRAY_BIN") == "" && os.Getenv("BENCH_CALLMEM") == "0" {
-		errs = append(errs, errors.New("BENCH_HTTP=0, BENCH_REPLAY=0, BENCH_CALLMEM=0 and no BENCH_MCPTRAY_BIN: nothing to run"))
+	if !c.http && !c.replay && os.Getenv("BENCH_MCPTRAY_BIN") == "" && os.Getenv("BENCH_CALLMEM") == "0" && os.Getenv("BENCH_UPSTREAM") == "0" {
+		errs = append(errs, errors.New("BENCH_HTTP=0, BENCH_REPLAY=0, BENCH_CALLMEM=0, BENCH_UPSTREAM=0 and no BENCH_MCPTRAY_BIN: nothing to run"))
 	}
 	c.replayDuration = dur("BENCH_REPLAY_DURATION", time.Second)
 	c.profileDir = os.Getenv("BENCH_PROFILE_DIR")
@@ -243,6 +249,7 @@ func loadConfig() (config, error) {
 	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
 	c.specImport = c.mcptrayBin != "" && os.Getenv("BENCH_IMPORT") != "0"
 	c.callMem = os.Getenv("BENCH_CALLMEM") != "0"
+	c.upstream = os.Getenv("BENCH_UPSTREAM") != "0"
 	return c, errors.Join(errs...)
 }
 
@@ -360,6 +367,14 @@ func run(ctx context.Context) error {
 		}
 	}
 
+	var upOverhead *bench.UpstreamOverhead
+	if cfg.upstream {
+		fmt.Println("==> a call through mcptray to a server it fronts over stdio, against the same call made directly (one client)")
+		if upOverhead, err = measureUpstream(ctx, tmp); err != nil {
+			return fmt.Errorf("upstream overhead measurement: %w", err)
+		}
+	}
+
 	children := map[string]*serverProc{}
 	defer func() {
 		for _, c := range children {
@@ -456,6 +471,11 @@ func run(ctx context.Context) error {
 	}
 	for _, m := range callMems {
 		v, ok := callMemVerdict(m)
+		fmt.Println(v)
+		fail = fail || !ok
+	}
+	if upOverhead != nil {
+		v, ok := upstreamVerdict(*upOverhead)
 		fmt.Println(v)
 		fail = fail || !ok
 	}
@@ -565,6 +585,34 @@ func callMemVerdict(m bench.CallMemory) (string, bool) {
 	ok := x <= bench.CallMemTarget
 	return fmt.Sprintf("%s call memory %s: a command printing its %d MiB output cap: the server's live heap grew %.2fx the cap at its peak (target <= %.0fx); %.1fx allocated; %s, %d of %d collections read",
 		passFail(ok), m.Era, bench.CallMemCap>>20, x, bench.CallMemTarget, m.AllocatedMultiple(), fmtDur(m.Duration), m.Heap.Seen, m.Heap.Cycles), ok
+}
+
+// upstreamCalls is how many calls each way the upstream measure times.
+const upstreamCalls = 2000
+
+// measureUpstream runs this program as the upstream server.
+func measureUpstream(ctx context.Context, tmp string) (*bench.UpstreamOverhead, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(tmp, "upstream-")
+	if err != nil {
+		return nil, err
+	}
+	m, err := bench.MeasureUpstreamOverhead(ctx, dir, []string{self, bench.UpstreamServeFlag}, upstreamCalls,
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// upstreamVerdict is the upstream overhead against its target.
+func upstreamVerdict(m bench.UpstreamOverhead) (string, bool) {
+	ok := m.Overhead() <= bench.UpstreamOverheadTarget
+	return fmt.Sprintf("%s upstream overhead: p50 of a call through mcptray (HTTP, then stdio to the server) %s, direct over stdio %s: +%s (target <= %s; %d calls each way)",
+		passFail(ok), fmtDur(m.Through), fmtDur(m.Direct), fmtDur(m.Overhead()), fmtDur(bench.UpstreamOverheadTarget), m.Calls), ok
 }
 
 // passFail is a verdict's word.
