@@ -97,6 +97,11 @@ func ToolFrom(u catalog.Upstream, t *mcp.Tool, hash string, kept *catalog.Tool) 
 		Title:       t.Title,
 		Description: t.Description,
 		Action:      catalog.Action{Upstream: &catalog.UpstreamTool{Server: u.Name, Tool: t.Name, Pin: hash}},
+		// A server's call may be slow, and the server may know nothing of
+		// tasks: a client that declares them gets the call as a task of
+		// mcptray's, with the task window and the server's progress as its
+		// message.
+		TaskMode: catalog.TaskOptional,
 	}
 	if strings.TrimSpace(out.Description) == "" {
 		out.Description = noDescription
