@@ -122,6 +122,9 @@ type Resource struct {
 	File    string   `json:"file,omitempty"`
 	HTTP    *HTTP    `json:"http,omitempty"`
 	Command *Command `json:"command,omitempty"`
+	// Upstream reads the resource of the same URI from another MCP server
+	// mcptray fronts.
+	Upstream *UpstreamSource `json:"upstream,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by an RFC 6570 URI
@@ -142,6 +145,9 @@ type ResourceTemplate struct {
 	Folder string `json:"folder,omitempty"`
 	// Completions offer values per URI variable.
 	Completions map[string][]string `json:"completions,omitempty"`
+	// Upstream reads the resources the template names from another MCP
+	// server mcptray fronts, by their URIs.
+	Upstream *UpstreamSource `json:"upstream,omitempty"`
 }
 
 // Prompt is a reusable message template.
@@ -153,6 +159,9 @@ type Prompt struct {
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
 	Steps       []InputStep      `json:"steps,omitempty"`
 	Messages    []PromptMessage  `json:"messages"`
+	// Upstream gets the prompt from another MCP server mcptray fronts, in
+	// place of Messages.
+	Upstream *UpstreamPrompt `json:"upstream,omitempty"`
 }
 
 // PromptArgument is one prompt argument; Completions are offered to clients.

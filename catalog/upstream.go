@@ -164,3 +164,19 @@ type UpstreamTool struct {
 	// approves the change (or the server offers the approved one again).
 	Held bool `json:"held,omitempty"`
 }
+
+// UpstreamSource makes a resource or a resource template another MCP
+// server's: a read asks that server for the same URI.
+type UpstreamSource struct {
+	// Server is the Upstream's name.
+	Server string `json:"server"`
+}
+
+// UpstreamPrompt makes a prompt another MCP server's: getting it asks that
+// server, with the arguments as given.
+type UpstreamPrompt struct {
+	// Server is the Upstream's name.
+	Server string `json:"server"`
+	// Prompt is the prompt's name on that server.
+	Prompt string `json:"prompt"`
+}

@@ -71,9 +71,9 @@ type Options struct {
 	// command, so the next start after a crash kills what it left
 	// (actions.KillLeftovers); storage implements it.
 	Processes actions.ProcessGroups
-	// Upstreams calls the tools of the other MCP servers mcptray fronts;
-	// nil answers such a tool's calls with an error.
-	Upstreams actions.UpstreamCaller
+	// Upstreams reaches the other MCP servers mcptray fronts; nil answers
+	// their tools, prompts and resources with an error.
+	Upstreams Upstreams
 	// FilePollInterval is how often file resources that cannot be watched
 	// (see fileWatcher) are checked for changes (default 500 ms); watched
 	// ones are checked when the file system reports them changed. A change
@@ -451,7 +451,10 @@ func (e *Engine) data(ctx context.Context, args map[string]any) *actions.Data {
 	if args == nil {
 		args = map[string]any{}
 	}
-	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load(), Processes: e.opts.Processes, Upstreams: e.opts.Upstreams}
+	d := &actions.Data{Args: args, Inputs: map[string]any{}, Server: e.serverVars, Templates: e.templates.Load(), Processes: e.opts.Processes}
+	if e.opts.Upstreams != nil {
+		d.Upstreams = e.opts.Upstreams
+	}
 	c := callRecordOf(ctx)
 	if secrets := e.opts.Secrets; secrets != nil {
 		d.Secret = func(name string) (string, error) {

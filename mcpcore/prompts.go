@@ -24,6 +24,9 @@ func (e *Engine) addPrompt(srv *mcp.Server, p catalog.Prompt) error {
 // steps asked of the client, then the messages rendered.
 func (e *Engine) promptHandler(p catalog.Prompt) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if p.Upstream != nil {
+			return e.upstreamPrompt(ctx, p, req.Params.Arguments)
+		}
 		args := map[string]any{}
 		for _, a := range p.Arguments {
 			v, ok := req.Params.Arguments[a.Name]

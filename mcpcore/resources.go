@@ -33,6 +33,9 @@ import (
 func (e *Engine) addResource(srv *mcp.Server, r catalog.Resource) error {
 	srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MimeType},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			if r.Upstream != nil {
+				return e.upstreamRead(ctx, r.Upstream.Server, r.URI)
+			}
 			c := &mcp.ResourceContents{URI: r.URI, MIMEType: r.MimeType}
 			switch {
 			case r.Text != "":
@@ -150,6 +153,9 @@ func (e *Engine) addTemplate(srv *mcp.Server, t catalog.ResourceTemplate) error 
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MimeType},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			uri := req.Params.URI
+			if t.Upstream != nil {
+				return e.upstreamRead(ctx, t.Upstream.Server, uri)
+			}
 			vals := tmpl.Match(uri)
 			if vals == nil {
 				return nil, mcp.ResourceNotFoundError(uri)

@@ -1,13 +1,70 @@
 package mcpcore
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// Upstreams reaches the other MCP servers mcptray fronts: their tools
+// (through the actions), prompts and resources. The daemon provides it
+// (internal/gateway).
+type Upstreams interface {
+	actions.UpstreamCaller
+	// GetUpstreamPrompt gets prompt from server with args.
+	GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string) (*mcp.GetPromptResult, error)
+	// ReadUpstreamResource reads uri from server.
+	ReadUpstreamResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error)
+}
+
+// errNoUpstreams answers a prompt or resource of another server where the
+// engine has no Upstreams.
+var errNoUpstreams = errors.New("other MCP servers are not available here")
+
+// upstreamPrompt gets p from its server, the arguments passed as given,
+// and what the server answers redacted of the secrets it was started with.
+func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, args map[string]string) (*mcp.GetPromptResult, error) {
+	if e.opts.Upstreams == nil {
+		return nil, internalError("prompt %q: %v", p.Name, errNoUpstreams)
+	}
+	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(p.Upstream.Server))
+	res, err := e.opts.Upstreams.GetUpstreamPrompt(ctx, p.Upstream.Server, p.Upstream.Prompt, args)
+	if err != nil {
+		return nil, upstreamError(err, "prompt %q of server %q", p.Name, p.Upstream.Server)
+	}
+	return res, nil
+}
+
+// upstreamRead reads uri from server, redacted as upstreamPrompt is.
+func (e *Engine) upstreamRead(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
+	if e.opts.Upstreams == nil {
+		return nil, internalError("resource %s: %v", uri, errNoUpstreams)
+	}
+	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
+	res, err := e.opts.Upstreams.ReadUpstreamResource(ctx, server, uri)
+	if err != nil {
+		return nil, upstreamError(err, "resource %s of server %q", uri, server)
+	}
+	return res, nil
+}
+
+// upstreamError passes a server's JSON-RPC error on as it is (its code
+// means the same to the client), and words any other failure as an
+// internal error naming what was asked.
+func upstreamError(err error, format string, args ...any) error {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je
+	}
+	return internalError(format+": %v", append(args, err)...)
+}
 
 func upstreamEntry(name string) string { return fmt.Sprintf("server %q", name) }
 
@@ -62,19 +119,56 @@ func remoteHeaders(u catalog.Upstream) map[string]catalog.Template {
 	return u.Remote.Headers
 }
 
-// upstreamLinks lists the tools whose upstream action names a server the
-// catalog does not hold.
+// upstreamLinks lists the entries that name a server the catalog does not
+// hold.
 func upstreamLinks(c *catalog.Catalog) []catalog.Problem {
 	known := map[string]bool{}
 	for _, u := range c.Upstreams {
 		known[u.Name] = true
 	}
 	var ps []catalog.Problem
+	link := func(entry, field, server string) {
+		if server != "" && !known[server] {
+			ps = append(ps, catalog.Problem{Entry: entry, Field: field,
+				Message: fmt.Sprintf("no server named %q: add it first (mcptray upstream add)", server)})
+		}
+	}
 	for _, t := range c.Tools {
-		if up := t.Action.Upstream; up != nil && up.Server != "" && !known[up.Server] {
-			ps = append(ps, catalog.Problem{Entry: toolEntry(t.Name), Field: "action.upstream.server",
-				Message: fmt.Sprintf("no server named %q: add it first (mcptray upstream add)", up.Server)})
+		if up := t.Action.Upstream; up != nil {
+			link(toolEntry(t.Name), "action.upstream.server", up.Server)
+		}
+	}
+	for _, pr := range c.Prompts {
+		if up := pr.Upstream; up != nil {
+			link(promptEntry(pr.Name), "upstream.server", up.Server)
+		}
+	}
+	for _, r := range c.Resources {
+		if up := r.Upstream; up != nil {
+			link(resourceEntry(r.URI), "upstream.server", up.Server)
+		}
+	}
+	for _, t := range c.ResourceTemplates {
+		if up := t.Upstream; up != nil {
+			link(templateEntry(t.URITemplate), "upstream.server", up.Server)
 		}
 	}
 	return ps
+}
+
+func checkUpstreamSource(p *problems, u *catalog.UpstreamSource) {
+	if u != nil && u.Server == "" {
+		p.add("upstream.server", "required: the name of the server it belongs to")
+	}
+}
+
+// count is how many of set are true.
+func count(set ...bool) int {
+	n := 0
+	for _, s := range set {
+		if s {
+			n++
+		}
+	}
+	return n
 }

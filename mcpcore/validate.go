@@ -287,14 +287,15 @@ func ValidateResource(r catalog.Resource) []catalog.Problem {
 		p.add("name", "required")
 	}
 	sources := 0
-	for _, set := range []bool{r.Text != "", r.Blob != "", r.File != "", r.HTTP != nil, r.Command != nil} {
+	for _, set := range []bool{r.Text != "", r.Blob != "", r.File != "", r.HTTP != nil, r.Command != nil, r.Upstream != nil} {
 		if set {
 			sources++
 		}
 	}
 	if sources != 1 {
-		p.add("text", "exactly one of text, blob, file, http or command is required (found %d)", sources)
+		p.add("text", "exactly one of text, blob, file, http, command or upstream is required (found %d)", sources)
 	}
+	checkUpstreamSource(p, r.Upstream)
 	if r.HTTP != nil {
 		p.addActions("http", actions.ValidateHTTP(r.HTTP))
 	}
@@ -336,9 +337,10 @@ func ValidateResourceTemplate(t catalog.ResourceTemplate) []catalog.Problem {
 	} else {
 		checkURI(p, "uriTemplate", strings.SplitN(t.URITemplate, "{", 2)[0]+"x")
 	}
-	if (t.Text == "") == (t.Folder == "") {
-		p.add("text", "exactly one of text or folder is required")
+	if n := count(t.Text != "", t.Folder != "", t.Upstream != nil); n != 1 {
+		p.add("text", "exactly one of text, folder or upstream is required (found %d)", n)
 	}
+	checkUpstreamSource(p, t.Upstream)
 	if err := actions.CheckTemplate(t.Text); err != nil {
 		p.add("text", "%v", err)
 	}
@@ -382,7 +384,14 @@ func ValidatePrompt(pr catalog.Prompt) []catalog.Problem {
 		}
 		seen[a.Name] = true
 	}
-	if len(pr.Messages) == 0 {
+	switch {
+	case pr.Upstream != nil && len(pr.Messages) > 0:
+		p.add("messages", "a prompt of another server has no messages of its own")
+	case pr.Upstream != nil:
+		if pr.Upstream.Server == "" || pr.Upstream.Prompt == "" {
+			p.add("upstream", "the server and the prompt's name there are required")
+		}
+	case len(pr.Messages) == 0:
 		p.add("messages", "a prompt needs at least one message")
 	}
 	for i, m := range pr.Messages {

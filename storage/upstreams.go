@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/record"
@@ -145,14 +146,27 @@ type UpstreamUpdate struct {
 	// Changes replace the server's waiting changes; a change already
 	// waiting, with the same hash, keeps when it was first seen.
 	Changes []record.UpstreamChange
+	// Others, when set, replace the server's prompts, resources and
+	// resource templates.
+	Others *UpstreamOthers
+}
+
+// UpstreamOthers are a server's prompts, resources and resource templates
+// as it offers them, each naming the server as its source.
+type UpstreamOthers struct {
+	Prompts   []catalog.Prompt
+	Resources []catalog.Resource
+	Templates []catalog.ResourceTemplate
 }
 
 // ApplyUpstream stores u in one transaction. A tool to put is validated,
 // and refused when its name belongs to another tool than this server's
 // same tool (a tool of mcptray's own, or another server's): the whole
 // update then changes nothing and the error, a *catalog.ValidationError,
-// names every such tool.
-func (s *Store) ApplyUpstream(ctx context.Context, u UpstreamUpdate) error {
+// names every such tool. A prompt, resource or resource template of
+// Others that is invalid, or whose key another entry has, is left out
+// and listed in left, the rest stored.
+func (s *Store) ApplyUpstream(ctx context.Context, u UpstreamUpdate) (left []catalog.Problem, err error) {
 	var ps []catalog.Problem
 	for _, t := range u.Put {
 		if t.Action.Upstream == nil || t.Action.Upstream.Server != u.Server {
@@ -162,9 +176,10 @@ func (s *Store) ApplyUpstream(ctx context.Context, u UpstreamUpdate) error {
 		ps = append(ps, s.validator.Tool(t)...)
 	}
 	if len(ps) > 0 {
-		return &catalog.ValidationError{Problems: ps}
+		return nil, &catalog.ValidationError{Problems: ps}
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		left = nil
 		if _, err := get(ctx, tx, upstreamKind, u.Server); err != nil {
 			return err
 		}
@@ -194,8 +209,15 @@ func (s *Store) ApplyUpstream(ctx context.Context, u UpstreamUpdate) error {
 				return err
 			}
 		}
+		if u.Others != nil {
+			var err error
+			if left, err = s.replaceOthers(ctx, tx, u.Server, u.Others, at); err != nil {
+				return err
+			}
+		}
 		return replaceUpstreamChanges(ctx, tx, u.Server, u.Changes, at)
 	})
+	return left, err
 }
 
 func replaceUpstreamChanges(ctx context.Context, tx *sql.Tx, server string, changes []record.UpstreamChange, at string) error {
@@ -256,4 +278,64 @@ func (s *Store) Upstreams(ctx context.Context) ([]catalog.Upstream, error) {
 		return nil, fmt.Errorf("read servers: %w", err)
 	}
 	return c.Upstreams, nil
+}
+
+// replaceOthers replaces server's prompts, resources and resource
+// templates with o's; it returns the entries left out.
+func (s *Store) replaceOthers(ctx context.Context, tx *sql.Tx, server string, o *UpstreamOthers, at string) ([]catalog.Problem, error) {
+	var left []catalog.Problem
+	left = append(left, replaceFrom(ctx, tx, s.validator, promptKind, server, o.Prompts, func(p *catalog.Prompt) string { return upstreamOf(p.Upstream) }, at)...)
+	left = append(left, replaceFrom(ctx, tx, s.validator, resourceKind, server, o.Resources, func(r *catalog.Resource) string { return sourceOf(r.Upstream) }, at)...)
+	left = append(left, replaceFrom(ctx, tx, s.validator, resourceTemplateKind, server, o.Templates, func(t *catalog.ResourceTemplate) string { return sourceOf(t.Upstream) }, at)...)
+	for _, p := range left {
+		if p.Field == "" && strings.HasPrefix(p.Message, "write failed: ") {
+			return nil, errors.New(strings.TrimPrefix(p.Message, "write failed: "))
+		}
+	}
+	return left, nil
+}
+
+func upstreamOf(p *catalog.UpstreamPrompt) string {
+	if p == nil {
+		return ""
+	}
+	return p.Server
+}
+
+func sourceOf(s *catalog.UpstreamSource) string {
+	if s == nil {
+		return ""
+	}
+	return s.Server
+}
+
+// replaceFrom deletes k's entries whose source is server and stores want
+// in their place, leaving out (and listing) an invalid one and one whose
+// key an entry of another source has.
+func replaceFrom[T any](ctx context.Context, tx *sql.Tx, v Validator, k *kind[T], server string, want []T, source func(*T) string, at string) []catalog.Problem {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`DELETE FROM %s WHERE json_extract(definition, '$.upstream.server') = ?`, k.table), server); err != nil {
+		return []catalog.Problem{{Message: "write failed: " + fmt.Sprintf("clear server %q's %ss: %v", server, k.noun, err)}}
+	}
+	var left []catalog.Problem
+	for i := range want {
+		e := &want[i]
+		entry := fmt.Sprintf("%s %q", k.noun, k.key(e))
+		if ps := k.validate(v, *e); len(ps) > 0 {
+			left = append(left, ps...)
+			continue
+		}
+		cur, err := get(ctx, tx, k, k.key(e))
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return []catalog.Problem{{Message: "write failed: " + err.Error()}}
+		case source(&cur) != server:
+			left = append(left, catalog.Problem{Entry: entry, Field: k.keyField, Message: k.taken(k.key(e)) + ": the server's is left out"})
+			continue
+		}
+		if err := k.upsert(ctx, tx, e, at); err != nil {
+			return []catalog.Problem{{Message: "write failed: " + err.Error()}}
+		}
+	}
+	return left
 }

@@ -100,11 +100,19 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 			}
 			return nil
 		case sub == "refresh" && len(pos) == 1:
-			tools, err := testUpstream(ctx, st, pos[0])
+			u, err := st.Upstream(ctx, pos[0])
 			if err != nil {
 				return err
 			}
-			changes, err := gateway.Sync(ctx, st, fixedTools(tools), pos[0])
+			var tools []*mcp.Tool
+			var changes []record.UpstreamChange
+			err = withGateway(ctx, st, u, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
+				if tools, err = m.Tools(ctx, u.Name); err != nil {
+					return err
+				}
+				changes, err = g.Sync(ctx, u.Name)
+				return err
+			})
 			if err != nil {
 				return err
 			}
@@ -200,10 +208,23 @@ func testUpstream(ctx context.Context, st *storage.Store, name string) ([]*mcp.T
 	return upstream.Test(ctx, u, cfg)
 }
 
-// fixedTools lists tools already read.
-type fixedTools []*mcp.Tool
-
-func (f fixedTools) Tools(context.Context, string) ([]*mcp.Tool, error) { return f, nil }
+// withGateway runs fn with a Manager running u alone (stopped when fn
+// returns) and a Gateway over it and st, within upstreamTimeout.
+func withGateway(ctx context.Context, st *storage.Store, u catalog.Upstream, fn func(context.Context, *upstream.Manager, *gateway.Gateway) error) error {
+	cfg, err := upstreamConfig(ctx, st)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
+	defer cancel()
+	m := upstream.New(cfg)
+	defer m.Close()
+	u.Start, u.Disabled, u.IdleStopMs = catalog.UpstreamOnUse, false, -1
+	m.Set([]catalog.Upstream{u})
+	g := gateway.New(m, st)
+	g.SetUpstreams([]catalog.Upstream{u})
+	return fn(ctx, m, g)
+}
 
 // addUpstream connects to a new server, shows its tools, and on the
 // person's yes stores it with all of them approved as they are now.
@@ -216,29 +237,27 @@ func addUpstream(ctx context.Context, st *storage.Store, u catalog.Upstream, yes
 	} else if !errors.Is(err, storage.ErrNotFound) {
 		return err
 	}
-	cfg, err := upstreamConfig(ctx, st)
-	if err != nil {
-		return err
-	}
 	fmt.Fprintf(env.Stderr, "Connecting to %s…\n", u.Name)
-	tctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
-	tools, err := upstream.Test(tctx, u, cfg)
-	cancel()
-	if err != nil {
-		return fmt.Errorf("server %q: %w", u.Name, err)
-	}
-	printOffered(env.Stdout, u, tools)
-	if !yes {
-		fmt.Fprintf(env.Stdout, "Serve these %d tools to your AI apps through mcptray? [y/N] ", len(tools))
-		answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			return errors.New("nothing added (answer y, or give --yes)")
+	err := withGateway(ctx, st, u, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
+		tools, err := m.Tools(ctx, u.Name)
+		if err != nil {
+			return fmt.Errorf("server %q: %w", u.Name, err)
 		}
-	}
-	if _, err := st.SaveUpstream(ctx, "", u); err != nil {
+		printOffered(env.Stdout, u, tools)
+		if !yes {
+			fmt.Fprintf(env.Stdout, "Serve these %d tools to your AI apps through mcptray? [y/N] ", len(tools))
+			answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				return errors.New("nothing added (answer y, or give --yes)")
+			}
+		}
+		if _, err := st.SaveUpstream(ctx, "", u); err != nil {
+			return err
+		}
+		_, err = g.Sync(ctx, u.Name)
 		return err
-	}
-	if _, err := gateway.Sync(ctx, st, fixedTools(tools), u.Name); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	approved, err := gateway.Approve(ctx, st, u.Name, nil)

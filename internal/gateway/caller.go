@@ -12,10 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Runner runs the servers: lists their tools and calls them
-// (upstream.Manager).
+// Runner runs the servers: lists their tools and calls them, and gives
+// their sessions (upstream.Manager).
 type Runner interface {
 	Lister
+	sessioner
 	CallTool(ctx context.Context, server string, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 }
 
@@ -70,16 +71,12 @@ var errChanged = errors.New("the server changed this tool since you approved it:
 // CallUpstream calls tool on server when the server offers it with the
 // definition hashed pin.
 func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error) {
+	if err := g.usable(server); err != nil {
+		return nil, err
+	}
 	g.mu.Lock()
-	u, known := g.upstreams[server]
 	hash, read := g.offered[server][tool]
 	g.mu.Unlock()
-	if !known {
-		return nil, fmt.Errorf("no server named %q", server)
-	}
-	if u.Disabled {
-		return nil, fmt.Errorf("the server %q is turned off", server)
-	}
 	if !read {
 		if _, err := g.Sync(ctx, server); err != nil {
 			return nil, err
@@ -98,8 +95,24 @@ func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, ar
 	return g.run.CallTool(ctx, server, &mcp.CallToolParams{Name: tool, Arguments: args}, onProgress)
 }
 
+// usable refuses a server the catalog does not hold, or holds turned off.
+func (g *Gateway) usable(server string) error {
+	g.mu.Lock()
+	u, known := g.upstreams[server]
+	g.mu.Unlock()
+	switch {
+	case !known:
+		return fmt.Errorf("no server named %q", server)
+	case u.Disabled:
+		return fmt.Errorf("the server %q is turned off", server)
+	}
+	return nil
+}
+
 // Sync reads server's tools and brings the catalog in line (package Sync),
-// remembering what the server offers for the calls' check.
+// remembering what the server offers for the calls' check; it also serves
+// the server's prompts, resources and resource templates as it offers
+// them now.
 func (g *Gateway) Sync(ctx context.Context, server string) ([]record.UpstreamChange, error) {
 	g.mu.Lock()
 	m, ok := g.syncs[server]
@@ -121,5 +134,13 @@ func (g *Gateway) Sync(ctx context.Context, server string) ([]record.UpstreamCha
 	g.mu.Lock()
 	g.offered[server] = hashes
 	g.mu.Unlock()
-	return syncOffered(ctx, g.store, server, live)
+	u, err := g.store.Upstream(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	more, err := others(ctx, g.run, u)
+	if err != nil {
+		return nil, fmt.Errorf("server %q: %w", server, err)
+	}
+	return syncOffered(ctx, g.store, server, live, more)
 }

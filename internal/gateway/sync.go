@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 
@@ -24,7 +25,7 @@ type Store interface {
 	Upstream(ctx context.Context, name string) (catalog.Upstream, error)
 	UpstreamTools(ctx context.Context, server string) ([]catalog.Tool, error)
 	UpstreamChanges(ctx context.Context, server string) ([]record.UpstreamChange, error)
-	ApplyUpstream(ctx context.Context, u storage.UpstreamUpdate) error
+	ApplyUpstream(ctx context.Context, u storage.UpstreamUpdate) ([]catalog.Problem, error)
 }
 
 // offered is one tool a server offers now.
@@ -68,11 +69,12 @@ func Sync(ctx context.Context, st Store, l Lister, server string) ([]record.Upst
 	if err != nil {
 		return nil, fmt.Errorf("read the tools of server %q: %w", server, err)
 	}
-	return syncOffered(ctx, st, server, live)
+	return syncOffered(ctx, st, server, live, nil)
 }
 
-// syncOffered is Sync, given what the server offers.
-func syncOffered(ctx context.Context, st Store, server string, live map[string]offered) ([]record.UpstreamChange, error) {
+// syncOffered is Sync, given what the server offers: its tools, and its
+// other entries (nil: left as they are).
+func syncOffered(ctx context.Context, st Store, server string, live map[string]offered, more *storage.UpstreamOthers) ([]record.UpstreamChange, error) {
 	u, err := st.Upstream(ctx, server)
 	if err != nil {
 		return nil, err
@@ -81,7 +83,7 @@ func syncOffered(ctx context.Context, st Store, server string, live map[string]o
 	if err != nil {
 		return nil, err
 	}
-	up := storage.UpstreamUpdate{Server: server}
+	up := storage.UpstreamUpdate{Server: server, Others: more}
 	stored := storedByRemote(tools)
 	for _, remote := range slices.Sorted(maps.Keys(stored)) {
 		t := stored[remote]
@@ -121,8 +123,12 @@ func syncOffered(ctx context.Context, st Store, server string, live map[string]o
 		}
 		up.Changes = append(up.Changes, record.UpstreamChange{Server: server, Tool: remote, Kind: record.UpstreamNew, Definition: def, Hash: o.hash})
 	}
-	if err := st.ApplyUpstream(ctx, up); err != nil {
+	left, err := st.ApplyUpstream(ctx, up)
+	if err != nil {
 		return nil, err
+	}
+	for _, p := range left {
+		slog.Warn("an entry of a server mcptray fronts is not served", "server", server, "entry", p.Entry, "why", p.Message)
 	}
 	return st.UpstreamChanges(ctx, server)
 }
@@ -195,7 +201,7 @@ func Approve(ctx context.Context, st Store, server string, names []string) ([]re
 		}
 		up.Put = append(up.Put, nt)
 	}
-	if err := st.ApplyUpstream(ctx, up); err != nil {
+	if _, err := st.ApplyUpstream(ctx, up); err != nil {
 		return nil, err
 	}
 	return approved, nil

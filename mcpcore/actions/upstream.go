@@ -45,11 +45,7 @@ func runUpstream(ctx context.Context, u *catalog.UpstreamTool, data *Data, rep R
 	if data == nil || data.Upstreams == nil {
 		return nil, errNoUpstreams
 	}
-	for _, name := range data.Upstreams.UpstreamSecrets(u.Server) {
-		// Resolved only to be redacted: a secret that cannot be read now
-		// did not reach the server either.
-		_, _ = data.secret(name)
-	}
+	data.ResolveSecrets(data.Upstreams.UpstreamSecrets(u.Server))
 	progress := func(p, total float64, message string) {
 		if rep != nil {
 			_ = rep.Progress(ctx, p, total, data.Redact(message))
@@ -64,4 +60,14 @@ func runUpstream(ctx context.Context, u *catalog.UpstreamTool, data *Data, rep R
 
 func describeUpstream(u *catalog.UpstreamTool) []string {
 	return []string{fmt.Sprintf("Calls the tool %q of the server %q, with the arguments above", u.Tool, u.Server)}
+}
+
+// ResolveSecrets reads the named secrets only so that everything the call
+// produces is redacted of them: those a server was started with, which
+// its answers may echo. A secret that cannot be read now did not reach the
+// server either.
+func (d *Data) ResolveSecrets(names []string) {
+	for _, name := range names {
+		_, _ = d.secret(name)
+	}
 }
