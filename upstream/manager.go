@@ -52,8 +52,10 @@ type Config struct {
 	Elicit func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Sample answers a server's sampling/createMessage; nil: not
 	// supported.
+	//lint:ignore SA1019 servers fronted may still ask (deprecated as of 2026-07-28, SEP-2577)
 	Sample func(ctx context.Context, server string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
 	// Roots answers a server's roots/list; nil declares no roots.
+	//lint:ignore SA1019 servers fronted may still ask (deprecated as of 2026-07-28, SEP-2577)
 	Roots func(ctx context.Context, server string) ([]*mcp.Root, error)
 	// StartTimeout bounds a start, from the program's start (or the first
 	// request) to its answer to MCP's first request; 0 means

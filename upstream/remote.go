@@ -3,10 +3,12 @@ package upstream
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,7 +32,22 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for _, k := range slices.Sorted(maps.Keys(t.headers)) {
 		req.Header.Set(k, t.headers[k])
 	}
+	var cancel context.CancelFunc = func() {}
+	if req.Method == http.MethodDelete {
+		// The session's end, sent by Close: best effort, and bounded more
+		// tightly than go-sdk's 5 s. A go-sdk server answers it once its
+		// calls ended, while go-sdk's client holds back the cancellation
+		// of a call given up just before until Close returns: each waits
+		// for the other until the bound.
+		ctx, c := context.WithTimeout(req.Context(), deleteTimeout)
+		req, cancel = req.WithContext(ctx), c
+	}
 	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		cancel()
+	} else {
+		resp.Body = cancelOnClose{resp.Body, cancel}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -40,6 +57,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.bad = resp.StatusCode
 	}
 	return resp, err
+}
+
+// deleteTimeout bounds the request that ends a Streamable HTTP session.
+const deleteTimeout = 500 * time.Millisecond
+
+// cancelOnClose ends a request's context once its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	defer c.cancel()
+	return c.ReadCloser.Close()
 }
 
 // explain turns err, from a connection or a call, into words.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
@@ -32,8 +33,8 @@ func TestRemoteServers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(tools) != 8 {
-				t.Errorf("%d tools, want 8", len(tools))
+			if len(tools) != 9 {
+				t.Errorf("%d tools, want 9", len(tools))
 			}
 			if st := m.Status("web"); st.Protocol != c.protocol {
 				t.Errorf("protocol %q, want %q", st.Protocol, c.protocol)
@@ -43,6 +44,13 @@ func TestRemoteServers(t *testing.T) {
 			}
 			if seen := progressOf(t, m, "web", 3); seen[2] != "client-token-7 3/3 step 3" {
 				t.Errorf("progress: %q", seen)
+			}
+			// Closing just after a call was given up: go-sdk's client and
+			// server would wait 5 s for each other (remote.go, deleteTimeout).
+			start := time.Now()
+			m.Close()
+			if d := time.Since(start); d > 4*time.Second {
+				t.Errorf("Close took %v", d)
 			}
 		})
 	}

@@ -33,8 +33,8 @@ func TestStdioServer(t *testing.T) {
 	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
-	if len(tools) != 8 {
-		t.Errorf("tools over pages of 3: %v, want 8", names)
+	if len(tools) != 9 {
+		t.Errorf("tools over pages of 3: %v, want 9", names)
 	}
 	st := m.Status("up")
 	if st.State != Running || st.Protocol != "2026-07-28" {
@@ -332,5 +332,27 @@ func TestSetReconciles(t *testing.T) {
 	}
 	if st := m.Status("b"); st.State != Stopped {
 		t.Errorf("b enabled again, not used yet: %s", st.State)
+	}
+}
+
+// TestElicitationReachesConfig: a server's question during a call reaches
+// Config.Elicit with the server's name; without Elicit it is refused.
+func TestElicitationReachesConfig(t *testing.T) {
+	var asked []string
+	m := newManager(t, Config{Elicit: func(_ context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+		asked = append(asked, server+": "+p.Message)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}, command(t, "up"))
+	if got := call(t, m, "up", "ask", map[string]any{"text": "Who are you?"}); got != "accept Ada" {
+		t.Errorf("answer: %q", got)
+	}
+	if len(asked) != 1 || asked[0] != "up: Who are you?" {
+		t.Errorf("asked: %q", asked)
+	}
+
+	bare := newManager(t, Config{}, command(t, "up"))
+	res, err := bare.CallTool(context.Background(), "up", &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "?"}}, nil)
+	if err == nil && !res.IsError {
+		t.Errorf("without Elicit: %s", testutil.MustJSON(t, res))
 	}
 }

@@ -159,6 +159,17 @@ func newServer() *mcp.Server {
 			go cmd.Wait()
 			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation) and says the answer"},
+		func(_ context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+			// The 2026-07-28 way, which go-sdk's server turns into an
+			// elicitation/create for a 2025-11-25 client.
+			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: a.Text,
+					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
+			}
+			return text(fmt.Sprintf("%s %v", res.Action, res.Content["name"])), nil, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "pid", Description: "says its pid"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return text(strconv.Itoa(os.Getpid())), nil, nil
