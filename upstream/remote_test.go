@@ -15,6 +15,7 @@ import (
 // server speaks 2026-07-28, a session server 2025-11-25) and the older
 // HTTP+SSE, with the headers sent: tools over pages, calls, progress.
 func TestRemoteServers(t *testing.T) {
+	upserver(t)
 	cases := []struct {
 		name, transport, protocol string
 		args                      []string

@@ -195,7 +195,7 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 				return nil, fmt.Errorf("upstream %q: %w", s.def.Name, a.err)
 			}
 		case time.Now().Before(s.retryAt):
-			return nil, fmt.Errorf("upstream %q is not running: %v; mcptray starts it again at %s (in %s)",
+			return nil, fmt.Errorf("upstream %q is not running: %v; mcptray tries it again at %s (in %s)",
 				s.def.Name, s.lastErr, s.retryAt.Format(time.TimeOnly), time.Until(s.retryAt).Round(time.Second))
 		default:
 			s.begin()

@@ -149,7 +149,7 @@ func TestCrashRestartsWithBackoff(t *testing.T) {
 			}
 		}
 		delays = append(delays, st.RetryAt.Sub(crashed))
-		if _, err := m.Tools(context.Background(), "up"); err == nil || !strings.Contains(err.Error(), "starts it again at") {
+		if _, err := m.Tools(context.Background(), "up"); err == nil || !strings.Contains(err.Error(), "tries it again at") {
 			t.Errorf("a use while backing off: %v", err)
 		}
 		waitState(t, m, "up", Running)
@@ -213,33 +213,49 @@ func TestStartFailuresInWords(t *testing.T) {
 		u    catalog.Upstream
 		want []string
 	}{
-		{"npx missing", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{"npx", "-y", "x"},
-			Env: map[string]catalog.Template{"PATH": catalog.Template(t.TempDir())}}},
-			[]string{`"npx" was not found: install Node.js, or give the full path to npx`}},
-		{"unknown program", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{"no-such-program-here"}}},
-			[]string{`"no-such-program-here" was not found: install it, or give its full path`}},
 		{"exits at once", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin, "-exit", "2"}}},
 			[]string{"ended before answering (exit status 2)", "error: the setting TOKEN is missing"}},
 		{"not MCP", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin, "-garbage"}}},
 			[]string{`does not speak MCP on its standard output: it wrote "hello, I am not an MCP server"`}},
-		{"no folder", catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{bin}, Dir: "/no/such/folder"}},
-			[]string{"the working folder /no/such/folder does not exist"}},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			c.u.Name = "up"
-			// The server that speaks no MCP is given up after this.
-			_, err := Test(context.Background(), c.u, Config{StartTimeout: time.Second})
-			if err == nil {
-				t.Fatal("no error")
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("%q lacks %q", err, w)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { testFails(t, c.u, c.want...) })
 	}
+}
+
+// testFails checks that Test of u fails saying each of want.
+func testFails(t *testing.T, u catalog.Upstream, want ...string) {
+	t.Helper()
+	u.Name = "up"
+	// The server that speaks no MCP is given up after this.
+	_, err := Test(context.Background(), u, Config{StartTimeout: time.Second})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q lacks %q", err, w)
+		}
+	}
+}
+
+// TestProgramNotFoundInWords: a program that is not there is said so,
+// with what to install for the usual ones, before anything starts.
+func TestProgramNotFoundInWords(t *testing.T) {
+	noPath := map[string]catalog.Template{"PATH": catalog.Template(t.TempDir())}
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"npx", "-y", "x"}, `"npx" was not found: install Node.js, or give the full path to npx`},
+		{[]string{"uvx", "mcp-server-git"}, `"uvx" was not found: install uv (docs.astral.sh/uv), or give the full path to uvx`},
+		{[]string{"docker", "run", "-i", "x"}, `"docker" was not found: install Docker, or give the full path to docker`},
+		{[]string{"no-such-program-here"}, `"no-such-program-here" was not found: install it, or give its full path`},
+	} {
+		testFails(t, catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: c.argv, Env: noPath}}, c.want)
+	}
+	testFails(t, catalog.Upstream{Command: &catalog.UpstreamCommand{Argv: []string{"sh"}, Dir: "/no/such/folder"}},
+		"the working folder /no/such/folder does not exist")
 }
 
 // TestBannerOnStdoutIsSkipped: a server printing a line that is not MCP
