@@ -96,15 +96,7 @@ func progressOf(t testing.TB, m *Manager, server string, n int) []string {
 // server (notifications/cancelled), which keeps serving.
 func TestCancellationReachesTheServer(t *testing.T) {
 	m := newManager(t, Config{}, command(t, "up"))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := m.CallTool(ctx, "up", &mcp.CallToolParams{Name: "wait"}, nil)
-		done <- err
-	}()
-	testutil.Eventually(t, "the server to wait", func() bool { return hasLine(m.Status("up").Stderr, "waiting") })
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
+	if err := startWait(t, m)(); !errors.Is(err, context.Canceled) {
 		t.Errorf("the call cancelled: %v", err)
 	}
 	testutil.Eventually(t, "the server to see the cancellation", func() bool {
@@ -112,6 +104,23 @@ func TestCancellationReachesTheServer(t *testing.T) {
 	})
 	if got := call(t, m, "up", "echo", map[string]any{"text": "still here"}); got != "still here" {
 		t.Errorf("after: %q", got)
+	}
+}
+
+// startWait calls the wait tool and returns once the server runs it,
+// with what cancels the call and returns how it ended.
+func startWait(t testing.TB, m *Manager) (cancel func() error) {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.CallTool(ctx, "up", &mcp.CallToolParams{Name: "wait"}, nil)
+		done <- err
+	}()
+	testutil.Eventually(t, "the server to run the call", func() bool { return hasLine(m.Status("up").Stderr, "waiting") })
+	return func() error {
+		stop()
+		return <-done
 	}
 }
 
@@ -183,24 +192,15 @@ func TestIdleStopWaitsForCalls(t *testing.T) {
 	u := command(t, "up")
 	u.IdleStopMs = 100
 	m := newManager(t, Config{}, u)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := m.CallTool(ctx, "up", &mcp.CallToolParams{Name: "wait"}, nil)
-		done <- err
-	}()
-	testutil.Eventually(t, "the call to run", func() bool { return hasLine(m.Status("up").Stderr, "waiting") })
-	// Five idle times pass under the running call; the stop it would make
-	// is seen as the state changing, so look each time.
-	deadline := time.Now().Add(500 * time.Millisecond)
-	for time.Now().Before(deadline) {
-		if st := m.Status("up"); st.State != Running {
-			t.Fatalf("during a call: %s", st.State)
-		}
-		time.Sleep(20 * time.Millisecond)
+	// A use just before arms the idle stop; the call must disarm it.
+	call(t, m, "up", "echo", map[string]any{"text": "armed"})
+	cancel := startWait(t, m)
+	// Five idle times pass under the call: a stop would end it with "was
+	// stopped" rather than the cancellation.
+	time.Sleep(5 * u.IdleStop())
+	if err := cancel(); !errors.Is(err, context.Canceled) {
+		t.Errorf("the call under the idle time: %v", err)
 	}
-	cancel()
-	<-done
 	waitState(t, m, "up", Stopped)
 }
 
