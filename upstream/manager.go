@@ -196,12 +196,15 @@ func (m *Manager) Session(ctx context.Context, server string) (cs *mcp.ClientSes
 
 // Tools lists the server's tools, every page, starting it if need be.
 func (m *Manager) Tools(ctx context.Context, server string) ([]*mcp.Tool, error) {
-	cs, done, err := m.Session(ctx, server)
+	s, err := m.server(server)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	tools, err := listTools(ctx, cs)
+	var tools []*mcp.Tool
+	err = s.use(ctx, func(c *conn) (err error) {
+		tools, err = listTools(ctx, c.session)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("upstream %q: listing its tools: %w", server, err)
 	}
@@ -230,17 +233,6 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer s.release()
-	// A stop (idle, Set, Close) cancels the calls still running, so that
-	// closing the session never waits for them.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
-
 	params := *p
 	if a, ok := params.Arguments.(map[string]any); ok && a == nil {
 		// A nil map is not go-sdk's nil: it would go out as "arguments":
@@ -253,11 +245,20 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		params.Meta = maps.Clone(p.Meta)
 		params.SetProgressToken(token)
 	}
-	res, err := c.session.CallTool(ctx, &params)
-	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+	var res *mcp.CallToolResult
+	err = s.use(ctx, func(c *conn) error {
+		// A stop (idle, Set, Close) cancels the calls still running, so
+		// that closing the session never waits for them.
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
+		res, err = c.session.CallTool(ctx, &params)
+		if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != ctx.Err() {
 			err = cause
 		}
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("upstream %q: calling %s: %w", server, p.Name, err)
 	}
 	return res, nil

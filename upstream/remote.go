@@ -2,10 +2,12 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"time"
@@ -108,11 +110,21 @@ func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (
 		ht.base.CloseIdleConnections()
 		return nil, ht.explain(r.URL, err)
 	}
-	return newConn(cs, func() {
+	c := newConn(cs, func() {
 		_ = cs.Close()
 		endLife()
 		ht.base.CloseIdleConnections()
-	}), nil
+	})
+	c.unreachable = func(err error) error {
+		// A request that got no answer at all; a refusal (401, 404…) is
+		// the server's answer, said by the error itself.
+		var urlErr *url.Error
+		if !errors.As(err, &urlErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil // answered, or given up by the caller
+		}
+		return httpWords(r.URL, 0, err)
+	}
+	return c, nil
 }
 
 // lifetime connects its transport with ctx rather than the start's

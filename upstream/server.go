@@ -203,6 +203,27 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 	}
 }
 
+// use runs f on the session, started if need be, counted as a use. When
+// the server answers that it no longer knows the session (it restarted;
+// nothing was done), f runs again once on a new one.
+func (s *server) use(ctx context.Context, f func(*conn) error) error {
+	for try := 0; ; try++ {
+		c, err := s.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		err = f(c)
+		s.release()
+		if err == nil {
+			return nil
+		}
+		if try > 0 || ctx.Err() != nil || !errors.Is(err, mcp.ErrSessionMissing) && !c.forgotten() {
+			return s.broken(c, err)
+		}
+		s.forget(c)
+	}
+}
+
 // release ends a use; the last one starts the idle countdown.
 func (s *server) release() {
 	s.mu.Lock()
@@ -326,6 +347,10 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	s.listChanged()
 
 	<-c.ended
+	if errors.Is(c.endErr, mcp.ErrSessionMissing) {
+		s.forget(c)
+		return
+	}
 	s.mu.Lock()
 	crashed := s.conn == c
 	if crashed {
@@ -342,6 +367,49 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	s.mu.Unlock()
 	s.m.log.Warn("upstream ended by itself", "server", def.Name, "error", why)
 	s.listChanged()
+}
+
+// broken looks at a use's error: one saying that the server cannot be
+// reached any more ends the session as a crash does (a remote server keeps
+// its session on its side, so go-sdk's would otherwise stay open, every
+// call failing), and is said in words.
+func (s *server) broken(c *conn, err error) error {
+	if c.unreachable == nil {
+		return err
+	}
+	words := c.unreachable(err)
+	if words == nil {
+		return err
+	}
+	s.mu.Lock()
+	lost := s.conn == c
+	if lost {
+		s.conn = nil
+		s.failed(words, c.started)
+	}
+	s.mu.Unlock()
+	if lost {
+		s.m.log.Warn("upstream unreachable", "server", s.def.Name, "error", words)
+		s.m.running.Go(c.stop)
+		s.listChanged()
+	}
+	return words
+}
+
+// forget drops a session the server no longer knows (it restarted),
+// which is no failure: the next use opens a new one at once.
+func (s *server) forget(c *conn) {
+	s.mu.Lock()
+	mine := s.conn == c
+	if mine {
+		s.conn = nil
+		s.setState(Stopped)
+	}
+	s.mu.Unlock()
+	if mine {
+		s.m.log.Info("upstream forgot its session; a new one opens at its next use", "server", s.def.Name)
+		s.m.running.Go(c.stop)
+	}
 }
 
 // failed records a failed start (up zero) or the end of a session that
@@ -393,13 +461,18 @@ type conn struct {
 	// are cancelled with it.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// ended closes when the session ended, from either side.
+	// ended closes when the session ended, from either side; endErr is
+	// then why.
 	ended   chan struct{}
+	endErr  error
 	started time.Time
 	end     func() // closes the session and ends its program, waiting
 	once    sync.Once
 	// why says why a session that ended by itself ended.
 	why func() error
+	// unreachable, for a remote server, says in words why a use's error
+	// means that the server cannot be reached; nil when it does not.
+	unreachable func(error) error
 }
 
 // newConn watches cs; end closes it for good.
@@ -408,10 +481,21 @@ func newConn(cs *mcp.ClientSession, end func()) *conn {
 	c := &conn{session: cs, ctx: ctx, cancel: cancel, ended: make(chan struct{}), started: time.Now(), end: end,
 		why: func() error { return errors.New("the connection was lost") }}
 	go func() {
-		_ = cs.Wait()
+		c.endErr = cs.Wait()
 		close(c.ended)
 	}()
 	return c
+}
+
+// forgotten says whether the session ended because the server no longer
+// knew it; a call on it may then have failed with the session's end.
+func (c *conn) forgotten() bool {
+	select {
+	case <-c.ended:
+		return errors.Is(c.endErr, mcp.ErrSessionMissing)
+	default:
+		return false
+	}
 }
 
 // stop cancels the calls running, then ends the session and its program.

@@ -28,6 +28,7 @@ func main() {
 		httpMode  = flag.String("http", "", "serve over HTTP: streamable or sse")
 		stateless = flag.Bool("stateless", false, "with -http streamable: serve 2026-07-28 (stateless) only")
 		token     = flag.String("token", "", "with -http: the bearer token required")
+		addr      = flag.String("addr", "127.0.0.1:0", "with -http: where to listen")
 	)
 	flag.Parse()
 	switch {
@@ -55,11 +56,11 @@ func main() {
 		}
 		return
 	}
-	serveHTTP(srv, *httpMode, *stateless, *token)
+	serveHTTP(srv, *httpMode, *addr, *stateless, *token)
 }
 
-// serveHTTP serves srv on a free loopback port, printing its URL.
-func serveHTTP(srv *mcp.Server, mode string, stateless bool, token string) {
+// serveHTTP serves srv at addr, printing its URL.
+func serveHTTP(srv *mcp.Server, mode, addr string, stateless bool, token string) {
 	get := func(*http.Request) *mcp.Server { return srv }
 	var h http.Handler
 	path := "/mcp"
@@ -68,7 +69,7 @@ func serveHTTP(srv *mcp.Server, mode string, stateless bool, token string) {
 	} else {
 		h = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: stateless})
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
