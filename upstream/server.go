@@ -171,7 +171,7 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 	for {
 		switch {
 		case s.retired:
-			return nil, fmt.Errorf("upstream %q was stopped: %w", s.def.Name, ErrClosed)
+			return nil, fmt.Errorf("upstream %q was stopped", s.def.Name)
 		case s.def.Disabled:
 			return nil, fmt.Errorf("upstream %q is turned off", s.def.Name)
 		case s.conn != nil:
@@ -196,7 +196,7 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 			}
 		case time.Now().Before(s.retryAt):
 			return nil, fmt.Errorf("upstream %q is not running: %v; mcptray tries it again at %s (in %s)",
-				s.def.Name, s.lastErr, s.retryAt.Format(time.TimeOnly), time.Until(s.retryAt).Round(time.Second))
+				s.def.Name, s.lastErr, s.retryAt.Format(time.TimeOnly), time.Until(s.retryAt).Round(100*time.Millisecond))
 		default:
 			s.begin()
 		}
@@ -349,6 +349,7 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	<-c.ended
 	if errors.Is(c.endErr, mcp.ErrSessionMissing) {
 		s.forget(c)
+		<-c.stopped
 		return
 	}
 	s.mu.Lock()
@@ -358,7 +359,9 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	}
 	s.mu.Unlock()
 	if !crashed {
-		return // stopped on purpose
+		// Stopped on purpose: counted (for Close) until the program ended.
+		<-c.stopped
+		return
 	}
 	c.stop()
 	why := c.why()
@@ -390,7 +393,7 @@ func (s *server) broken(c *conn, err error) error {
 	s.mu.Unlock()
 	if lost {
 		s.m.log.Warn("upstream unreachable", "server", s.def.Name, "error", words)
-		s.m.running.Go(c.stop)
+		go c.stop() // its run waits for it, for Close
 		s.listChanged()
 	}
 	return words
@@ -408,7 +411,7 @@ func (s *server) forget(c *conn) {
 	s.mu.Unlock()
 	if mine {
 		s.m.log.Info("upstream forgot its session; a new one opens at its next use", "server", s.def.Name)
-		s.m.running.Go(c.stop)
+		go c.stop() // its run waits for it, for Close
 	}
 }
 
@@ -468,6 +471,7 @@ type conn struct {
 	started time.Time
 	end     func() // closes the session and ends its program, waiting
 	once    sync.Once
+	stopped chan struct{} // closed once end returned
 	// why says why a session that ended by itself ended.
 	why func() error
 	// unreachable, for a remote server, says in words why a use's error
@@ -479,7 +483,7 @@ type conn struct {
 func newConn(cs *mcp.ClientSession, end func()) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{session: cs, ctx: ctx, cancel: cancel, ended: make(chan struct{}), started: time.Now(), end: end,
-		why: func() error { return errors.New("the connection was lost") }}
+		stopped: make(chan struct{}), why: func() error { return errors.New("the connection was lost") }}
 	go func() {
 		c.endErr = cs.Wait()
 		close(c.ended)
@@ -501,5 +505,8 @@ func (c *conn) forgotten() bool {
 // stop cancels the calls running, then ends the session and its program.
 func (c *conn) stop() {
 	c.cancel()
-	c.once.Do(c.end)
+	c.once.Do(func() {
+		c.end()
+		close(c.stopped)
+	})
 }
