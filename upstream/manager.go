@@ -113,7 +113,8 @@ func New(cfg Config) *Manager {
 // Set makes ups the servers: new ones are added (and started if atStart),
 // removed, disabled ones and ones whose command or address changed are
 // stopped (a changed one starts anew on its next use), and the rest keep
-// running with their new settings. It does not wait for stops.
+// running with their new settings. It does not wait for the stops (a
+// program has a few seconds to end); Close does.
 func (m *Manager) Set(ups []catalog.Upstream) {
 	m.mu.Lock()
 	if m.closed {
@@ -149,9 +150,14 @@ func (m *Manager) Set(ups []catalog.Upstream) {
 			stop = append(stop, s)
 		}
 	}
+	// Counted under m.mu, so that a Close after this waits for them.
+	m.running.Add(len(stop))
 	m.mu.Unlock()
 	for _, s := range stop {
-		s.stop("its settings changed")
+		go func() {
+			defer m.running.Done()
+			s.stop("its settings changed")
+		}()
 	}
 	for _, s := range start {
 		s.startSoon()
