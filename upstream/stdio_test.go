@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -371,4 +372,24 @@ func TestElicitationReachesConfig(t *testing.T) {
 	if err == nil && !res.IsError {
 		t.Errorf("without Elicit: %s", testutil.MustJSON(t, res))
 	}
+}
+
+// TestStopAsksBeforeKilling: a server that outlives the end of its input
+// is asked to end (SIGTERM) before it is killed, as MCP's stdio shutdown
+// says.
+func TestStopAsksBeforeKilling(t *testing.T) {
+	upserver(t)
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	u := command(t, "up", "-linger")
+	m := newManager(t, Config{}, u)
+	pid := pidOf(t, m, "up")
+	u.Disabled = true
+	m.Set([]catalog.Upstream{u})
+	testutil.EventuallyShows(t, "the server to be asked to end", func() (bool, string) {
+		st := m.Status("up").Stderr
+		return hasLine(st, "got SIGTERM"), strings.Join(st, " | ")
+	})
+	gone(t, "the server", pid)
 }

@@ -13,7 +13,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,6 +31,7 @@ func main() {
 		stateless = flag.Bool("stateless", false, "with -http streamable: serve 2026-07-28 (stateless) only")
 		token     = flag.String("token", "", "with -http: the bearer token required")
 		addr      = flag.String("addr", "127.0.0.1:0", "with -http: where to listen")
+		linger    = flag.Bool("linger", false, "keep running once the input ended, until SIGTERM")
 	)
 	flag.Parse()
 	switch {
@@ -53,6 +56,13 @@ func main() {
 		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
 			os.Exit(1)
+		}
+		if *linger {
+			term := make(chan os.Signal, 1)
+			signal.Notify(term, syscall.SIGTERM)
+			fmt.Fprintln(os.Stderr, "input ended; lingering")
+			<-term
+			fmt.Fprintln(os.Stderr, "got SIGTERM")
 		}
 		return
 	}
