@@ -153,6 +153,14 @@ func (g *groups) count() (running, added int) {
 // httpServer starts the test server over HTTP and returns its address.
 func httpServer(t testing.TB, args ...string) string {
 	t.Helper()
+	url, _ := httpServerAt(t, args...)
+	return url
+}
+
+// httpServerAt starts the test server over HTTP and returns its address
+// and what stops it.
+func httpServerAt(t testing.TB, args ...string) (url string, stop func()) {
+	t.Helper()
 	cmd := exec.Command(upserver(t), args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -162,15 +170,19 @@ func httpServer(t testing.TB, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+	t.Cleanup(stop)
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("the HTTP test server's address: %v", err)
 	}
-	return strings.TrimSpace(line)
+	return strings.TrimSpace(line), stop
 }
 
 // waitState waits until the server's state is want.

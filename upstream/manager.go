@@ -52,8 +52,10 @@ type Config struct {
 	Elicit func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Sample answers a server's sampling/createMessage; nil: not
 	// supported.
+	//lint:ignore SA1019 servers fronted may still ask (deprecated as of 2026-07-28, SEP-2577)
 	Sample func(ctx context.Context, server string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
 	// Roots answers a server's roots/list; nil declares no roots.
+	//lint:ignore SA1019 servers fronted may still ask (deprecated as of 2026-07-28, SEP-2577)
 	Roots func(ctx context.Context, server string) ([]*mcp.Root, error)
 	// StartTimeout bounds a start, from the program's start (or the first
 	// request) to its answer to MCP's first request; 0 means
@@ -111,7 +113,8 @@ func New(cfg Config) *Manager {
 // Set makes ups the servers: new ones are added (and started if atStart),
 // removed, disabled ones and ones whose command or address changed are
 // stopped (a changed one starts anew on its next use), and the rest keep
-// running with their new settings. It does not wait for stops.
+// running with their new settings. It does not wait for the stops (a
+// program has a few seconds to end); Close does.
 func (m *Manager) Set(ups []catalog.Upstream) {
 	m.mu.Lock()
 	if m.closed {
@@ -147,9 +150,14 @@ func (m *Manager) Set(ups []catalog.Upstream) {
 			stop = append(stop, s)
 		}
 	}
+	// Counted under m.mu, so that a Close after this waits for them.
+	m.running.Add(len(stop))
 	m.mu.Unlock()
 	for _, s := range stop {
-		s.stop("its settings changed")
+		go func() {
+			defer m.running.Done()
+			s.stop("its settings changed")
+		}()
 	}
 	for _, s := range start {
 		s.startSoon()
@@ -194,12 +202,15 @@ func (m *Manager) Session(ctx context.Context, server string) (cs *mcp.ClientSes
 
 // Tools lists the server's tools, every page, starting it if need be.
 func (m *Manager) Tools(ctx context.Context, server string) ([]*mcp.Tool, error) {
-	cs, done, err := m.Session(ctx, server)
+	s, err := m.server(server)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	tools, err := listTools(ctx, cs)
+	var tools []*mcp.Tool
+	err = s.use(ctx, func(c *conn) (err error) {
+		tools, err = listTools(ctx, c.session)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("upstream %q: listing its tools: %w", server, err)
 	}
@@ -228,17 +239,6 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer s.release()
-	// A stop (idle, Set, Close) cancels the calls still running, so that
-	// closing the session never waits for them.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
-
 	params := *p
 	if a, ok := params.Arguments.(map[string]any); ok && a == nil {
 		// A nil map is not go-sdk's nil: it would go out as "arguments":
@@ -251,11 +251,20 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		params.Meta = maps.Clone(p.Meta)
 		params.SetProgressToken(token)
 	}
-	res, err := c.session.CallTool(ctx, &params)
-	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+	var res *mcp.CallToolResult
+	err = s.use(ctx, func(c *conn) error {
+		// A stop (idle, Set, Close) cancels the calls still running, so
+		// that closing the session never waits for them.
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
+		res, err = c.session.CallTool(ctx, &params)
+		if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != ctx.Err() {
 			err = cause
 		}
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("upstream %q: calling %s: %w", server, p.Name, err)
 	}
 	return res, nil

@@ -2,11 +2,15 @@ package upstream
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,7 +34,22 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for _, k := range slices.Sorted(maps.Keys(t.headers)) {
 		req.Header.Set(k, t.headers[k])
 	}
+	var cancel context.CancelFunc = func() {}
+	if req.Method == http.MethodDelete {
+		// The session's end, sent by Close: best effort, and bounded more
+		// tightly than go-sdk's 5 s. A go-sdk server answers it once its
+		// calls ended, while go-sdk's client holds back the cancellation
+		// of a call given up just before until Close returns: each waits
+		// for the other until the bound.
+		ctx, c := context.WithTimeout(req.Context(), deleteTimeout)
+		req, cancel = req.WithContext(ctx), c
+	}
 	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		cancel()
+	} else {
+		resp.Body = cancelOnClose{resp.Body, cancel}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
@@ -40,6 +59,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.bad = resp.StatusCode
 	}
 	return resp, err
+}
+
+// deleteTimeout bounds the request that ends a Streamable HTTP session.
+const deleteTimeout = 500 * time.Millisecond
+
+// cancelOnClose ends a request's context once its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	defer c.cancel()
+	return c.ReadCloser.Close()
 }
 
 // explain turns err, from a connection or a call, into words.
@@ -77,11 +110,21 @@ func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (
 		ht.base.CloseIdleConnections()
 		return nil, ht.explain(r.URL, err)
 	}
-	return newConn(cs, func() {
+	c := newConn(cs, func() {
 		_ = cs.Close()
 		endLife()
 		ht.base.CloseIdleConnections()
-	}), nil
+	})
+	c.unreachable = func(err error) error {
+		// A request that got no answer at all; a refusal (401, 404…) is
+		// the server's answer, said by the error itself.
+		var urlErr *url.Error
+		if !errors.As(err, &urlErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil // answered, or given up by the caller
+		}
+		return httpWords(r.URL, 0, err)
+	}
+	return c, nil
 }
 
 // lifetime connects its transport with ctx rather than the start's

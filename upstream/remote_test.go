@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
@@ -14,6 +15,7 @@ import (
 // server speaks 2026-07-28, a session server 2025-11-25) and the older
 // HTTP+SSE, with the headers sent: tools over pages, calls, progress.
 func TestRemoteServers(t *testing.T) {
+	upserver(t)
 	cases := []struct {
 		name, transport, protocol string
 		args                      []string
@@ -32,8 +34,8 @@ func TestRemoteServers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(tools) != 8 {
-				t.Errorf("%d tools, want 8", len(tools))
+			if len(tools) != 9 {
+				t.Errorf("%d tools, want 9", len(tools))
 			}
 			if st := m.Status("web"); st.Protocol != c.protocol {
 				t.Errorf("protocol %q, want %q", st.Protocol, c.protocol)
@@ -43,6 +45,13 @@ func TestRemoteServers(t *testing.T) {
 			}
 			if seen := progressOf(t, m, "web", 3); seen[2] != "client-token-7 3/3 step 3" {
 				t.Errorf("progress: %q", seen)
+			}
+			// Closing just after a call was given up: go-sdk's client and
+			// server would wait 5 s for each other (remote.go, deleteTimeout).
+			start := time.Now()
+			m.Close()
+			if d := time.Since(start); d > 4*time.Second {
+				t.Errorf("Close took %v", d)
 			}
 		})
 	}
@@ -73,5 +82,56 @@ func TestRemoteFailuresInWords(t *testing.T) {
 				t.Errorf("got %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestRemoteServerComesBack: a remote server that goes away is said to be
+// unreachable (the session is dropped, not kept failing), and once it is
+// back the next use after the delay opens a new session.
+func TestRemoteServerComesBack(t *testing.T) {
+	for _, c := range []struct{ name, transport, mode string }{
+		{"streamable", catalog.UpstreamStreamable, "streamable"},
+		{"sse", catalog.UpstreamSSE, "sse"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr := fmt.Sprintf("127.0.0.1:%d", testutil.FreePort(t))
+			url, stop := httpServerAt(t, "-http", c.mode, "-addr", addr)
+			m := newManager(t, Config{}, catalog.Upstream{Name: "web", Remote: &catalog.UpstreamRemote{URL: url, Transport: c.transport}})
+			call(t, m, "web", "echo", map[string]any{"text": "before"})
+			stop()
+			// The SSE stream's end shows at once; a Streamable HTTP
+			// session notices at its next use.
+			testutil.EventuallyShows(t, "the server's absence", func() (bool, string) {
+				_, err := m.Tools(context.Background(), "web")
+				st := m.Status("web")
+				return st.State == BackingOff || st.State == Failed, fmt.Sprint(err)
+			})
+			if st := m.Status("web"); c.mode == "streamable" && !strings.Contains(st.LastError, "nothing is listening at "+url) {
+				t.Errorf("LastError: %q", st.LastError)
+			}
+			httpServerAt(t, "-http", c.mode, "-addr", addr)
+			waitState(t, m, "web", Failed) // the delay is over
+			if got := call(t, m, "web", "echo", map[string]any{"text": "after"}); got != "after" {
+				t.Errorf("echo after: %q", got)
+			}
+		})
+	}
+}
+
+// TestRemoteSessionForgotten: a Streamable HTTP server that restarted
+// between two calls no longer knows the session (HTTP 404): the call is
+// made again on a new session, without an error or a delay.
+func TestRemoteSessionForgotten(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", testutil.FreePort(t))
+	url, stop := httpServerAt(t, "-http", "streamable", "-addr", addr)
+	m := newManager(t, Config{}, catalog.Upstream{Name: "web", Remote: &catalog.UpstreamRemote{URL: url}})
+	call(t, m, "web", "echo", map[string]any{"text": "before"})
+	stop()
+	httpServerAt(t, "-http", "streamable", "-addr", addr)
+	if got := call(t, m, "web", "echo", map[string]any{"text": "after"}); got != "after" {
+		t.Errorf("echo after the restart: %q", got)
+	}
+	if st := m.Status("web"); st.State != Running || st.LastError != "" {
+		t.Errorf("status: %s %q", st.State, st.LastError)
 	}
 }

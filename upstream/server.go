@@ -171,7 +171,7 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 	for {
 		switch {
 		case s.retired:
-			return nil, fmt.Errorf("upstream %q was stopped: %w", s.def.Name, ErrClosed)
+			return nil, fmt.Errorf("upstream %q was stopped", s.def.Name)
 		case s.def.Disabled:
 			return nil, fmt.Errorf("upstream %q is turned off", s.def.Name)
 		case s.conn != nil:
@@ -195,11 +195,32 @@ func (s *server) acquire(ctx context.Context) (*conn, error) {
 				return nil, fmt.Errorf("upstream %q: %w", s.def.Name, a.err)
 			}
 		case time.Now().Before(s.retryAt):
-			return nil, fmt.Errorf("upstream %q is not running: %v; mcptray starts it again at %s (in %s)",
-				s.def.Name, s.lastErr, s.retryAt.Format(time.TimeOnly), time.Until(s.retryAt).Round(time.Second))
+			return nil, fmt.Errorf("upstream %q is not running: %v; mcptray tries it again at %s (in %s)",
+				s.def.Name, s.lastErr, s.retryAt.Format(time.TimeOnly), time.Until(s.retryAt).Round(100*time.Millisecond))
 		default:
 			s.begin()
 		}
+	}
+}
+
+// use runs f on the session, started if need be, counted as a use. When
+// the server answers that it no longer knows the session (it restarted;
+// nothing was done), f runs again once on a new one.
+func (s *server) use(ctx context.Context, f func(*conn) error) error {
+	for try := 0; ; try++ {
+		c, err := s.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		err = f(c)
+		s.release()
+		if err == nil {
+			return nil
+		}
+		if try > 0 || ctx.Err() != nil || !errors.Is(err, mcp.ErrSessionMissing) && !c.forgotten() {
+			return s.broken(c, err)
+		}
+		s.forget(c)
 	}
 }
 
@@ -326,6 +347,11 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	s.listChanged()
 
 	<-c.ended
+	if errors.Is(c.endErr, mcp.ErrSessionMissing) {
+		s.forget(c)
+		<-c.stopped
+		return
+	}
 	s.mu.Lock()
 	crashed := s.conn == c
 	if crashed {
@@ -333,7 +359,9 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	}
 	s.mu.Unlock()
 	if !crashed {
-		return // stopped on purpose
+		// Stopped on purpose: counted (for Close) until the program ended.
+		<-c.stopped
+		return
 	}
 	c.stop()
 	why := c.why()
@@ -342,6 +370,49 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	s.mu.Unlock()
 	s.m.log.Warn("upstream ended by itself", "server", def.Name, "error", why)
 	s.listChanged()
+}
+
+// broken looks at a use's error: one saying that the server cannot be
+// reached any more ends the session as a crash does (a remote server keeps
+// its session on its side, so go-sdk's would otherwise stay open, every
+// call failing), and is said in words.
+func (s *server) broken(c *conn, err error) error {
+	if c.unreachable == nil {
+		return err
+	}
+	words := c.unreachable(err)
+	if words == nil {
+		return err
+	}
+	s.mu.Lock()
+	lost := s.conn == c
+	if lost {
+		s.conn = nil
+		s.failed(words, c.started)
+	}
+	s.mu.Unlock()
+	if lost {
+		s.m.log.Warn("upstream unreachable", "server", s.def.Name, "error", words)
+		go c.stop() // its run waits for it, for Close
+		s.listChanged()
+	}
+	return words
+}
+
+// forget drops a session the server no longer knows (it restarted),
+// which is no failure: the next use opens a new one at once.
+func (s *server) forget(c *conn) {
+	s.mu.Lock()
+	mine := s.conn == c
+	if mine {
+		s.conn = nil
+		s.setState(Stopped)
+	}
+	s.mu.Unlock()
+	if mine {
+		s.m.log.Info("upstream forgot its session; a new one opens at its next use", "server", s.def.Name)
+		go c.stop() // its run waits for it, for Close
+	}
 }
 
 // failed records a failed start (up zero) or the end of a session that
@@ -386,48 +457,6 @@ func (s *server) connect(ctx context.Context, def catalog.Upstream) (*conn, erro
 	return nil, errors.New("neither a command line nor a web address is given")
 }
 
-// client is a go-sdk client whose handlers know this server.
-func (s *server) client() *mcp.Client {
-	cfg, name := &s.m.cfg, s.def.Name
-	opts := &mcp.ClientOptions{
-		Logger:                      s.m.log,
-		Capabilities:                &mcp.ClientCapabilities{},
-		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { s.m.progress.deliver(r.Params) },
-		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { s.listChanged() },
-		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { s.listChanged() },
-		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { s.listChanged() },
-	}
-	if cfg.Elicit != nil {
-		opts.ElicitationHandler = func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return cfg.Elicit(ctx, name, r.Params)
-		}
-	}
-	if cfg.Sample != nil {
-		opts.CreateMessageHandler = func(ctx context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return cfg.Sample(ctx, name, r.Params)
-		}
-	}
-	if cfg.Roots != nil {
-		opts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "mcptray", Version: cfg.Version}, opts)
-	if cfg.Roots != nil {
-		c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
-			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-				if method != "roots/list" {
-					return next(ctx, method, req)
-				}
-				roots, err := cfg.Roots(ctx, name)
-				if err != nil {
-					return nil, err
-				}
-				return &mcp.ListRootsResult{Roots: roots}, nil
-			}
-		})
-	}
-	return c
-}
-
 // conn is one open session with a server.
 type conn struct {
 	session *mcp.ClientSession
@@ -435,29 +464,49 @@ type conn struct {
 	// are cancelled with it.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// ended closes when the session ended, from either side.
+	// ended closes when the session ended, from either side; endErr is
+	// then why.
 	ended   chan struct{}
+	endErr  error
 	started time.Time
 	end     func() // closes the session and ends its program, waiting
 	once    sync.Once
+	stopped chan struct{} // closed once end returned
 	// why says why a session that ended by itself ended.
 	why func() error
+	// unreachable, for a remote server, says in words why a use's error
+	// means that the server cannot be reached; nil when it does not.
+	unreachable func(error) error
 }
 
 // newConn watches cs; end closes it for good.
 func newConn(cs *mcp.ClientSession, end func()) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{session: cs, ctx: ctx, cancel: cancel, ended: make(chan struct{}), started: time.Now(), end: end,
-		why: func() error { return errors.New("the connection was lost") }}
+		stopped: make(chan struct{}), why: func() error { return errors.New("the connection was lost") }}
 	go func() {
-		_ = cs.Wait()
+		c.endErr = cs.Wait()
 		close(c.ended)
 	}()
 	return c
 }
 
+// forgotten says whether the session ended because the server no longer
+// knew it; a call on it may then have failed with the session's end.
+func (c *conn) forgotten() bool {
+	select {
+	case <-c.ended:
+		return errors.Is(c.endErr, mcp.ErrSessionMissing)
+	default:
+		return false
+	}
+}
+
 // stop cancels the calls running, then ends the session and its program.
 func (c *conn) stop() {
 	c.cancel()
-	c.once.Do(c.end)
+	c.once.Do(func() {
+		c.end()
+		close(c.stopped)
+	})
 }

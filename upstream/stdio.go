@@ -21,8 +21,9 @@ import (
 
 const (
 	// stopGrace is how long a program has to end by itself once its input
-	// closed (MCP's stdio shutdown), before its whole group is killed.
-	stopGrace = 3 * time.Second
+	// closed, then once asked to (SIGTERM), before its whole group is
+	// killed: MCP's stdio shutdown.
+	stopGrace = 2 * time.Second
 	// exitGrace is how long a start that failed waits for the program to
 	// end by itself, to say how it ended.
 	exitGrace = 2 * time.Second
@@ -34,6 +35,7 @@ const (
 // program is a started server program.
 type program struct {
 	name    string
+	pid     int
 	exited  chan struct{} // closed once it ended
 	state   *os.ProcessState
 	err     error       // what waiting for it returned
@@ -44,9 +46,7 @@ type program struct {
 
 // end kills the program's group unless it ended within grace, and waits.
 func (p *program) end(grace time.Duration) {
-	select {
-	case <-p.exited:
-	case <-time.After(grace):
+	if !p.within(grace) {
 		p.killed.Store(true)
 	}
 	p.kill()
@@ -54,6 +54,36 @@ func (p *program) end(grace time.Duration) {
 	select {
 	case <-p.drained:
 	case <-time.After(drainGrace):
+	}
+}
+
+// stop ends the program as MCP's stdio shutdown says, its input closed
+// already: it is given stopGrace to end, then asked to (SIGTERM) and given
+// stopGrace again, then its group is killed.
+func (p *program) stop() {
+	if !p.within(stopGrace) {
+		terminate(p.pid)
+	}
+	p.end(stopGrace)
+}
+
+// within says whether the program ended within d.
+func (p *program) within(d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
@@ -111,7 +141,7 @@ func (s *server) connectCommand(ctx context.Context, c *catalog.UpstreamCommand)
 	}
 	cn := newConn(cs, func() {
 		stdin.Close() // MCP's stdio shutdown: the input closes first
-		p.end(stopGrace)
+		p.stop()
 		_ = cs.Close()
 	})
 	cn.why = func() error {
@@ -161,7 +191,7 @@ func (s *server) startProgram(path string, c *catalog.UpstreamCommand, env []str
 		closeAll()
 		return nil, nil, nil, fmt.Errorf("starting %q: %w", c.Argv[0], err)
 	}
-	p = &program{name: c.Argv[0], exited: make(chan struct{}), kill: kill, drained: make(chan struct{})}
+	p = &program{name: c.Argv[0], pid: cmd.Process.Pid, exited: make(chan struct{}), kill: kill, drained: make(chan struct{})}
 	go func() {
 		p.err = wait()
 		p.state = cmd.ProcessState

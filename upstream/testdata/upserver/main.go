@@ -13,7 +13,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,6 +30,8 @@ func main() {
 		httpMode  = flag.String("http", "", "serve over HTTP: streamable or sse")
 		stateless = flag.Bool("stateless", false, "with -http streamable: serve 2026-07-28 (stateless) only")
 		token     = flag.String("token", "", "with -http: the bearer token required")
+		addr      = flag.String("addr", "127.0.0.1:0", "with -http: where to listen")
+		linger    = flag.Bool("linger", false, "keep running once the input ended, until SIGTERM")
 	)
 	flag.Parse()
 	switch {
@@ -53,13 +57,20 @@ func main() {
 			fmt.Fprintln(os.Stderr, "serving:", err)
 			os.Exit(1)
 		}
+		if *linger {
+			term := make(chan os.Signal, 1)
+			signal.Notify(term, syscall.SIGTERM)
+			fmt.Fprintln(os.Stderr, "input ended; lingering")
+			<-term
+			fmt.Fprintln(os.Stderr, "got SIGTERM")
+		}
 		return
 	}
-	serveHTTP(srv, *httpMode, *stateless, *token)
+	serveHTTP(srv, *httpMode, *addr, *stateless, *token)
 }
 
-// serveHTTP serves srv on a free loopback port, printing its URL.
-func serveHTTP(srv *mcp.Server, mode string, stateless bool, token string) {
+// serveHTTP serves srv at addr, printing its URL.
+func serveHTTP(srv *mcp.Server, mode, addr string, stateless bool, token string) {
 	get := func(*http.Request) *mcp.Server { return srv }
 	var h http.Handler
 	path := "/mcp"
@@ -68,7 +79,7 @@ func serveHTTP(srv *mcp.Server, mode string, stateless bool, token string) {
 	} else {
 		h = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: stateless})
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -158,6 +169,17 @@ func newServer() *mcp.Server {
 			}
 			go cmd.Wait()
 			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation) and says the answer"},
+		func(_ context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+			// The 2026-07-28 way, which go-sdk's server turns into an
+			// elicitation/create for a 2025-11-25 client.
+			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: a.Text,
+					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
+			}
+			return text(fmt.Sprintf("%s %v", res.Action, res.Content["name"])), nil, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "pid", Description: "says its pid"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
