@@ -6,6 +6,7 @@
 package credential
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -20,7 +21,8 @@ var notCredentials = []string{"idempotency-key", "key-id", "keyid", "sort-key"}
 // Name says whether a header, query parameter, form or body field, or
 // environment variable named name holds a credential: its name has one of
 // credentialWords as a word (X-Api-Key, access_token, GITHUB_TOKEN,
-// DB_PASSWORD), or ends in "token" or holds "apikey" written as one word.
+// DB_PASSWORD), holds "apikey" or ends in "token", "password", "passwd" or
+// "secret" written as one word (PGPASSWORD).
 func Name(name string) bool {
 	lower := strings.ToLower(name)
 	if slices.Contains(notCredentials, strings.ReplaceAll(lower, "_", "-")) {
@@ -32,9 +34,13 @@ func Name(name string) bool {
 			return true
 		}
 	}
-	// "apikey" or "accesstoken" written as one word
-	return strings.Contains(strings.Join(words, ""), "apikey") || strings.HasSuffix(lower, "token")
+	// "apikey", "accesstoken" or "pgpassword" written as one word
+	joined := strings.Join(words, "")
+	return strings.Contains(joined, "apikey") || slices.ContainsFunc(oneWordEnds, func(end string) bool { return strings.HasSuffix(joined, end) })
 }
+
+// oneWordEnds end a name written as one word that holds a credential.
+var oneWordEnds = []string{"token", "password", "passwd", "secret"}
 
 // secretHeaders carry credentials whatever their value.
 var secretHeaders = []string{"authorization", "proxy-authorization", "cookie"}
@@ -77,12 +83,18 @@ var tokenPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat
 	"sk-", "sk_live_", "sk_test_", "rk_live_", "AIza", "AKIA", "ASIA", "npm_", "hf_"}
 
 // Value says whether a value looks like a token whatever its name holds:
-// it starts as a well-known service's tokens do, is a JSON Web Token, or
-// is one long word of letters and digits mixed (32 characters or more, no
-// path or address), as generated keys are.
+// it starts as a well-known service's tokens do, is a JSON Web Token, is
+// an address with a password in it (postgres://me:pw@host/db), or is one
+// long word of letters and digits mixed (32 characters or more, no path
+// or address), as generated keys are.
 func Value(v string) bool {
 	if strings.ContainsAny(v, " \t\n") {
 		return false
+	}
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			return true
+		}
 	}
 	for _, p := range tokenPrefixes {
 		if strings.HasPrefix(v, p) && len(v) >= len(p)+16 {

@@ -5,7 +5,7 @@ import "testing"
 func TestName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"GITHUB_TOKEN": true, "X-Api-Key": true, "DB_PASSWORD": true, "access_token": true, "OPENAI_APIKEY": true,
-		"sig": true, "BRAVE_API_KEY": true,
+		"sig": true, "BRAVE_API_KEY": true, "PGPASSWORD": true, "CLIENTSECRET": true,
 		"Idempotency-Key": false, "key_id": false, "LOG_LEVEL": false, "HOME": false, "Content-Type": false,
 	} {
 		if got := Name(name); got != want {
