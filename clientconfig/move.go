@@ -1,0 +1,257 @@
+package clientconfig
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcptray/mcptray/internal/atomicfile"
+)
+
+// Moving servers out of an app (`mcptray upstream import --move`): once
+// mcptray fronts them, the app's file keeps only mcptray's entry in their
+// place, and the servers the person did not pick. The file is first
+// copied to a backup beside it named with the time, with a record of the
+// move (what was moved, and what the file then held), so that UndoMove
+// can put it back byte for byte — and refuses to when the file changed
+// since, unless forced.
+
+// moveMark names a move's backup and record: FILE.mcptray-move-TIME.bak
+// and FILE.mcptray-move-TIME.json.
+const moveMark = ".mcptray-move-"
+
+// moveTime is how a move's time is written in its files' names: UTC,
+// sorting as it reads, without the colons Windows refuses in names.
+const moveTime = "20060102T150405.000Z"
+
+// PlanMove computes the config file of c at path without the entries of
+// moved that are in it, and with mcptray's entry (form f, params p)
+// unless it has it already. Continue's files in its mcpServers folder are
+// only emptied: mcptray's entry is in a file of its own there. A
+// malformed file is an error and is never written. It reads the file.
+func PlanMove(c Client, path string, moved []Source, f Form, p Params) (Plan, error) {
+	c = ForFile(c, path)
+	old, err := readConfig(path)
+	if err != nil {
+		return Plan{}, err
+	}
+	if old == nil {
+		return Plan{}, fmt.Errorf("%s does not exist", path)
+	}
+	out := old
+	for _, s := range moved {
+		if s.File != path {
+			continue
+		}
+		if out, err = removeServer(c, out, s); err != nil {
+			return Plan{}, fmt.Errorf("%s: taking out %s: %w", path, s.Name, err)
+		}
+	}
+	pl := Plan{Path: path, Old: old}
+	if c.OwnFile {
+		pl.Note = "mcptray's entry is in a file of its own in the same folder (mcptray config " + c.ID + " --install)"
+	} else if has, err := Configured(c, out, p.Name); err != nil {
+		return Plan{}, fmt.Errorf("%s: %w", path, err)
+	} else if !has {
+		if out, err = Merge(c, out, f, p); err != nil {
+			return Plan{}, fmt.Errorf("%s: %w", path, err)
+		}
+		pl.Private = f == HTTP && TokenInFile(c, p)
+	}
+	pl.New, pl.Changed = out, !bytes.Equal(old, out)
+	return pl, nil
+}
+
+// removeServer is content without the server entry s.
+func removeServer(c Client, content []byte, s Source) ([]byte, error) {
+	if c.Format != JSON && c.Format != JSONC {
+		out, found, err := Remove(c, content, s.Name)
+		if err == nil && !found {
+			err = errors.New("the file no longer has it")
+		}
+		return out, err
+	}
+	// Not Remove: it takes out VS Code's input of mcptray's own entry,
+	// and knows only the file's own list, not a Claude Code project's.
+	d, root, err := newDoc(content)
+	if err != nil {
+		return nil, fmt.Errorf("the file is not valid JSON (%w); it was left untouched", err)
+	}
+	table := root
+	if s.Project != "" {
+		if table = lastMember(root, "projects"); table != nil && table.kind == kindObject {
+			table = lastMember(table, s.Project)
+		}
+	}
+	if table != nil && table.kind == kindObject {
+		table = lastMember(table, c.RootKey)
+	}
+	if table == nil || table.kind != kindObject || table.get(s.Name) == nil {
+		return nil, errors.New("the file no longer has it")
+	}
+	d.deleteMember(table, s.Name)
+	if _, err := parseJSONC(d.src); err != nil {
+		return nil, fmt.Errorf("internal error: the file without it does not parse (%v); it was left untouched", err)
+	}
+	return keepLineEnds(content, d.src), nil
+}
+
+// moveRecord is what a move's record file holds.
+type moveRecord struct {
+	Client string    `json:"client"`
+	Moved  []string  `json:"moved"`
+	At     time.Time `json:"at"`
+	// Wrote is the SHA-256 of what the move wrote: the file must still
+	// hold it for an undo.
+	Wrote string `json:"wrote"`
+}
+
+// Moved is what MoveOut did.
+type Moved struct {
+	Path   string
+	Backup string // the file as it was: UndoMove puts it back
+	Record string // what was moved, and what the file then held
+}
+
+// MoveOut writes a move's plan (PlanMove): the file is first copied to
+// FILE.mcptray-move-TIME.bak beside it (with the file's mode, or only
+// the owner's when the file gets a token), with a record of the move in
+// FILE.mcptray-move-TIME.json; then the new content replaces it
+// atomically. The file must still hold what the plan read. moved names
+// what was taken out, for people; c is the app. It touches the file
+// system.
+func MoveOut(c Client, pl Plan, moved []Source, now time.Time) (Moved, error) {
+	if !pl.Changed {
+		return Moved{Path: pl.Path}, nil
+	}
+	if pl.Old == nil || pl.New == nil {
+		return Moved{}, fmt.Errorf("%s: a move rewrites a file that exists", pl.Path)
+	}
+	stem := pl.Path + moveMark + now.UTC().Format(moveTime)
+	done := Moved{Path: pl.Path, Backup: stem + ".bak", Record: stem + ".json"}
+	rec := moveRecord{Client: c.ID, At: now.UTC(), Wrote: digest(pl.New)}
+	for _, s := range moved {
+		if s.File == pl.Path {
+			rec.Moved = append(rec.Moved, s.Name)
+		}
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return Moved{}, err
+	}
+	// The record first: a move cut short leaves a record an undo can
+	// still use (forced: the file may hold either content).
+	if err := atomicfile.WriteFile(done.Record, append(b, '\n'), 0o600); err != nil {
+		return Moved{}, fmt.Errorf("recording the move of %s: %w", pl.Path, err)
+	}
+	if _, err := pl.apply(done.Backup); err != nil {
+		_ = os.Remove(done.Record) // nothing was moved
+		return Moved{}, err
+	}
+	return done, nil
+}
+
+// digest is the SHA-256 of b in hex.
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Undone is what UndoMove did.
+type Undone struct {
+	Path string
+	// Moved are the names of the entries that are back in the file.
+	Moved []string
+	// At is when they had been moved out.
+	At time.Time
+	// Saved is where the file's content before the undo was kept, when it
+	// had changed since the move and the undo was forced; "" otherwise.
+	Saved string
+}
+
+// UndoMove puts the file at path back as it was before its last move
+// (MoveOut), byte for byte, from the move's backup; the backup and the
+// record then go. It refuses when the file changed since the move (it no
+// longer holds what the move wrote), unless force is set: the changed
+// file is then kept in FILE.mcptray-undo-TIME.bak first. It touches the
+// file system.
+func UndoMove(path string, force bool, now time.Time) (Undone, error) {
+	stem, err := lastMove(path)
+	if err != nil {
+		return Undone{}, err
+	}
+	b, err := os.ReadFile(stem + ".json")
+	if err != nil {
+		return Undone{}, fmt.Errorf("reading the record of the move: %w", err)
+	}
+	var rec moveRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return Undone{}, fmt.Errorf("%s.json is not a move's record: %w", stem, err)
+	}
+	old, err := os.ReadFile(stem + ".bak")
+	if err != nil {
+		return Undone{}, fmt.Errorf("reading the backup of %s: %w", path, err)
+	}
+	st, err := os.Stat(stem + ".bak")
+	if err != nil {
+		return Undone{}, fmt.Errorf("reading the backup of %s: %w", path, err)
+	}
+	done := Undone{Path: path, Moved: rec.Moved, At: rec.At}
+	cur, err := readConfig(path)
+	if err != nil {
+		return Undone{}, err
+	}
+	if cur == nil || digest(cur) != rec.Wrote {
+		if !force {
+			return Undone{}, fmt.Errorf("%s changed since mcptray moved %s out of it on %s; nothing was put back. "+
+				"Undo anyway (forced) to get the file as it was before the move, losing the changes made since (they are kept in a backup)",
+				path, strings.Join(rec.Moved, ", "), rec.At.Local().Format("2 Jan 2006 15:04"))
+		}
+		if cur != nil {
+			done.Saved = path + ".mcptray-undo-" + now.UTC().Format(moveTime) + ".bak"
+			if err := atomicfile.WriteFile(done.Saved, cur, st.Mode().Perm()); err != nil {
+				return Undone{}, fmt.Errorf("keeping %s before the undo: %w", path, err)
+			}
+		}
+	}
+	if err := atomicfile.WriteFile(path, old, st.Mode().Perm()); err != nil {
+		return Undone{}, fmt.Errorf("putting back %s: %w", path, err)
+	}
+	// The backup is the file again; the record would undo nothing more.
+	for _, f := range []string{stem + ".json", stem + ".bak"} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return done, fmt.Errorf("%s is back, but %s could not be removed: %w", path, f, err)
+		}
+	}
+	return done, nil
+}
+
+// lastMove is the stem (FILE.mcptray-move-TIME) of the last move of
+// path that has a record.
+func lastMove(path string) (string, error) {
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return "", fmt.Errorf("looking for the backup of %s: %w", path, err)
+	}
+	prefix := filepath.Base(path) + moveMark
+	var stems []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".json") {
+			stems = append(stems, strings.TrimSuffix(n, ".json"))
+		}
+	}
+	if len(stems) == 0 {
+		return "", fmt.Errorf("mcptray has moved no server out of %s: there is nothing to undo", path)
+	}
+	slices.Sort(stems)
+	return filepath.Join(filepath.Dir(path), stems[len(stems)-1]), nil
+}
