@@ -82,27 +82,43 @@ func removeServer(c Client, content []byte, s Source) ([]byte, error) {
 	}
 	// Not Remove: it takes out VS Code's input of mcptray's own entry,
 	// and knows only the file's own list, not a Claude Code project's.
-	d, root, err := newDoc(content)
-	if err != nil {
-		return nil, fmt.Errorf("the file is not valid JSON (%w); it was left untouched", err)
+	// Every member of the name goes: with the last one gone, an earlier
+	// one would be the app's server of that name.
+	out := content
+	for found := false; ; found = true {
+		d, root, err := newDoc(out)
+		if err != nil {
+			return nil, fmt.Errorf("the file is not valid JSON (%w); it was left untouched", err)
+		}
+		table := jsonServerTable(root, c.RootKey, s.Project)
+		if table == nil || table.get(s.Name) == nil {
+			if !found {
+				return nil, errors.New("the file no longer has it")
+			}
+			return keepLineEnds(content, out), nil
+		}
+		d.deleteMember(table, s.Name)
+		out = d.src
 	}
+}
+
+// jsonServerTable is the object of a JSON file's servers: the root key's,
+// or a Claude Code project's (projects[project].mcpServers); nil when the
+// file has none.
+func jsonServerTable(root *node, key, project string) *node {
 	table := root
-	if s.Project != "" {
+	if project != "" {
 		if table = lastMember(root, "projects"); table != nil && table.kind == kindObject {
-			table = lastMember(table, s.Project)
+			table = lastMember(table, project)
 		}
 	}
 	if table != nil && table.kind == kindObject {
-		table = lastMember(table, c.RootKey)
+		table = lastMember(table, key)
 	}
-	if table == nil || table.kind != kindObject || table.get(s.Name) == nil {
-		return nil, errors.New("the file no longer has it")
+	if table == nil || table.kind != kindObject {
+		return nil
 	}
-	d.deleteMember(table, s.Name)
-	if _, err := parseJSONC(d.src); err != nil {
-		return nil, fmt.Errorf("internal error: the file without it does not parse (%v); it was left untouched", err)
-	}
-	return keepLineEnds(content, d.src), nil
+	return table
 }
 
 // moveRecord is what a move's record file holds.

@@ -153,7 +153,6 @@ func TestUndoRefusesAChangedFile(t *testing.T) {
 	}
 }
 
-
 // TestMoveKeepsTheRest: moving one server out of a file of each editable
 // syntax — JSONC with comments, Codex's TOML, Goose's and Continue's YAML,
 // a Claude Code project's list in ~/.claude.json — leaves the other

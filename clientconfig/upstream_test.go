@@ -1,6 +1,7 @@
 package clientconfig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,5 +173,149 @@ func TestClientForFile(t *testing.T) {
 	}
 	if _, ok := ClientForFile("/tmp/notes.json"); ok {
 		t.Errorf("a file of no app is taken for one")
+	}
+}
+
+// TestImportMalformed: a file that does not parse, or whose servers are
+// not where the app keeps them in the shape it reads, is an error naming
+// the file and the line.
+func TestImportMalformed(t *testing.T) {
+	for _, tc := range []struct{ id, as, content, line string }{
+		{"claude-desktop", "claude_desktop_config.json", "{\n  \"mcpServers\": {\n    \"a\" {}\n  }\n}\n", "line 3"},
+		{"cursor", "mcp.json", "{\n  \"mcpServers\": [\n  ]\n}\n", "line 2"},
+		{"cursor", "mcp.json", "{\"mcpServers\": {\n\"a\": \"npx\"}}", "line 2"},
+		{"vscode", "mcp.json", "// mine\n{\n  \"servers\": {\n    \"a\": {\"command\": \"x\",,}\n  }\n}\n", "line 4"},
+		{"codex", "config.toml", "model = \"o3\"\n[mcp_servers.a]\ncommand = \n", "line 3"},
+		{"goose", "config.yaml", "extensions:\n  a:\n    cmd: x\n\tenv: 1\n", "line 3"},
+		{"goose", "config.yaml", "extensions:\n  a: just text\n", "line 2"},
+		{"continue", "config.yaml", "mcpServers:\n  - command: x\n", "line 2"},
+		{"continue", "config.yaml", "mcpServers:\n  name: x\n", "line 2"},
+	} {
+		path := filepath.Join(t.TempDir(), tc.as)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadImport([]AppFile{{Client: ForFile(mustLookup(tc.id), path), Path: path}}, ImportOptions{})
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tc.line) {
+			t.Errorf("%s %q: %v; want an error naming %s and %s", tc.id, tc.content, err, path, tc.line)
+		}
+	}
+}
+
+// TestImportAcrossApps: the same command line in two apps is one server,
+// noted; a name given twice gets a second name; a secret name taken in
+// the store is not reused; Only picks by the app's name and says which
+// names there are when one is not there; mcptray's HTTP entry is skipped.
+func TestImportAcrossApps(t *testing.T) {
+	desktop := copyFixture(t, "claude_desktop_config.json", "claude_desktop_config.json")
+	cursor := copyFixture(t, "mcp.json", "mcp.json")
+	files := []AppFile{{mustLookup("claude-desktop"), desktop}, {mustLookup("cursor"), cursor}}
+	o := ImportOptions{SecretTaken: func(n string) bool { return n == "brave_BRAVE_API_KEY" },
+		UpstreamTaken: func(n string) bool { return n == "linear" }}
+	imp, err := ReadImport(files, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range imp.Servers {
+		names = append(names, p.Upstream.Name)
+	}
+	if !slices.Equal(names, []string{"github", "brave", "linear_2"}) {
+		t.Fatalf("servers %v, want github, brave, linear_2", names)
+	}
+	gh := imp.Servers[0]
+	if len(gh.Also) != 1 || gh.Also[0].File != cursor || !slices.ContainsFunc(gh.Notes, func(n string) bool { return strings.Contains(n, "also in github in Cursor") }) {
+		t.Errorf("github's duplicate in Cursor: also %v, notes %q", gh.Also, gh.Notes)
+	}
+	if s := imp.Servers[1].Secrets; len(s) != 1 || s[0].Name != "brave_BRAVE_API_KEY_2" {
+		t.Errorf("brave's secret %v, want brave_BRAVE_API_KEY_2 (the name is taken)", s)
+	}
+
+	only, err := ReadImport(files, ImportOptions{Only: []string{"brave"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(only.Servers) != 1 || only.Servers[0].Upstream.Name != "brave" {
+		t.Errorf("Only brave gave %+v", only.Servers)
+	}
+	if !strings.Contains(only.Preview(), "not picked") {
+		t.Errorf("the preview does not say what was not picked:\n%s", only.Preview())
+	}
+	if _, err := ReadImport(files, ImportOptions{Only: []string{"gitlab"}}); err == nil || !strings.Contains(err.Error(), "no server named gitlab") || !strings.Contains(err.Error(), "brave") {
+		t.Errorf("Only a name not there: %v", err)
+	}
+
+	self := Entry{Source: Source{Client: "cursor", App: "Cursor", Name: "mine"}, Fields: map[string]any{"url": "http://127.0.0.1:8731/mcp/"}, Keys: []string{"url"}}
+	imp, err = Propose([]Entry{self}, ImportOptions{URL: "http://127.0.0.1:8731/mcp"})
+	if err != nil || len(imp.Servers) != 0 || len(imp.Skipped) != 1 || imp.Skipped[0].Why != "it is mcptray itself" {
+		t.Errorf("mcptray's HTTP entry: %+v, %v", imp, err)
+	}
+}
+
+// TestImportNamesAndValues: an app's name mcptray does not take is made
+// one; a "{{" in a plain value stays text; a credential in an argument or
+// the address is noted and masked in the preview, never made a secret.
+func TestImportNamesAndValues(t *testing.T) {
+	entries := []Entry{
+		{Source: Source{Client: "cursor", App: "Cursor", File: "f", Name: "my.server (dev)"},
+			Fields: map[string]any{"command": "srv", "args": []any{"--api-key", "abc123", "--port", 8080.0}, "env": map[string]any{"GREETING": "{{hi}}"}},
+			Keys:   []string{"command", "args", "env"}},
+		{Source: Source{Client: "cursor", App: "Cursor", File: "f", Name: "web"},
+			Fields: map[string]any{"url": "https://x.example.com/mcp?api_key=s3cr3t&v=1"}, Keys: []string{"url"}},
+	}
+	imp, err := Propose(entries, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := imp.Servers[0].Upstream
+	if u.Name != "my_server_dev" || len(u.Problems()) > 0 {
+		t.Errorf("name %q, problems %v", u.Name, u.Problems())
+	}
+	if !slices.Equal(u.Command.Argv, []string{"srv", "--api-key", "abc123", "--port", "8080"}) {
+		t.Errorf("argv %q", u.Command.Argv)
+	}
+	if got := u.Command.Env["GREETING"]; got != `{{"{{"}}hi}}` {
+		t.Errorf("a plain value with {{ is %q", got)
+	}
+	pv := imp.Preview()
+	for _, leak := range []string{"abc123", "s3cr3t"} {
+		if strings.Contains(pv, leak) {
+			t.Errorf("the preview shows %s:\n%s", leak, pv)
+		}
+	}
+	for _, want := range []string{"--api-key ••••", "api_key=••••", "argument 2 looks like a credential", "the address holds a credential"} {
+		if !strings.Contains(pv, want) {
+			t.Errorf("the preview does not say %q:\n%s", want, pv)
+		}
+	}
+	if len(imp.SecretValues()) != 0 {
+		t.Errorf("secrets %v, want none", imp.SecretValues())
+	}
+}
+
+// TestServerFiles: the files read for an app are the ones that exist;
+// for Continue every file of its mcpServers folder but mcptray's own, and
+// its config.yaml.
+func TestServerFiles(t *testing.T) {
+	home := t.TempDir()
+	e := Env{GOOS: "linux", Home: home, Glob: func(p string) []string { m, _ := filepath.Glob(p); return m }}
+	dir := filepath.Join(home, ".continue", "mcpServers")
+	for _, f := range []string{"mcptray.json", "tools.yaml", "other.json", "notes.txt"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, f := range ServerFiles(mustLookup("continue"), e) {
+		got = append(got, fmt.Sprintf("%s:%d", filepath.Base(f.Path), f.Client.Format))
+	}
+	if want := []string{fmt.Sprintf("other.json:%d", JSON), fmt.Sprintf("tools.yaml:%d", ContinueYAML)}; !slices.Equal(got, want) {
+		t.Errorf("Continue's files %v", got)
+	}
+	if fs := ServerFiles(mustLookup("cursor"), e); len(fs) != 0 {
+		t.Errorf("Cursor's files %v, want none (there is none)", fs)
 	}
 }
