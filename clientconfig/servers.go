@@ -46,6 +46,9 @@ type Entry struct {
 	Source
 	Fields map[string]any
 	Keys   []string
+	// Inputs are the descriptions of VS Code's inputs by id: what it asks
+	// a person for a ${input:id} of the entry.
+	Inputs map[string]string
 }
 
 // ReadServers lists the server entries of the config file of c at path,
@@ -62,10 +65,8 @@ func ReadServers(c Client, path string, content []byte) ([]Entry, error) {
 	switch c.Format {
 	case TOML:
 		out, err = tomlServers(c, src, content)
-	case YAML:
+	case YAML, ContinueYAML:
 		out, err = yamlServers(c, src, content)
-	case ContinueYAML:
-		out, err = continueServers(c, src, content)
 	default:
 		out, err = jsonServers(c, src, content)
 	}
@@ -83,8 +84,17 @@ func jsonServers(c Client, src Source, content []byte) ([]Entry, error) {
 		return nil, fmt.Errorf("the file is not valid JSON: %w", err)
 	}
 	out, err := jsonTable(d, root, c.RootKey, src)
-	if err != nil || c.ID != "claude-code" {
-		return out, err
+	if err != nil {
+		return nil, err
+	}
+	if c.ID == "vscode" {
+		inputs := vscodeInputs(d, root)
+		for i := range out {
+			out[i].Inputs = inputs
+		}
+	}
+	if c.ID != "claude-code" {
+		return out, nil
 	}
 	projects := lastMember(root, "projects")
 	if projects == nil || projects.kind != kindObject {
@@ -92,8 +102,8 @@ func jsonServers(c Client, src Source, content []byte) ([]Entry, error) {
 	}
 	for _, folder := range memberKeys(projects) {
 		p := lastMember(projects, folder)
-		if p.kind != kindObject {
-			continue
+		if p.kind != kindObject || folder == "" {
+			continue // no project: Claude Code writes a folder's path
 		}
 		s := src
 		s.Project = folder
@@ -104,6 +114,21 @@ func jsonServers(c Client, src Source, content []byte) ([]Entry, error) {
 		out = append(out, more...)
 	}
 	return out, nil
+}
+
+// vscodeInputs are the descriptions of the inputs of a VS Code file, by
+// id; an input not as VS Code writes it is left out.
+func vscodeInputs(d *doc, root *node) map[string]string {
+	var inputs []struct{ ID, Description string }
+	in := lastMember(root, "inputs")
+	if in == nil || d.decode(in, &inputs) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, i := range inputs {
+		out[i.ID] = i.Description
+	}
+	return out
 }
 
 // jsonTable reads the servers of the object under key in obj.
@@ -219,70 +244,63 @@ func yamlMapping(content []byte, key string) (*yaml.Node, error) {
 	return val, nil
 }
 
-// yamlFields decodes a mapping node into its fields and their order.
-func yamlFields(n *yaml.Node, what string) (map[string]any, []string, error) {
+// yamlServers reads the servers of a YAML file: Goose's extensions
+// mapping, each named by its key, or the mcpServers list of a Continue
+// config.yaml or block file, each item named by its name key.
+func yamlServers(c Client, src Source, content []byte) ([]Entry, error) {
+	servers, err := yamlMapping(content, c.RootKey)
+	if err != nil || servers == nil || servers.Tag == "!!null" {
+		return nil, err
+	}
+	list := c.Format == ContinueYAML
+	switch {
+	case list && servers.Kind != yaml.SequenceNode:
+		return nil, fmt.Errorf("line %d: %s is not a list", servers.Line, c.RootKey)
+	case !list && servers.Kind != yaml.MappingNode:
+		return nil, fmt.Errorf("line %d: %s is not a mapping", servers.Line, c.RootKey)
+	}
+	var out []Entry
+	for i := 0; i < len(servers.Content); i++ {
+		name, n := "", servers.Content[i]
+		if !list {
+			// A mapping's nodes are its keys and values in turn.
+			i++
+			name, n = n.Value, servers.Content[i]
+		}
+		e, err := yamlEntry(src, name, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// yamlEntry is the server whose mapping is n, named name, or by its name
+// key when name is "".
+func yamlEntry(src Source, name string, n *yaml.Node) (Entry, error) {
+	what := fmt.Sprintf("the server %q", name)
+	if name == "" {
+		what = "a server"
+	}
 	if n.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("line %d: %s is not a mapping", n.Line, what)
+		return Entry{}, fmt.Errorf("line %d: %s is not a mapping", n.Line, what)
 	}
 	var fields map[string]any
 	if err := n.Decode(&fields); err != nil {
-		return nil, nil, fmt.Errorf("line %d: %s: %w", n.Line, what, err)
+		return Entry{}, fmt.Errorf("line %d: %s: %w", n.Line, what, err)
 	}
 	var keys []string
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		keys = append(keys, n.Content[i].Value)
 	}
-	return fields, keys, nil
-}
-
-// yamlServers reads Goose's extensions mapping.
-func yamlServers(c Client, src Source, content []byte) ([]Entry, error) {
-	exts, err := yamlMapping(content, c.RootKey)
-	if err != nil || exts == nil || exts.Tag == "!!null" {
-		return nil, err
-	}
-	if exts.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: %s is not a mapping", exts.Line, c.RootKey)
-	}
-	var out []Entry
-	for i := 0; i+1 < len(exts.Content); i += 2 {
-		name := exts.Content[i].Value
-		fields, keys, err := yamlFields(exts.Content[i+1], fmt.Sprintf("the extension %q", name))
-		if err != nil {
-			return nil, err
+	if name == "" {
+		if name, _ = fields["name"].(string); name == "" {
+			return Entry{}, fmt.Errorf("line %d: a server has no name", n.Line)
 		}
-		s := src
-		s.Name = name
-		out = append(out, Entry{Source: s, Fields: fields, Keys: keys})
 	}
-	return out, nil
-}
-
-// continueServers reads the mcpServers list of a Continue config.yaml or
-// of a block file of its mcpServers folder: items named by their name.
-func continueServers(c Client, src Source, content []byte) ([]Entry, error) {
-	list, err := yamlMapping(content, c.RootKey)
-	if err != nil || list == nil || list.Tag == "!!null" {
-		return nil, err
-	}
-	if list.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("line %d: %s is not a list", list.Line, c.RootKey)
-	}
-	var out []Entry
-	for _, it := range list.Content {
-		fields, keys, err := yamlFields(it, "an item of "+c.RootKey)
-		if err != nil {
-			return nil, err
-		}
-		name, _ := fields["name"].(string)
-		if name == "" {
-			return nil, fmt.Errorf("line %d: a server of %s has no name", it.Line, c.RootKey)
-		}
-		s := src
-		s.Name = name
-		out = append(out, Entry{Source: s, Fields: fields, Keys: keys})
-	}
-	return out, nil
+	src.Name = name
+	return Entry{Source: src, Fields: fields, Keys: keys}, nil
 }
 
 // AppFile is a config file of an app that may define servers.

@@ -164,7 +164,7 @@ func Propose(entries []Entry, o ImportOptions) (Import, error) {
 		}
 		u.Name = name
 		p := Proposed{From: e.Source, Upstream: u, Kept: kept, Notes: notes}
-		p.takeSecrets(func(n string) bool { return secrets[n] || o.SecretTaken != nil && o.SecretTaken(n) })
+		p.takeSecrets(func(n string) bool { return secrets[n] || o.SecretTaken != nil && o.SecretTaken(n) }, e.Inputs)
 		for _, s := range p.Secrets {
 			secrets[s.Name] = true
 		}
@@ -233,25 +233,7 @@ func upstreamName(app string, taken func(string) bool) string {
 	if base == "" {
 		base = "server"
 	}
-	return unique(base, maxUpstreamName, taken)
-}
-
-// unique is name, or name_2, name_3… (cut to at most max characters)
-// when taken says it is used.
-func unique(name string, max int, taken func(string) bool) string {
-	if !taken(name) {
-		return name
-	}
-	for i := 2; ; i++ {
-		suffix := "_" + strconv.Itoa(i)
-		base := name
-		if len(base)+len(suffix) > max {
-			base = base[:max-len(suffix)]
-		}
-		if c := base + suffix; !taken(c) {
-			return c
-		}
-	}
+	return catalog.UniqueName(base, maxUpstreamName, taken)
 }
 
 // secretName is the name of the secret holding the value of what (an
@@ -262,7 +244,7 @@ func secretName(server, what string, taken func(string) bool) string {
 	if len(name) > max {
 		name = name[:max]
 	}
-	return unique(name, max, taken)
+	return catalog.UniqueName(name, max, taken)
 }
 
 // reference matches a value an app fills in itself when it starts the
@@ -274,33 +256,10 @@ var reference = regexp.MustCompile(`\$\{[^}]+\}|\{env:[A-Za-z_][A-Za-z0-9_]*\}|^
 // p.Secrets, leaving {{secret "NAME"}} in their place, and notes values
 // left as references the app fills in and credentials in the arguments or
 // the address, which cannot become secrets.
-func (p *Proposed) takeSecrets(taken func(string) bool) {
+func (p *Proposed) takeSecrets(taken func(string) bool, inputs map[string]string) {
 	u := &p.Upstream
-	take := func(what, where, value string) catalog.Template {
-		name := secretName(u.Name, what, func(n string) bool {
-			return taken(n) || slices.ContainsFunc(p.Secrets, func(s Secret) bool { return s.Name == n })
-		})
-		p.Secrets = append(p.Secrets, Secret{Name: name, Value: value, Where: where})
-		return catalog.Template(`{{secret ` + strconv.Quote(name) + `}}`)
-	}
-	refNote := func(where, value string) {
-		p.Notes = append(p.Notes, fmt.Sprintf("%s is %q, which %s fills in when it starts the server and mcptray does not: "+
-			"give mcptray the value (a secret) after the import", where, value, p.From.App))
-	}
 	if c := u.Command; c != nil {
-		for _, k := range sortedKeys(c.Env) {
-			v := string(c.Env[k])
-			where := "environment variable " + k
-			switch {
-			case reference.MatchString(v):
-				refNote(where, v)
-				c.Env[k] = literal(v)
-			case v != "" && (credential.Name(k) || credential.Value(v)):
-				c.Env[k] = take(k, where, v)
-			default:
-				c.Env[k] = literal(v)
-			}
-		}
+		p.secure(c.Env, "environment variable", credential.Name, taken, inputs)
 		for i := 1; i < len(c.Argv); i++ {
 			if argCredential(c.Argv, i) {
 				p.Notes = append(p.Notes, fmt.Sprintf("argument %d looks like a credential: mcptray keeps a command line as it is written, "+
@@ -309,27 +268,53 @@ func (p *Proposed) takeSecrets(taken func(string) bool) {
 		}
 		return
 	}
-	r := u.Remote
-	for _, k := range sortedKeys(r.Headers) {
-		v := string(r.Headers[k])
-		where := "header " + k
-		switch {
-		case reference.MatchString(v):
-			refNote(where, v)
-			r.Headers[k] = literal(v)
-		case v != "" && (credential.Header(k) || credential.Value(v)):
-			scheme, cred, _ := credential.SplitScheme(v)
-			if strings.EqualFold(k, "cookie") {
-				scheme, cred = "", v
-			}
-			r.Headers[k] = literal(scheme) + take(k, where, cred)
-		default:
-			r.Headers[k] = literal(v)
-		}
-	}
-	if urlCredential(r.URL) {
+	p.secure(u.Remote.Headers, "header", credential.Header, taken, inputs)
+	if urlCredential(u.Remote.URL) {
 		p.Notes = append(p.Notes, "the address holds a credential in its query: mcptray keeps an address as it is written; use a header if the server takes one")
 	}
+}
+
+// secure makes each value of values (an environment's or headers', what
+// says which) a template: a credential — by its name (named) or by its
+// value — becomes {{secret "NAME"}} (after a header's scheme: Bearer
+// {{secret …}}), its value added to p.Secrets; a reference the app fills
+// in stays as it is, noted (with what VS Code asks for it, from inputs);
+// any other value is text.
+func (p *Proposed) secure(values map[string]catalog.Template, what string, named, taken func(string) bool, inputs map[string]string) {
+	for _, k := range sortedKeys(values) {
+		v := string(values[k])
+		where := what + " " + k
+		switch {
+		case reference.MatchString(v):
+			p.Notes = append(p.Notes, fmt.Sprintf("%s is %q, which %s when it starts the server and mcptray does not: "+
+				"give mcptray the value (a secret) after the import", where, v, fillsIn(p.From.App, v, inputs)))
+			values[k] = literal(v)
+		case v != "" && (named(k) || credential.Value(v)):
+			scheme, cred := "", v
+			if what == "header" && !strings.EqualFold(k, "cookie") {
+				scheme, cred, _ = credential.SplitScheme(v)
+			}
+			name := secretName(p.Upstream.Name, k, func(n string) bool {
+				return taken(n) || slices.ContainsFunc(p.Secrets, func(s Secret) bool { return s.Name == n })
+			})
+			p.Secrets = append(p.Secrets, Secret{Name: name, Value: cred, Where: where})
+			values[k] = literal(scheme) + catalog.Template(`{{secret `+strconv.Quote(name)+`}}`)
+		default:
+			values[k] = literal(v)
+		}
+	}
+}
+
+// inputRef matches a reference to one of VS Code's inputs.
+var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
+
+// fillsIn says who fills in the reference v: the app, and for one of VS
+// Code's inputs what it asks.
+func fillsIn(app, v string, inputs map[string]string) string {
+	if m := inputRef.FindStringSubmatch(v); m != nil && inputs[m[1]] != "" {
+		return fmt.Sprintf("%s asks for (%q)", app, inputs[m[1]])
+	}
+	return app + " fills in"
 }
 
 // sortedKeys are m's keys in order.

@@ -58,7 +58,7 @@ var appCases = []appCase{
 		notes: map[string]string{"github": `"${env:GITHUB_TOKEN}", which Cursor fills in`}},
 	{id: "vscode", fixture: "vscode-mcp.json", as: "mcp.json", servers: []string{"github", "fs"}, kinds: []string{"streamable", "stdio"},
 		kept:  map[string][]string{"fs": {"envFile"}},
-		notes: map[string]string{"github": `"Bearer ${input:gh-token}", which VS Code fills in`}},
+		notes: map[string]string{"github": `"Bearer ${input:gh-token}", which VS Code asks for ("GitHub token")`}},
 	{id: "windsurf", fixture: "mcp_config.json", servers: []string{"context7", "git"}, kinds: []string{"streamable", "stdio"},
 		secrets: []string{"context7_CONTEXT7_API_KEY"}, kept: map[string][]string{"git": {"disabledTools"}}},
 	{id: "codex", fixture: "codex-config.toml", as: "config.toml", servers: []string{"docs", "figma"}, kinds: []string{"stdio", "streamable"},

@@ -79,7 +79,7 @@ func (f fields) str(k string) (string, bool) {
 	return s, ok
 }
 
-// strings is the field k when it is a list of plain values (numbers and
+// list is the field k when it is a list of plain values (numbers and
 // booleans written as text), marked used.
 func (f fields) list(k string) ([]string, error) {
 	v, there := f.m[k]

@@ -703,7 +703,7 @@ func (ct *CurlTool) proposeSecretNames() {
 			what = "token"
 		}
 		name := safeName(slug(ct.Name, 30)+"_"+what, MaxNameLen)
-		v.SecretName = uniqueName(name, func(n string) bool { return used[n] })
+		v.SecretName = catalog.UniqueName(name, MaxNameLen, func(n string) bool { return used[n] })
 		used[v.SecretName] = true
 	}
 }
