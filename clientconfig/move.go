@@ -33,19 +33,59 @@ const moveMark = ".mcptray-move-"
 // sorting as it reads, without the colons Windows refuses in names.
 const moveTime = "20060102T150405.000Z"
 
+// MovePlan is one file's move: the file's change, the app, and the
+// entries it takes out.
+type MovePlan struct {
+	Plan
+	Client Client
+	Moved  []Source
+}
+
+// PlanMoves plans the move of every server of imp out of its app: one
+// plan a file, each taking out the entries of that file — every server's
+// own and those of its duplicates (Proposed.Also) — in the order the
+// files were read. mcptray's entry gets form f and params p. It reads the
+// files.
+func PlanMoves(imp Import, f Form, p Params) ([]MovePlan, error) {
+	var files []Source // the first entry read of each file
+	var moved []Source
+	for _, s := range imp.Servers {
+		for _, src := range append([]Source{s.From}, s.Also...) {
+			moved = append(moved, src)
+			if !slices.ContainsFunc(files, func(f Source) bool { return f.File == src.File }) {
+				files = append(files, src)
+			}
+		}
+	}
+	var out []MovePlan
+	for _, file := range files {
+		c, ok := Lookup(file.Client)
+		if !ok {
+			return nil, fmt.Errorf("%s: no app %q", file.File, file.Client)
+		}
+		mp, err := PlanMove(c, file.File, moved, f, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, mp)
+	}
+	return out, nil
+}
+
 // PlanMove computes the config file of c at path without the entries of
 // moved that are in it, and with mcptray's entry (form f, params p)
 // unless it has it already. Continue's files in its mcpServers folder are
 // only emptied: mcptray's entry is in a file of its own there. A
 // malformed file is an error and is never written. It reads the file.
-func PlanMove(c Client, path string, moved []Source, f Form, p Params) (Plan, error) {
+func PlanMove(c Client, path string, moved []Source, f Form, p Params) (MovePlan, error) {
 	c = ForFile(c, path)
+	mp := MovePlan{Client: c}
 	old, err := readConfig(path)
 	if err != nil {
-		return Plan{}, err
+		return mp, err
 	}
 	if old == nil {
-		return Plan{}, fmt.Errorf("%s does not exist", path)
+		return mp, fmt.Errorf("%s does not exist", path)
 	}
 	out := old
 	for _, s := range moved {
@@ -53,22 +93,23 @@ func PlanMove(c Client, path string, moved []Source, f Form, p Params) (Plan, er
 			continue
 		}
 		if out, err = removeServer(c, out, s); err != nil {
-			return Plan{}, fmt.Errorf("%s: taking out %s: %w", path, s.Name, err)
+			return mp, fmt.Errorf("%s: taking out %s: %w", path, s.Name, err)
 		}
+		mp.Moved = append(mp.Moved, s)
 	}
-	pl := Plan{Path: path, Old: old}
+	mp.Plan = Plan{Path: path, Old: old}
 	if c.OwnFile {
-		pl.Note = "mcptray's entry is in a file of its own in the same folder (mcptray config " + c.ID + " --install)"
+		mp.Note = "mcptray's entry is in a file of its own in the same folder (mcptray config " + c.ID + " --install)"
 	} else if has, err := Configured(c, out, p.Name); err != nil {
-		return Plan{}, fmt.Errorf("%s: %w", path, err)
+		return mp, fmt.Errorf("%s: %w", path, err)
 	} else if !has {
 		if out, err = Merge(c, out, f, p); err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", path, err)
+			return mp, fmt.Errorf("%s: %w", path, err)
 		}
-		pl.Private = f == HTTP && TokenInFile(c, p)
+		mp.Private = f == HTTP && TokenInFile(c, p)
 	}
-	pl.New, pl.Changed = out, !bytes.Equal(old, out)
-	return pl, nil
+	mp.New, mp.Changed = out, !bytes.Equal(old, out)
+	return mp, nil
 }
 
 // removeServer is content without the server entry s.
@@ -129,6 +170,9 @@ type moveRecord struct {
 	// Wrote is the SHA-256 of what the move wrote: the file must still
 	// hold it for an undo.
 	Wrote string `json:"wrote"`
+	// Mode is the file's mode before the move, which made it readable
+	// only by its owner if it got a token.
+	Mode fs.FileMode `json:"mode"`
 }
 
 // Moved is what MoveOut did.
@@ -138,27 +182,25 @@ type Moved struct {
 	Record string // what was moved, and what the file then held
 }
 
-// MoveOut writes a move's plan (PlanMove): the file is first copied to
-// FILE.mcptray-move-TIME.bak beside it (with the file's mode, or only
-// the owner's when the file gets a token), with a record of the move in
+// MoveOut writes the move (PlanMove): the file is first copied to
+// FILE.mcptray-move-TIME.bak beside it (with the file's mode, or only the
+// owner's when the file gets a token), with a record of the move in
 // FILE.mcptray-move-TIME.json; then the new content replaces it
-// atomically. The file must still hold what the plan read. moved names
-// what was taken out, for people; c is the app. It touches the file
-// system.
-func MoveOut(c Client, pl Plan, moved []Source, now time.Time) (Moved, error) {
-	if !pl.Changed {
-		return Moved{Path: pl.Path}, nil
+// atomically. The file must still hold what the plan read. It touches
+// the file system.
+func (mp MovePlan) MoveOut(now time.Time) (Moved, error) {
+	if !mp.Changed {
+		return Moved{Path: mp.Path}, nil
 	}
-	if pl.Old == nil || pl.New == nil {
-		return Moved{}, fmt.Errorf("%s: a move rewrites a file that exists", pl.Path)
+	st, err := os.Stat(mp.Path)
+	if err != nil || mp.Old == nil || mp.New == nil {
+		return Moved{}, fmt.Errorf("%s: a move rewrites a file that exists", mp.Path)
 	}
-	stem := pl.Path + moveMark + now.UTC().Format(moveTime)
-	done := Moved{Path: pl.Path, Backup: stem + ".bak", Record: stem + ".json"}
-	rec := moveRecord{Client: c.ID, At: now.UTC(), Wrote: digest(pl.New)}
-	for _, s := range moved {
-		if s.File == pl.Path {
-			rec.Moved = append(rec.Moved, s.Name)
-		}
+	stem := mp.Path + moveMark + now.UTC().Format(moveTime)
+	done := Moved{Path: mp.Path, Backup: stem + ".bak", Record: stem + ".json"}
+	rec := moveRecord{Client: mp.Client.ID, At: now.UTC(), Wrote: digest(mp.New), Mode: st.Mode().Perm()}
+	for _, s := range mp.Moved {
+		rec.Moved = append(rec.Moved, s.Name)
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -167,9 +209,9 @@ func MoveOut(c Client, pl Plan, moved []Source, now time.Time) (Moved, error) {
 	// The record first: a move cut short leaves a record an undo can
 	// still use (forced: the file may hold either content).
 	if err := atomicfile.WriteFile(done.Record, append(b, '\n'), 0o600); err != nil {
-		return Moved{}, fmt.Errorf("recording the move of %s: %w", pl.Path, err)
+		return Moved{}, fmt.Errorf("recording the move of %s: %w", mp.Path, err)
 	}
-	if _, err := pl.apply(done.Backup); err != nil {
+	if _, err := mp.apply(done.Backup); err != nil {
 		_ = os.Remove(done.Record) // nothing was moved
 		return Moved{}, err
 	}
@@ -239,7 +281,11 @@ func UndoMove(path string, force bool, now time.Time) (Undone, error) {
 			}
 		}
 	}
-	if err := atomicfile.WriteFile(path, old, st.Mode().Perm()); err != nil {
+	mode := st.Mode().Perm()
+	if rec.Mode != 0 {
+		mode = rec.Mode
+	}
+	if err := atomicfile.WriteFile(path, old, mode); err != nil {
 		return Undone{}, fmt.Errorf("putting back %s: %w", path, err)
 	}
 	// The backup is the file again; the record would undo nothing more.

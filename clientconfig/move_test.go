@@ -65,20 +65,17 @@ func TestImportClaudeDesktopMoveAndUndo(t *testing.T) {
 		t.Errorf("the preview shows the key, or not its secret's name:\n%s", pv)
 	}
 
-	var moved []Source
-	for _, p := range imp.Servers {
-		moved = append(moved, p.From)
-	}
 	c := mustLookup("claude-desktop")
-	pl, err := PlanMove(c, path, moved, Stdio, Params{ShimPath: shim})
-	if err != nil {
-		t.Fatal(err)
+	plans, err := PlanMoves(imp, Stdio, Params{ShimPath: shim})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("PlanMoves: %d plans, %v; want one", len(plans), err)
 	}
+	pl := plans[0]
 	if d := Diff(pl.Old, pl.New); !strings.Contains(d, `- `) || !strings.Contains(d, shim) {
 		t.Errorf("the move's diff does not show the change:\n%s", d)
 	}
 	at := time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC)
-	done, err := MoveOut(c, pl, moved, at)
+	done, err := pl.MoveOut(at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +124,7 @@ func TestUndoRefusesAChangedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC)
-	if _, err := MoveOut(c, pl, []Source{imp.Servers[0].From}, at); err != nil {
+	if _, err := pl.MoveOut(at); err != nil {
 		t.Fatal(err)
 	}
 	// The person edits the file after the move.
@@ -186,7 +183,7 @@ func TestMoveKeepsTheRest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := MoveOut(c, pl, []Source{src}, time.Now()); err != nil {
+			if _, err := pl.MoveOut(time.Now()); err != nil {
 				t.Fatal(err)
 			}
 			now, _ := os.ReadFile(path)
@@ -223,5 +220,58 @@ func TestMoveRefusesAnEntryGone(t *testing.T) {
 	_, err := PlanMove(mustLookup("cursor"), path, []Source{{File: path, Name: "nope"}}, Stdio, Params{ShimPath: shim})
 	if err == nil || !strings.Contains(err.Error(), "no longer has it") || !strings.Contains(err.Error(), path) {
 		t.Errorf("PlanMove of a server not there: %v", err)
+	}
+}
+
+// TestMoveDuplicatesAndMode: a server in two apps is moved out of both
+// (one plan a file, the servers not picked left, mcptray's entry added
+// where it is not yet); a file that gets
+// mcptray's token is made readable only by its owner, and the undo gives
+// it its mode back.
+func TestMoveDuplicatesAndMode(t *testing.T) {
+	desktop := copyFixture(t, "claude_desktop_config.json", "claude_desktop_config.json")
+	cursor := copyFixture(t, "mcp.json", "mcp.json")
+	imp, err := ReadImport([]AppFile{{mustLookup("claude-desktop"), desktop}, {mustLookup("cursor"), cursor}},
+		ImportOptions{Only: []string{"github"}, ShimPath: shim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := PlanMoves(imp, Stdio, Params{ShimPath: shim})
+	if err != nil || len(plans) != 2 {
+		t.Fatalf("PlanMoves: %d plans, %v; want two", len(plans), err)
+	}
+	for _, pl := range plans {
+		if len(pl.Moved) != 1 || pl.Moved[0].Name != "github" {
+			t.Errorf("%s: moves %v, want github", pl.Path, pl.Moved)
+		}
+		left, err := ReadServers(pl.Client, pl.Path, pl.New)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name)
+		}
+		want := map[string][]string{desktop: {"brave", "mcptray"}, cursor: {"linear", "mcptray"}}[pl.Path]
+		if !slices.Equal(names, want) {
+			t.Errorf("%s keeps %v, want %v", pl.Path, names, want)
+		}
+	}
+
+	pl, err := PlanMove(mustLookup("cursor"), cursor, imp.Servers[0].Also, HTTP, Params{URL: "http://127.0.0.1:8731/mcp", Token: "mt_secret"})
+	if err != nil || !pl.Private {
+		t.Fatalf("PlanMove HTTP: private %v, %v", pl.Private, err)
+	}
+	if _, err := pl.MoveOut(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(cursor); st.Mode().Perm() != 0o600 {
+		t.Errorf("the file with a token has mode %v", st.Mode().Perm())
+	}
+	if _, err := UndoMove(cursor, false, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(cursor); st.Mode().Perm() != 0o644 {
+		t.Errorf("after the undo the file has mode %v, want its own 0644", st.Mode().Perm())
 	}
 }

@@ -159,8 +159,12 @@ func Propose(entries []Entry, o ImportOptions) (Import, error) {
 			continue
 		}
 		names[name] = true
-		if name != e.Name {
-			notes = append(notes, fmt.Sprintf("named %s in mcptray (%q is not a name mcptray takes, or is taken)", name, e.Name))
+		switch {
+		case name == e.Name:
+		case upstreamName(e.Name, func(string) bool { return false }) != e.Name:
+			notes = append(notes, fmt.Sprintf("named %s: a server's name holds only letters, digits, _ and - (at most %d)", name, maxUpstreamName))
+		default:
+			notes = append(notes, fmt.Sprintf("named %s: another server has the name %s", name, e.Name))
 		}
 		u.Name = name
 		p := Proposed{From: e.Source, Upstream: u, Kept: kept, Notes: notes}

@@ -319,3 +319,50 @@ func TestServerFiles(t *testing.T) {
 		t.Errorf("Cursor's files %v, want none (there is none)", fs)
 	}
 }
+
+// TestImportPreview: what a person reads before an import, in full.
+func TestImportPreview(t *testing.T) {
+	var entries []Entry
+	for _, f := range []struct{ id, fixture, path string }{
+		{"claude-desktop", "claude_desktop_config.json", "/home/ann/.config/Claude/claude_desktop_config.json"},
+		{"vscode", "vscode-mcp.json", "/home/ann/.config/Code/User/mcp.json"},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "import", f.fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := ReadServers(mustLookup(f.id), f.path, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, es...)
+	}
+	imp, err := Propose(entries, ImportOptions{ShimPath: shim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `From Claude Desktop (/home/ann/.config/Claude/claude_desktop_config.json):
+  github — starts the command: npx -y @modelcontextprotocol/server-github
+    environment variable GITHUB_PERSONAL_ACCESS_TOKEN = {{secret "github_GITHUB_PERSONAL_ACCESS_TOKEN"}}
+    environment variable LOG_LEVEL = info
+    kept, not used: alwaysAllow
+  brave — starts the command: npx -y @modelcontextprotocol/server-brave-search
+    environment variable BRAVE_API_KEY = {{secret "brave_BRAVE_API_KEY"}}
+From VS Code (/home/ann/.config/Code/User/mcp.json):
+  github_2 ("github" in the app) — connects to https://api.githubcopilot.com/mcp/ (streamable HTTP)
+    header Authorization = Bearer ${input:gh-token}
+    note: named github_2: another server has the name github
+    note: header Authorization is "Bearer ${input:gh-token}", which VS Code asks for ("GitHub token") when it starts the server and mcptray does not: give mcptray the value (a secret) after the import
+  fs — starts the command: npx -y @modelcontextprotocol/server-filesystem /home/ann
+    kept, not used: envFile
+    note: in VS Code it reads environment variables from a file (envFile), which mcptray does not: give them as environment variables
+To the secret store (2 secrets, values not shown):
+  github_GITHUB_PERSONAL_ACCESS_TOKEN — environment variable GITHUB_PERSONAL_ACCESS_TOKEN of github (40 characters)
+  brave_BRAVE_API_KEY — environment variable BRAVE_API_KEY of brave (25 characters)
+Left out:
+  mcptray in Claude Desktop (/home/ann/.config/Claude/claude_desktop_config.json): it is mcptray itself
+`
+	if got := imp.Preview(); got != want {
+		t.Errorf("the preview is\n%s\nwant\n%s", got, want)
+	}
+}
