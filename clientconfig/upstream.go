@@ -130,6 +130,10 @@ func Propose(entries []Entry, o ImportOptions) (Import, error) {
 			why = "it is mcptray itself"
 		}
 		if why != "" {
+			// Picked or not, it is left out, and the preview says why.
+			if slices.Contains(o.Only, e.Name) {
+				picked[e.Name] = true
+			}
 			imp.Skipped = append(imp.Skipped, Skipped{From: e.Source, Why: why})
 			continue
 		}

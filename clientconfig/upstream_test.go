@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcptray/mcptray/catalog"
 )
 
 // shim is mcptray's shim as the import tests install it.
@@ -364,5 +366,43 @@ Left out:
 `
 	if got := imp.Preview(); got != want {
 		t.Errorf("the preview is\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestImportDialects: what each app writes its own way — Continue's
+// apiKey, Windows' shim path (mcptray itself, said so even when not
+// picked), a picked entry that is left out (no error: the preview says
+// why).
+func TestImportDialects(t *testing.T) {
+	entries := []Entry{
+		{Source: Source{Client: "continue", App: "Continue", Name: "tools"},
+			Fields: map[string]any{"name": "tools", "type": "sse", "url": "https://t.example.com/sse", "apiKey": "k-123"},
+			Keys:   []string{"name", "type", "url", "apiKey"}},
+		{Source: Source{Client: "claude-desktop", App: "Claude Desktop", Name: "mine"},
+			Fields: map[string]any{"command": `C:\Program Files\mcptray\mcptray-stdio.exe`}, Keys: []string{"command"}},
+		{Source: Source{Client: "goose", App: "Goose", Name: "developer"},
+			Fields: map[string]any{"type": "builtin", "enabled": true}, Keys: []string{"type", "enabled"}},
+	}
+	imp, err := Propose(entries, ImportOptions{Only: []string{"tools", "developer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Servers) != 1 {
+		t.Fatalf("servers %+v", imp.Servers)
+	}
+	r := imp.Servers[0].Upstream.Remote
+	if r.Transport != catalog.UpstreamSSE || r.Headers["Authorization"] != `Bearer {{secret "tools_Authorization"}}` || len(imp.Servers[0].Kept) != 0 {
+		t.Errorf("Continue's apiKey: %+v, kept %v", r, imp.Servers[0].Kept)
+	}
+	if v := imp.SecretValues()["tools_Authorization"]; v != "k-123" {
+		t.Errorf("the apiKey's secret is %q", v)
+	}
+	var why []string
+	for _, s := range imp.Skipped {
+		why = append(why, s.From.Name+": "+s.Why)
+	}
+	want := []string{"mine: it is mcptray itself", "developer: it is part of Goose (type builtin), not a server of its own"}
+	if !slices.Equal(why, want) {
+		t.Errorf("left out %q, want %q", why, want)
 	}
 }
