@@ -112,12 +112,16 @@ func PlanMove(c Client, path string, moved []Source, f Form, p Params) (MovePlan
 	return mp, nil
 }
 
+// errNotThere is why an entry read from a file cannot be taken out.
+var errNotThere = errors.New("the file no longer has it, or writes it in a form mcptray does not rewrite (such as TOML dotted keys); " +
+	"the file was left untouched — take it out by hand, or read the file again")
+
 // removeServer is content without the server entry s.
 func removeServer(c Client, content []byte, s Source) ([]byte, error) {
 	if c.Format != JSON && c.Format != JSONC {
 		out, found, err := Remove(c, content, s.Name)
 		if err == nil && !found {
-			err = errors.New("the file no longer has it")
+			err = errNotThere
 		}
 		return out, err
 	}
@@ -134,7 +138,7 @@ func removeServer(c Client, content []byte, s Source) ([]byte, error) {
 		table := jsonServerTable(root, c.RootKey, s.Project)
 		if table == nil || table.get(s.Name) == nil {
 			if !found {
-				return nil, errors.New("the file no longer has it")
+				return nil, errNotThere
 			}
 			return keepLineEnds(content, out), nil
 		}
