@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,13 +40,51 @@ type MovePlan struct {
 	Plan
 	Client Client
 	Moved  []Source
+	// AddsEntry says mcptray's entry is added (the file has none yet).
+	AddsEntry bool
+	// Hide are the values Preview shows as •••• in the lines that change:
+	// the credentials the import takes to the secret store (PlanMoves).
+	Hide []string
+}
+
+// Preview says what the move changes in the file, for people: the
+// entries taken out, mcptray's entry added, where the backup goes, and
+// the lines that change (Diff), credentials of Hide masked.
+func (mp MovePlan) Preview() string {
+	var names []string
+	for _, s := range mp.Moved {
+		names = append(names, s.Name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s): take out %s", mp.Client.Name, mp.Path, strings.Join(names, ", "))
+	switch {
+	case mp.AddsEntry:
+		b.WriteString(", and add mcptray's entry in their place")
+	case mp.Note != "":
+		b.WriteString("; " + mp.Note)
+	default:
+		b.WriteString("; mcptray's entry is there already")
+	}
+	if !mp.Changed {
+		b.WriteString(".\nNothing changes in the file.\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, ".\nThe file is kept first as %s%s….bak, which undo puts back.\n", filepath.Base(mp.Path), moveMark)
+	d := Diff(mp.Old, mp.New)
+	for _, h := range mp.Hide {
+		if h != "" {
+			d = strings.ReplaceAll(d, h, "••••")
+		}
+	}
+	b.WriteString(d + "\n")
+	return b.String()
 }
 
 // PlanMoves plans the move of every server of imp out of its app: one
 // plan a file, each taking out the entries of that file — every server's
 // own and those of its duplicates (Proposed.Also) — in the order the
-// files were read. mcptray's entry gets form f and params p. It reads the
-// files.
+// files were read. mcptray's entry gets form f and params p; the
+// previews hide the credentials imp takes. It reads the files.
 func PlanMoves(imp Import, f Form, p Params) ([]MovePlan, error) {
 	var files []Source // the first entry read of each file
 	var moved []Source
@@ -67,6 +106,7 @@ func PlanMoves(imp Import, f Form, p Params) ([]MovePlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		mp.Hide = slices.Collect(maps.Values(imp.SecretValues()))
 		out = append(out, mp)
 	}
 	return out, nil
@@ -106,7 +146,7 @@ func PlanMove(c Client, path string, moved []Source, f Form, p Params) (MovePlan
 		if out, err = Merge(c, out, f, p); err != nil {
 			return mp, fmt.Errorf("%s: %w", path, err)
 		}
-		mp.Private = f == HTTP && TokenInFile(c, p)
+		mp.AddsEntry, mp.Private = true, f == HTTP && TokenInFile(c, p)
 	}
 	mp.New, mp.Changed = out, !bytes.Equal(old, out)
 	return mp, nil

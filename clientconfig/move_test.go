@@ -71,8 +71,15 @@ func TestImportClaudeDesktopMoveAndUndo(t *testing.T) {
 		t.Fatalf("PlanMoves: %d plans, %v; want one", len(plans), err)
 	}
 	pl := plans[0]
-	if d := Diff(pl.Old, pl.New); !strings.Contains(d, `- `) || !strings.Contains(d, shim) {
-		t.Errorf("the move's diff does not show the change:\n%s", d)
+	pv := pl.Preview()
+	for _, want := range []string{"Claude Desktop (" + path + "): take out weather, files, and add mcptray's entry in their place.",
+		"claude_desktop_config.json.mcptray-move-….bak", `-     "weather": {`, shim} {
+		if !strings.Contains(pv, want) {
+			t.Errorf("the move's preview does not say %q:\n%s", want, pv)
+		}
+	}
+	if strings.Contains(pv, key) {
+		t.Errorf("the move's preview shows the key")
 	}
 	at := time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC)
 	done, err := pl.MoveOut(at)
