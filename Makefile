@@ -164,13 +164,13 @@ unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of th
 
 # The fuzz targets, as PACKAGE:TARGET: every hand-written parser and boundary
 # (catalog import, the router's body peek, the folder-template path resolver,
-# templates with hostile values, the client config merges, the shim's line
+# templates with hostile values, the client config merges and server readers, the shim's line
 # reader, SSE relay and header encoding, the importers' templates, which must
 # hold no action of their input's). Seeds and every crash found are in
 # each package's testdata/fuzz/TARGET/, which plain `go test` runs too.
 FUZZ_TARGETS := ./mcpcore:FuzzParseCatalog ./mcpcore:FuzzRouterPeek ./mcpcore:FuzzFolderPath \
 	./mcpcore/actions:FuzzTemplateValues \
-	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML ./clientconfig:FuzzMergeContinueYAML \
+	./clientconfig:FuzzMergeJSONC ./clientconfig:FuzzMergeJSON ./clientconfig:FuzzMergeTOML ./clientconfig:FuzzMergeYAML ./clientconfig:FuzzMergeContinueYAML ./clientconfig:FuzzReadServers \
 	./cmd/mcptray-stdio:FuzzReadLine ./cmd/mcptray-stdio:FuzzIDIn ./cmd/mcptray-stdio:FuzzReadSSE ./cmd/mcptray-stdio:FuzzHeaderValue \
 	./importer:FuzzOpenAPIOwnActions ./importer:FuzzOpenAPISpecOwnActions ./importer:FuzzCurlOwnActions
 FUZZTIME ?= 1m

@@ -1,6 +1,9 @@
 package catalog
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // maxNameLen is the longest tool, prompt, parameter or step name allowed.
 const maxNameLen = 64
@@ -25,4 +28,23 @@ func CheckName(name string) error {
 
 func nameRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-'
+}
+
+// UniqueName is name, or name_2, name_3… when taken says it is used, cut
+// so that it stays within max characters: a name proposed for something
+// new (an imported tool, secret or server) that clashes with none.
+func UniqueName(name string, max int, taken func(string) bool) string {
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		suffix := "_" + strconv.Itoa(i)
+		base := name
+		if len(base)+len(suffix) > max {
+			base = base[:max-len(suffix)]
+		}
+		if c := base + suffix; !taken(c) {
+			return c
+		}
+	}
 }

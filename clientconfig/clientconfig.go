@@ -4,10 +4,15 @@
 // comments, line ends and a missing final newline survive, a malformed
 // file is refused rather than rewritten, and a backup is made before
 // writing. It also keeps the HTTP form's per-entry tokens and runs an
-// installed entry as its client would (Check). What touches files,
-// processes or the store (PlanInstall, PlanRemove, Plan.Apply, Install,
-// Remove, Check, RunningProcesses) is marked so; the rest is pure: paths
-// come from an Env.
+// installed entry as its client would (Check). And it imports the other
+// servers a person's apps define: reads them (ReadServers), proposes them
+// as servers mcptray fronts with their credentials apart (Propose,
+// Import.Preview), moves them out of the apps' files and back (PlanMoves,
+// MovePlan.MoveOut, UndoMove). What touches files, processes or the store
+// (PlanInstall, PlanRemove, Plan.Apply, Install, Remove, Check,
+// RunningProcesses, ServerFiles, ReadImport, PlanMoves, PlanMove,
+// MovePlan.MoveOut, UndoMove) is marked so; the rest is pure: paths come
+// from an Env.
 package clientconfig
 
 import (

@@ -3,7 +3,6 @@ package clientconfig
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -32,10 +31,8 @@ const continueNoFile = "mcptray adds to it but never creates it: with a config.y
 // config.yaml (read by the CLI and the IDE extension), where servers are a
 // YAML list and which mcptray never creates (ExistingOnly).
 func ForFile(c Client, path string) Client {
-	if c.ID == "continue" {
-		if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-			c.Format, c.OwnFile, c.ExistingOnly = ContinueYAML, false, continueNoFile
-		}
+	if c.ID == "continue" && isYAML(path) {
+		c.Format, c.OwnFile, c.ExistingOnly = ContinueYAML, false, continueNoFile
 	}
 	return c
 }

@@ -95,6 +95,11 @@ type Applied struct {
 // owner, backup included, and new files are created so anyway. The file
 // must still hold what the plan read.
 func (pl Plan) Apply() (Applied, error) {
+	return pl.apply(pl.Path + ".bak")
+}
+
+// apply writes a plan, the old file copied to backup first (Apply).
+func (pl Plan) apply(backup string) (Applied, error) {
 	done := Applied{Path: pl.Path}
 	if !pl.Changed {
 		return done, nil
@@ -113,7 +118,7 @@ func (pl Plan) Apply() (Applied, error) {
 			done.WasMode, mode = mode, mode&0o700
 		}
 		// The backup may hold a token too: it gets the new file's mode.
-		done.Backup = pl.Path + ".bak"
+		done.Backup = backup
 		if err := atomicfile.WriteFile(done.Backup, cur, mode); err != nil {
 			return done, fmt.Errorf("backing up %s: %w", pl.Path, err)
 		}

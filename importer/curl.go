@@ -16,6 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/credential"
 	"github.com/mcptray/mcptray/mcpcore"
 )
 
@@ -30,7 +31,7 @@ import (
 // like one when it is
 //   - the value of an Authorization, Proxy-Authorization or Cookie header
 //     (of "Bearer abc123" only abc123: the scheme stays in the tool), or of
-//     a header whose name has one of credentialWords as a word
+//     a header whose name has a credential word as a word (credential.Name)
 //     (X-Api-Key, X-Auth-Token, Private-Token, Ocp-Apim-Subscription-Key);
 //   - a query parameter, form field or top-level JSON body field whose name
 //     has one of them as a word (api_key, access_token, key, sig);
@@ -38,30 +39,6 @@ import (
 //     sent as basic auth.
 // Every other value (query parameters, headers, top-level body fields,
 // path segments) can become a tool parameter instead (CurlValue.Param).
-
-// credentialWords are the words of a name that make its value a credential.
-var credentialWords = []string{"token", "secret", "password", "passwd", "pwd", "apikey", "key", "auth",
-	"authorization", "session", "sessionid", "cookie", "credential", "credentials", "signature", "sig", "accesskey"}
-
-// notCredentials are names with such a word whose values are no secret.
-var notCredentials = []string{"idempotency-key", "key-id", "keyid", "sort-key"}
-
-// looksLikeCredential applies the rule above to a header, query, form or
-// body field name.
-func looksLikeCredential(name string) bool {
-	lower := strings.ToLower(name)
-	if slices.Contains(notCredentials, strings.ReplaceAll(lower, "_", "-")) {
-		return false
-	}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '[' || r == ']' })
-	for _, w := range words {
-		if slices.Contains(credentialWords, w) {
-			return true
-		}
-	}
-	// "apikey" or "accesstoken" written as one word
-	return strings.Contains(strings.Join(words, ""), "apikey") || strings.HasSuffix(lower, "token")
-}
 
 // CurlValue is a value of the curl command that can become a secret or a
 // tool parameter.
@@ -492,7 +469,7 @@ func (r *curlRequest) finish() error {
 	var raw []string
 	for _, p := range pairs {
 		if counts[p.name] > 1 {
-			if looksLikeCredential(p.name) {
+			if credential.Name(p.name) {
 				return fmt.Errorf("the query parameter %q is given twice and holds a credential: give it once", p.name)
 			}
 			raw = append(raw, url.QueryEscape(p.name)+"="+url.QueryEscape(p.value))
@@ -559,10 +536,6 @@ func (r *curlRequest) contentType() string {
 	return ""
 }
 
-// headerValueIsSecret: these headers carry credentials whatever their
-// value.
-var secretHeaders = []string{"authorization", "proxy-authorization", "cookie"}
-
 // fixedHeaders are headers whose values describe the request itself, not
 // data a parameter would give.
 var fixedHeaders = []string{"content-type", "accept", "user-agent", "content-length", "host", "accept-encoding", "connection"}
@@ -584,7 +557,7 @@ func (ct *CurlTool) collect() {
 	}
 	for _, q := range r.query {
 		add(&CurlValue{ID: "query." + q.name, Where: fmt.Sprintf("query parameter %q", q.name), Value: q.value,
-			Secret: looksLikeCredential(q.name), Type: guessType(q.value)})
+			Secret: credential.Name(q.name), Type: guessType(q.value)})
 	}
 	for _, h := range r.headers {
 		lower := strings.ToLower(h.name)
@@ -592,11 +565,11 @@ func (ct *CurlTool) collect() {
 			continue
 		}
 		v := &CurlValue{ID: "header." + h.name, Where: fmt.Sprintf("header %q", h.name), Value: h.value, Type: "string"}
-		if slices.Contains(secretHeaders, lower) || looksLikeCredential(h.name) {
+		if credential.Header(h.name) {
 			v.Secret = true
 			if lower != "cookie" {
-				if scheme, cred, ok := strings.Cut(h.value, " "); ok && isScheme(scheme) {
-					v.prefix, v.Value = scheme+" ", strings.TrimSpace(cred)
+				if scheme, cred, ok := credential.SplitScheme(h.value); ok {
+					v.prefix, v.Value = scheme, cred
 				}
 			}
 		}
@@ -620,7 +593,7 @@ func (ct *CurlTool) collect() {
 			v.Value = string(f.raw)
 			if s, ok := jsonValue(f.raw).(string); ok {
 				v.Value = s
-				v.Secret = looksLikeCredential(f.name)
+				v.Secret = credential.Name(f.name)
 			}
 			add(v)
 		}
@@ -632,22 +605,9 @@ func (ct *CurlTool) collect() {
 		}
 		for _, p := range vals {
 			add(&CurlValue{ID: "form." + p.name, Where: fmt.Sprintf("form field %q", p.name), Value: p.value,
-				Secret: looksLikeCredential(p.name), Type: guessType(p.value)})
+				Secret: credential.Name(p.name), Type: guessType(p.value)})
 		}
 	}
-}
-
-// isScheme reports an authentication scheme word (Bearer, Basic, token).
-func isScheme(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func jsonValue(raw json.RawMessage) any {
@@ -743,7 +703,7 @@ func (ct *CurlTool) proposeSecretNames() {
 			what = "token"
 		}
 		name := safeName(slug(ct.Name, 30)+"_"+what, MaxNameLen)
-		v.SecretName = uniqueName(name, func(n string) bool { return used[n] })
+		v.SecretName = catalog.UniqueName(name, MaxNameLen, func(n string) bool { return used[n] })
 		used[v.SecretName] = true
 	}
 }

@@ -40,24 +40,6 @@ func slug(s string, max int) string {
 	return safeName(strings.NewReplacer("-", " ", ".", " ").Replace(strings.ToLower(s)), max)
 }
 
-// uniqueName is name, or name_2, name_3… when taken says it is used,
-// always at most MaxNameLen characters.
-func uniqueName(name string, taken func(string) bool) string {
-	if !taken(name) {
-		return name
-	}
-	for i := 2; ; i++ {
-		suffix := "_" + strconv.Itoa(i)
-		base := name
-		if len(base)+len(suffix) > MaxNameLen {
-			base = base[:MaxNameLen-len(suffix)]
-		}
-		if c := base + suffix; !taken(c) {
-			return c
-		}
-	}
-}
-
 // tmpl is template text the importer wrote itself. Text it copies from
 // its input (a spec's names and paths, a curl line's URL, headers and
 // body) becomes part of one only through literal, and the names it makes

@@ -269,7 +269,7 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
 			}
 			o := s.operation(method, path, item, op, opts, conv.schemas)
 			if o.Problem == "" {
-				o.Tool.Name = uniqueName(o.Tool.Name, func(n string) bool { return taken[n] })
+				o.Tool.Name = catalog.UniqueName(o.Tool.Name, MaxNameLen, func(n string) bool { return taken[n] })
 				taken[o.Tool.Name] = true
 			}
 			conv.Operations = append(conv.Operations, o)
@@ -726,7 +726,7 @@ func (c *opConv) newParam(key, in, description string, example any, s *openapi3.
 		return slices.ContainsFunc(c.params, func(p *apiParam) bool { return p.name == n })
 	}
 	if taken(name) {
-		name = uniqueName(safeName(in+"_"+name, MaxNameLen), taken)
+		name = catalog.UniqueName(safeName(in+"_"+name, MaxNameLen), MaxNameLen, taken)
 		c.note("%s: another parameter is named %q too: this one is %q", what, key, name)
 	}
 	ap := &apiParam{name: name, in: in, key: key, typ: typ, schema: schema, required: required}
