@@ -245,3 +245,47 @@ func TestUpstreamApprovalBoundToDefinition(t *testing.T) {
 type fixed []*mcp.Tool
 
 func (f fixed) Tools(context.Context, string) ([]*mcp.Tool, error) { return f, nil }
+
+// TestUpstreamPromptsAndResources: a server's prompt (under its prefix),
+// resource and resource template are served through mcptray as the
+// server offers them; what the server answers is redacted of the secrets
+// it was started with.
+func TestUpstreamPromptsAndResources(t *testing.T) {
+	bin := buildUpserver(t)
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st := d.Store()
+	if err := d.Secrets().SetSecret(ctx, "up_key", "s3cr3t-value-123"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}}); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	testutil.Eventually(t, "the server's prompt served", func() bool {
+		res, err := cs.ListPrompts(ctx, nil)
+		return err == nil && slices.ContainsFunc(res.Prompts, func(p *mcp.Prompt) bool { return p.Name == "up_greet" })
+	})
+	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up_greet", Arguments: map[string]string{"name": "Ada"}})
+	if err != nil || len(p.Messages) != 1 || p.Messages[0].Content.(*mcp.TextContent).Text != "Say hello to Ada" {
+		t.Fatalf("up_greet: %v %+v", err, p)
+	}
+	r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "upserver://hello"})
+	if err != nil || r.Contents[0].Text != "hello from upserver" {
+		t.Fatalf("the server's resource: %v %+v", err, r)
+	}
+	r, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "upserver://env/UP_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Contents[0].Text; strings.Contains(got, "s3cr3t-value-123") || !strings.HasPrefix(got, "UP_KEY=") {
+		t.Fatalf("the server's secret was not redacted from its resource: %q", got)
+	}
+}

@@ -2,7 +2,8 @@
 // go-sdk's server over standard input and output, or over HTTP on
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
-// list and start a child process.
+// list and start a child process, a prompt, a resource, and a resource
+// template that reads an environment variable.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -188,6 +190,19 @@ func newServer() *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "env", Description: "says an environment variable"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a nameArg) (*mcp.CallToolResult, any, error) {
 			return text(os.Getenv(a.Name)), nil, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "greet", Description: "greets someone", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Say hello to " + req.Params.Arguments["name"]}}}}, nil
+		})
+	srv.AddResource(&mcp.Resource{URI: "upserver://hello", Name: "hello", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "hello from upserver"}}}, nil
+		})
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "upserver://env/{name}", Name: "env", MIMEType: "text/plain"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			name := strings.TrimPrefix(req.Params.URI, "upserver://env/")
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: name + "=" + os.Getenv(name)}}}, nil
 		})
 	return srv
 }
