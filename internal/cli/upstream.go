@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/credential"
 	"github.com/mcptray/mcptray/internal/gateway"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
@@ -23,7 +24,8 @@ import (
 const upstreamUsage = `usage: mcptray upstream add NAME [--prefix P] [--env K=V]... [--dir D] [--at-start] [--yes] -- COMMAND [ARG...]
        mcptray upstream add NAME URL [--header K=V]... [--sse] [--prefix P] [--yes]
        mcptray upstream list | tools NAME | changes [NAME] | approve NAME [TOOL...]
-       mcptray upstream refresh NAME | test NAME | remove NAME | enable NAME | disable NAME`
+       mcptray upstream refresh NAME | test NAME | remove NAME | enable NAME | disable NAME
+       mcptray upstream import [CLIENT|FILE] [--only NAME,...] [--move] [--yes] | import --undo CLIENT|FILE`
 
 // upstreamTimeout bounds connecting to a server and listing its tools from
 // the command line: a first `npx -y` downloads the server.
@@ -31,6 +33,9 @@ const upstreamTimeout = upstream.DefaultStartTimeout + 30*time.Second
 
 // upstreamCmd manages the other MCP servers mcptray fronts.
 func upstreamCmd(ctx context.Context, args []string, env Env) error {
+	if len(args) > 0 && args[0] == "import" {
+		return upstreamImportCmd(ctx, args[1:], env)
+	}
 	// What follows -- is the server's command line, never mcptray's flags.
 	var argv []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -162,25 +167,13 @@ func templates(flagName string, kvs []string) (map[string]catalog.Template, erro
 		if !ok || k == "" {
 			return nil, usageError{fmt.Sprintf("%s %q: write it as NAME=VALUE", flagName, kv)}
 		}
-		if looksLikeCredential(k) && v != "" && !strings.Contains(v, "{{") {
+		if (credential.Name(k) || flagName == "--header" && credential.Header(k)) && v != "" && !strings.Contains(v, "{{") {
 			name := strings.ToLower(k)
 			return nil, fmt.Errorf("%s %s looks like a credential: keep it in the secret store rather than in mcptray's database —\n  mcptray secret set %s   (it reads the value from stdin)\nthen give %s '%s={{secret %q}}'", flagName, k, name, flagName, k, name)
 		}
 		out[k] = catalog.Template(v)
 	}
 	return out, nil
-}
-
-// looksLikeCredential says whether a variable or header name usually
-// carries a credential.
-func looksLikeCredential(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // upstreamConfig is how the command line runs a server: secrets from the
@@ -244,12 +237,8 @@ func addUpstream(ctx context.Context, st *storage.Store, u catalog.Upstream, yes
 			return fmt.Errorf("server %q: %w", u.Name, err)
 		}
 		printOffered(env.Stdout, u, tools)
-		if !yes {
-			fmt.Fprintf(env.Stdout, "Serve these %d tools to your AI apps through mcptray? [y/N] ", len(tools))
-			answer, _ := bufio.NewReader(env.Stdin).ReadString('\n')
-			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-				return errors.New("nothing added (answer y, or give --yes)")
-			}
+		if !yes && !ask(bufio.NewReader(env.Stdin), env.Stdout, fmt.Sprintf("Serve these %d tools to your AI apps through mcptray? [y/N] ", len(tools))) {
+			return errors.New("nothing added (answer y, or give --yes)")
 		}
 		if _, err := st.SaveUpstream(ctx, "", u); err != nil {
 			return err
