@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -20,6 +22,9 @@ const (
 	FirstPageTarget = 100 * time.Millisecond
 	// BigRSSTarget bounds the server's resident memory after that page.
 	BigRSSTarget = 120 << 20
+	// BigListedRSSTarget bounds the server's resident memory after a
+	// client listed every tool, every page (issue 29).
+	BigListedRSSTarget = 150 << 20
 	// ImportTarget bounds importing the catalog into a database.
 	ImportTarget = 500 * time.Millisecond
 )
@@ -37,6 +42,10 @@ type BigCatalog struct {
 	FirstPage time.Duration
 	// RSS is the server's resident memory after that page, in bytes.
 	RSS int64
+	// Pages is how many pages listing every tool took, ListedRSS the
+	// server's resident memory after it.
+	Pages     int
+	ListedRSS int64
 }
 
 // BigToolCatalog returns n distinct tools, each with three parameters and
@@ -104,6 +113,19 @@ func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog,
 		return m, fmt.Errorf("first tools/list: no tools of %d", n)
 	}
 	if m.RSS, err = ProcessRSS(srv.cmd.Process.Pid); err != nil {
+		return m, err
+	}
+	listed := len(res.Tools)
+	for m.Pages = 1; res.NextCursor != ""; m.Pages++ {
+		if res, err = cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: res.NextCursor}); err != nil {
+			return m, fmt.Errorf("tools/list page %d: %w", m.Pages+1, err)
+		}
+		listed += len(res.Tools)
+	}
+	if listed != n {
+		return m, fmt.Errorf("tools/list: %d tools in %d pages, want %d", listed, m.Pages, n)
+	}
+	if m.ListedRSS, err = ProcessRSS(srv.cmd.Process.Pid); err != nil {
 		return m, err
 	}
 	return m, nil

@@ -527,10 +527,12 @@ func idleVerdicts(m bench.TrayIdle) (string, bool) {
 // all are met.
 func bigVerdicts(m bench.BigCatalog) (string, bool) {
 	importOK, pageOK, rssOK := m.Import <= bench.ImportTarget, m.FirstPage <= bench.FirstPageTarget, m.RSS <= bench.BigRSSTarget
-	return fmt.Sprintf("%s %d tools: import %s (target <= %s)\n%s %d tools: first tools/list page %s after listening (target <= %s); serve started in %s\n%s %d tools: server RSS %d MB after it (target <= %d MB)\n",
+	listedOK := m.ListedRSS <= bench.BigListedRSSTarget
+	return fmt.Sprintf("%s %d tools: import %s (target <= %s)\n%s %d tools: first tools/list page %s after listening (target <= %s); serve started in %s\n%s %d tools: server RSS %d MB after it (target <= %d MB)\n%s %d tools: server RSS %d MB after a client listed them all, %d pages (target <= %d MB)\n",
 		passFail(importOK), m.Tools, fmtDur(m.Import), bench.ImportTarget,
 		passFail(pageOK), m.Tools, fmtDur(m.FirstPage), bench.FirstPageTarget, fmtDur(m.Start),
-		passFail(rssOK), m.Tools, m.RSS>>20, bench.BigRSSTarget>>20), importOK && pageOK && rssOK
+		passFail(rssOK), m.Tools, m.RSS>>20, bench.BigRSSTarget>>20,
+		passFail(listedOK), m.Tools, m.ListedRSS>>20, m.Pages, bench.BigListedRSSTarget>>20), importOK && pageOK && rssOK && listedOK
 }
 
 // specImportVerdicts prints the OpenAPI import's time and peak memory
