@@ -94,3 +94,22 @@ func TestOnLeavesOutWhatCannotRun(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionsNameNoUnixPath: what a step asks the person (an approval's
+// or a form's message) shows on every system, Windows too, where "~/…"
+// is no folder: it names a folder by its name ("Downloads").
+func TestQuestionsNameNoUnixPath(t *testing.T) {
+	for name, b := range map[string][]byte{"starter": Starter, "gallery": Gallery} {
+		c, err := mcpcore.ParseCatalog(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			for _, st := range tool.Steps {
+				if strings.Contains(string(st.Message), "~/") {
+					t.Errorf("%s: %s's %s step asks %q: ~/ is no folder on Windows", name, tool.Name, st.Key, st.Message)
+				}
+			}
+		}
+	}
+}

@@ -48,10 +48,8 @@ func describeCommand(c *catalog.Command, d *Data) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, a := range argv {
-		argv[i] = shellQuote(a)
-	}
-	lines := []string{"Runs: " + strings.Join(argv, " ")}
+	goos := d.goos()
+	lines := []string{"Runs: " + commandLine(goos, argv)}
 	if c.Dir != "" {
 		dir, err := Render(c.Dir, d)
 		if err != nil {
@@ -64,7 +62,7 @@ func describeCommand(c *catalog.Command, d *Data) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("env.%s: %w", k, err)
 		}
-		lines = append(lines, "With "+k+"="+shellQuote(v))
+		lines = append(lines, "With "+k+"="+quoteFor(goos, v))
 	}
 	if c.Stdin != "" {
 		in, err := Render(c.Stdin, d)
@@ -99,11 +97,65 @@ func cutText(s string) string {
 	return string(trimPartialRune([]byte(s[:maxDescribedBody]))) + fmt.Sprintf("… (%d more bytes)", len(s)-maxDescribedBody)
 }
 
-// shellQuote writes s as a POSIX shell would need it, so that where one
-// argument ends is plain to see.
-func shellQuote(s string) string {
+// commandLine writes argv as the system goos reads it, so that where one
+// argument ends is plain to see. On Windows that is the command line the
+// program is started with: cmd's arguments as written (cmdCommandLine),
+// any other program's quoted as Go's os/exec quotes them for the C
+// runtime; a POSIX shell's quotes ('…') would be wrong there. Elsewhere it
+// is the line a POSIX shell would need.
+func commandLine(goos string, argv []string) string {
+	if goos == "windows" && len(argv) > 0 && isCmd(argv[0]) {
+		return cmdCommandLine(argv)
+	}
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = quoteFor(goos, a)
+	}
+	return strings.Join(words, " ")
+}
+
+// quoteFor writes one argument as the system goos reads it.
+func quoteFor(goos, s string) string {
+	if goos == "windows" {
+		return windowsQuote(s)
+	}
 	if plainWord.MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// windowsQuote quotes s as syscall.EscapeArg does on Windows (which only
+// Windows builds have): by the C runtime's rules, double quotes around an
+// argument with a blank, a backslash before each " and before the
+// backslashes that precede a " or the closing quote.
+func windowsQuote(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if !strings.ContainsAny(s, "\" \t") {
+		return s
+	}
+	var b strings.Builder
+	quote := strings.ContainsAny(s, " \t")
+	if quote {
+		b.WriteByte('"')
+	}
+	slashes := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			slashes++
+		case '"':
+			b.WriteString(strings.Repeat(`\`, slashes+1))
+			slashes = 0
+		default:
+			slashes = 0
+		}
+		b.WriteByte(s[i])
+	}
+	if quote {
+		b.WriteString(strings.Repeat(`\`, slashes) + `"`)
+	}
+	return b.String()
 }
