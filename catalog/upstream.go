@@ -22,6 +22,7 @@ import (
 //	             "headers": {"Authorization": "Bearer {{secret \"x\"}}"}},
 //	  "start": "onUse",                  // "onUse" | "atStart" ["onUse"]
 //	  "idleStopMs": 600000,              // stop a command server unused this long [10 min]; -1 never
+//	  "callTimeoutMs": 600000,           // a call of one of its tools ends with an error after this [10 min]; -1 never
 //	  "disabled": false
 //	}
 type Upstream struct {
@@ -41,6 +42,9 @@ type Upstream struct {
 	// IdleStopMs stops a command server unused this long; 0 means
 	// DefaultUpstreamIdleStop, a negative value never.
 	IdleStopMs int `json:"idleStopMs,omitempty"`
+	// CallTimeoutMs bounds a call of one of its tools; 0 means
+	// DefaultUpstreamCallTimeout, a negative value never.
+	CallTimeoutMs int `json:"callTimeoutMs,omitempty"`
 	// Disabled servers are kept but neither started nor served.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -75,6 +79,11 @@ const (
 // DefaultUpstreamIdleStop is how long an unused command server runs.
 const DefaultUpstreamIdleStop = 10 * time.Minute
 
+// DefaultUpstreamCallTimeout bounds a call of a server's tool: servers do
+// slow work (a browser, a build), and an app that cannot wait runs the
+// call as a task.
+const DefaultUpstreamCallTimeout = 10 * time.Minute
+
 // ServedNamePattern is what every client accepts as a tool's name; an
 // upstream's served names are made to match it.
 var ServedNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
@@ -101,6 +110,17 @@ func (u Upstream) IdleStop() time.Duration {
 		return DefaultUpstreamIdleStop
 	}
 	return time.Duration(u.IdleStopMs) * time.Millisecond
+}
+
+// CallTimeout bounds a call of one of its tools; 0 means never.
+func (u Upstream) CallTimeout() time.Duration {
+	switch {
+	case u.CallTimeoutMs < 0:
+		return 0
+	case u.CallTimeoutMs == 0:
+		return DefaultUpstreamCallTimeout
+	}
+	return time.Duration(u.CallTimeoutMs) * time.Millisecond
 }
 
 // Problems lists what is wrong with the upstream's definition, each a

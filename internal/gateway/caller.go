@@ -92,7 +92,20 @@ func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, ar
 	if progress != nil {
 		onProgress = func(p *mcp.ProgressNotificationParams) { progress(p.Progress, p.Total, p.Message) }
 	}
-	return g.run.CallTool(ctx, server, &mcp.CallToolParams{Name: tool, Arguments: args}, onProgress)
+	g.mu.Lock()
+	limit := g.upstreams[server].CallTimeout()
+	g.mu.Unlock()
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, limit, fmt.Errorf("the server %q did not answer within %v (its callTimeoutMs)", server, limit))
+		defer cancel()
+	}
+	res, err := g.run.CallTool(ctx, server, &mcp.CallToolParams{Name: tool, Arguments: args}, onProgress)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Our limit's words (or the caller's deadline), not go-sdk's.
+		return nil, context.Cause(ctx)
+	}
+	return res, err
 }
 
 // usable refuses a server the catalog does not hold, or holds turned off.
