@@ -154,25 +154,13 @@ func templates(flagName string, kvs []string) (map[string]catalog.Template, erro
 		if !ok || k == "" {
 			return nil, usageError{fmt.Sprintf("%s %q: write it as NAME=VALUE", flagName, kv)}
 		}
-		if looksLikeCredential(k) && v != "" && !strings.Contains(v, "{{") {
+		if catalog.LooksLikeCredential(k) && v != "" && !strings.Contains(v, "{{") {
 			name := strings.ToLower(k)
 			return nil, fmt.Errorf("%s %s looks like a credential: keep it in the secret store rather than in mcptray's database —\n  mcptray secret set %s   (it reads the value from stdin)\nthen give %s '%s={{secret %q}}'", flagName, k, name, flagName, k, name)
 		}
 		out[k] = catalog.Template(v)
 	}
 	return out, nil
-}
-
-// looksLikeCredential says whether a variable or header name usually
-// carries a credential.
-func looksLikeCredential(name string) bool {
-	n := strings.ToUpper(name)
-	for _, w := range []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // upstreamConfig is how the command line runs a server: secrets from the
