@@ -82,7 +82,7 @@ func TestShotsIssue28(t *testing.T) {
 
 			// Items 2 and 6: Settings lists the token made elsewhere and
 			// the secret with no value, with its field.
-			m.tabs.SelectIndex(4)
+			m.tabs.SelectIndex(5)
 			m.settings.background.Wait()
 			uitest.Capture(t, m.win, "28-2-settings-tokens-"+v.name+".png")
 			m.settings.scroll.ScrollToOffset(fyne.NewPos(0, 620))
@@ -98,7 +98,7 @@ func TestShotsIssue28(t *testing.T) {
 			if err := s.D.Activity().Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
-			m.tabs.SelectIndex(3)
+			m.tabs.SelectIndex(4)
 			testutil.Eventually(t, "the finished call in Activity", func() bool {
 				return rowOutcomes(m.activity) != ""
 			})

@@ -306,7 +306,7 @@ func TestClosingAWindowThatHoldsWorkHidesItAndKeepsItsProcess(t *testing.T) {
 			test.Type(m.editor.Description, " More.")
 		},
 		"unsaved settings": func(t *testing.T, m *Manager) {
-			m.tabs.SelectIndex(4)
+			m.tabs.SelectIndex(5)
 			test.Type(m.settings.title, "My tools")
 		},
 		"a dialog": func(t *testing.T, m *Manager) {
@@ -347,7 +347,7 @@ func TestAClosedWindowStopsFollowing(t *testing.T) {
 	w := d.openManager()
 	m := w.u.manager
 	fyne.DoAndWait(func() {
-		m.tabs.SelectIndex(3) // Activity: follows the log
+		m.tabs.SelectIndex(4) // Activity: follows the log
 		m.closeWindow()
 	})
 	w.ended(t)

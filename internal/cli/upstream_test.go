@@ -3,11 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/zalando/go-keyring"
 )
 
@@ -31,12 +31,7 @@ func upstreamRun(t *testing.T, db, stdin string, args []string, argv ...string) 
 // credential typed on the command line is refused with the way to keep it.
 func TestUpstreamCommands(t *testing.T) {
 	keyring.MockInit()
-	bin := filepath.Join(t.TempDir(), "upserver")
-	build := exec.Command("go", "build", "-o", bin, "./testdata/upserver")
-	build.Dir = filepath.Join("..", "..", "upstream")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the upstream server: %v\n%s", err, out)
-	}
+	bin := testutil.Upserver(t)
 	db := filepath.Join(t.TempDir(), "x.db")
 
 	out, err := upstreamRun(t, db, "n\n", []string{"add", "up"}, bin)

@@ -3,8 +3,6 @@ package daemon
 import (
 	"context"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -17,18 +15,6 @@ import (
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// buildUpserver builds the upstream server of package upstream's tests.
-func buildUpserver(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "upserver")
-	cmd := exec.Command("go", "build", "-o", bin, "./testdata/upserver")
-	cmd.Dir = filepath.Join("..", "..", "upstream")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the upstream server: %v\n%s", err, out)
-	}
-	return bin
-}
 
 func toolNames(tools []*mcp.Tool) []string {
 	var out []string
@@ -46,7 +32,7 @@ func toolNames(tools []*mcp.Tool) []string {
 // change, a client holding a listen stream hears list_changed at each
 // step, and the activity log records the change.
 func TestUpstreamServedAndPinned(t *testing.T) {
-	bin := buildUpserver(t)
+	bin := testutil.Upserver(t)
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

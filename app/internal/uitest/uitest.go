@@ -32,6 +32,7 @@ import (
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
+	"github.com/mcptray/mcptray/upstream"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zalando/go-keyring"
 )
@@ -423,6 +424,12 @@ type Served struct {
 	St  *storage.Store
 	Eng *mcpcore.Engine
 	Url string
+}
+
+// UpstreamStatus is how the real server runs its upstream server named
+// name (app.Upstreams): what the serving process answers over the link.
+func (s *Served) UpstreamStatus(_ context.Context, name string) (upstream.Status, error) {
+	return s.D.UpstreamStatus(name), nil
 }
 
 // NewServed starts the real server on a temporary database for t.
