@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -141,7 +140,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	if slices.Contains(s.ToolNames(t), "up_extra") {
 		t.Fatal("a tool not approved is served")
 	}
-	test.Tap(buttonIn(t, d.changes, "Approve"))
+	test.Tap(labelledIn[*widget.Button](t, d.changes, "Approve"))
 	if cs, _ := s.St.UpstreamChanges(ctx, "up"); len(cs) != 0 {
 		t.Errorf("still waiting after Approve: %v", cs)
 	}
@@ -155,7 +154,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	test.Tap(checkIn(t, rowOf(t, d.tools, "up_echo"), "Ask me first"))
+	test.Tap(labelledIn[*widget.Check](t, rowOf(t, d.tools, "up_echo"), "Ask me first"))
 	after, err := s.St.Tool(ctx, "up_echo")
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +169,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 		t.Error("the server is still on")
 	}
 	uitest.Sees(t, "the server off", uitest.Seen(m.servers.list), "check: [ ]", "label: Off: not started, and its tools are not served {low}")
-	test.Tap(buttonIn(t, d.content, "Remove…"))
+	test.Tap(labelledIn[*widget.Button](t, d.content, "Remove…"))
 	test.Tap(uitest.OverlayButton(t, m.win, "Yes"))
 	if _, err := s.St.Upstream(ctx, "up"); err == nil {
 		t.Error("Remove left the server")
@@ -262,8 +261,8 @@ func TestUpstreamToolOpensReadOnly(t *testing.T) {
 		"label: What it takes (input schema)", "re:label: \\{\n  \"properties\": (.|\n)*")
 	uitest.SeesNone(t, "the tool of another server", uitest.Seen(m.tools.host), "entry:", "button: Save", "Respond", "Try it")
 
-	test.Tap(checkIn(t, m.tools.host, "Ask me first: mcptray asks you, on this computer, before each call"))
-	test.Tap(checkIn(t, m.tools.host, "On: served to your AI apps"))
+	test.Tap(labelledIn[*widget.Check](t, m.tools.host, "Ask me first: mcptray asks you, on this computer, before each call"))
+	test.Tap(labelledIn[*widget.Check](t, m.tools.host, "On: served to your AI apps"))
 	m.saveOpenEditor() // File ▸ Save: nothing to save here
 	got, err := s.St.Tool(ctx, "notes_search")
 	if err != nil {
@@ -291,34 +290,32 @@ func TestUpstreamToolOpensReadOnly(t *testing.T) {
 	uitest.Sees(t, "the server", uitest.Seen(m.servers.detail.tools), "check: [ ]", "label: notes_search   (its name: search) {low}", "check: [x] Ask me first")
 }
 
-// buttonIn is the button labelled text under o.
-func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
+// labelledIn is the widget of type W labelled text under o (a button, a
+// check).
+func labelledIn[W interface {
+	*widget.Button | *widget.Check
+}](t *testing.T, o fyne.CanvasObject, text string) W {
 	t.Helper()
-	var b *widget.Button
+	var found W
 	uitest.Walk(o, func(x fyne.CanvasObject) {
-		if w, ok := x.(*widget.Button); ok && w.Text == text && b == nil {
-			b = w
+		w, ok := x.(W)
+		if !ok || found != nil {
+			return
+		}
+		switch v := any(w).(type) {
+		case *widget.Button:
+			ok = v.Text == text
+		case *widget.Check:
+			ok = v.Text == text
+		}
+		if ok {
+			found = w
 		}
 	})
-	if b == nil {
-		t.Fatalf("no %q button", text)
+	if found == nil {
+		t.Fatalf("no %T labelled %q", found, text)
 	}
-	return b
-}
-
-// checkIn is the check labelled text under o.
-func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
-	t.Helper()
-	var c *widget.Check
-	uitest.Walk(o, func(x fyne.CanvasObject) {
-		if w, ok := x.(*widget.Check); ok && w.Text == text && c == nil {
-			c = w
-		}
-	})
-	if c == nil {
-		t.Fatalf("no %q check", text)
-	}
-	return c
+	return found
 }
 
 // rowOf is the row of the tool served as name in a server's tool list.
@@ -333,12 +330,6 @@ func rowOf(t *testing.T, tools *fyne.Container, name string) fyne.CanvasObject {
 	return nil
 }
 
-// statusFor is a status as the serving process would answer it, for the
-// words' test.
-func statusFor(state upstream.State, lastErr string) upstream.Status {
-	return upstream.Status{State: state, LastError: lastErr}
-}
-
 // TestServerStatusWords: each state of a server in words, with its colour.
 func TestServerStatusWords(t *testing.T) {
 	onUse := catalog.Upstream{Name: "a"}
@@ -350,19 +341,19 @@ func TestServerStatusWords(t *testing.T) {
 		want  string
 		imp   widget.Importance
 	}{
-		{catalog.Upstream{Disabled: true}, statusFor(upstream.Running, ""), true, "Off: not started, and its tools are not served", widget.LowImportance},
+		{catalog.Upstream{Disabled: true}, upstream.Status{State: upstream.Running}, true, "Off: not started, and its tools are not served", widget.LowImportance},
 		{onUse, upstream.Status{}, false, "Asking mcptray how it runs…", widget.LowImportance},
-		{onUse, statusFor(upstream.Stopped, ""), true, "Not running: it starts when an AI app first uses one of its tools", widget.MediumImportance},
-		{atStart, statusFor(upstream.Stopped, ""), true, "Stopped: mcptray starts it again", widget.MediumImportance},
-		{onUse, statusFor(upstream.Starting, ""), true, "Starting…", widget.MediumImportance},
-		{onUse, statusFor(upstream.Failed, `"npx" was not found: install Node.js`), true, `Failed: "npx" was not found: install Node.js`, widget.DangerImportance},
+		{onUse, upstream.Status{State: upstream.Stopped}, true, "Not running: it starts when an AI app first uses one of its tools", widget.MediumImportance},
+		{atStart, upstream.Status{State: upstream.Stopped}, true, "Stopped: mcptray starts it again", widget.MediumImportance},
+		{onUse, upstream.Status{State: upstream.Starting}, true, "Starting…", widget.MediumImportance},
+		{onUse, upstream.Status{State: upstream.Failed, LastError: `"npx" was not found: install Node.js`}, true, `Failed: "npx" was not found: install Node.js`, widget.DangerImportance},
 	} {
 		got, imp := statusWords(c.u, c.st, c.known)
 		if got != c.want || imp != c.imp {
 			t.Errorf("%s %+v: %q (%v), want %q (%v)", c.u.Name, c.st, got, imp, c.want, c.imp)
 		}
 	}
-	if got := fmt.Sprint(countsWords(0, 2)); got != "no tools served, 2 changes wait for you" {
+	if got := countsWords(0, 2); got != "no tools served, 2 changes wait for you" {
 		t.Errorf("counts: %q", got)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/ui"
@@ -24,25 +23,22 @@ func TestShotsIssue29(t *testing.T) {
 		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
 	}
 	bin := testutil.Upserver(t)
-	for _, v := range []struct {
-		name string
-		v    fyne.ThemeVariant
-	}{{"dark", theme.VariantDark}, {"light", theme.VariantLight}} {
-		t.Run(v.name, func(t *testing.T) {
+	for _, v := range uitest.Variants {
+		t.Run(v.Name, func(t *testing.T) {
 			a := uitest.NewTestApp(t)
-			a.Settings().SetTheme(ui.ThemeVariant(v.v))
+			a.Settings().SetTheme(ui.ThemeVariant(v.Variant))
 			s := uitest.NewServed(t)
 			m := serversManager(t, a, s)
 
 			f := addServer(m, "gone", "npx -y @example/not-a-server", "")
 			test.Tap(f.testBtn)
 			f.work.Wait()
-			uitest.Capture(t, m.win, "29-7-add-failed-"+v.name+".png")
+			uitest.Capture(t, m.win, "29-7-add-failed-"+v.Name+".png")
 
 			f = addServer(m, "notes", bin+" -stderr 12", "NOTES_API_KEY=k-123\nNOTES_DIR=/home/me/notes")
 			test.Tap(f.testBtn)
 			f.work.Wait()
-			uitest.Capture(t, m.win, "29-7-add-tested-"+v.name+".png")
+			uitest.Capture(t, m.win, "29-7-add-tested-"+v.Name+".png")
 			test.Tap(f.saveBtn)
 			f.work.Wait()
 
@@ -53,16 +49,16 @@ func TestShotsIssue29(t *testing.T) {
 				return uitest.HasText(d.changes, "delete_all: new")
 			})
 			statusShows(t, m, "Running since")
-			uitest.Capture(t, m.win, "29-7-servers-"+v.name+".png")
+			uitest.Capture(t, m.win, "29-7-servers-"+v.Name+".png")
 			d.page.ScrollToBottom()
-			uitest.Capture(t, m.win, "29-7-servers-stderr-"+v.name+".png")
+			uitest.Capture(t, m.win, "29-7-servers-stderr-"+v.Name+".png")
 
 			m.tabs.SelectIndex(0)
 			selectEntry(t, m.tools, "notes_echo")
 			if !strings.Contains(strings.Join(uitest.Texts(m.win), "\n"), "Its name there") {
 				t.Error("the tool of the server does not show")
 			}
-			uitest.Capture(t, m.win, "29-7-upstream-tool-"+v.name+".png")
+			uitest.Capture(t, m.win, "29-7-upstream-tool-"+v.Name+".png")
 		})
 	}
 }

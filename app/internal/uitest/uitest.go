@@ -364,6 +364,13 @@ func shotDir(t *testing.T) string {
 	return t.TempDir()
 }
 
+// Variants are the theme's two variants, each named for the screenshots
+// drawn in it: every screen is looked at in both.
+var Variants = []struct {
+	Name    string
+	Variant fyne.ThemeVariant
+}{{"dark", theme.VariantDark}, {"light", theme.VariantLight}}
+
 // Capture writes w's canvas to name under shotDir.
 func Capture(t *testing.T, w fyne.Window, name string) {
 	t.Helper()
