@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bufio"
 	"context"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -355,5 +357,60 @@ func TestServerStatusWords(t *testing.T) {
 	}
 	if got := countsWords(0, 2); got != "no tools served, 2 changes wait for you" {
 		t.Errorf("counts: %q", got)
+	}
+}
+
+// TestServersAddAWebServer: a server reached at a web address, with a
+// sign-in header: the Test sends it, Save keeps the token in the secret
+// store (the Bearer scheme stays written), and mcptray's own endpoint
+// serves the server's tools through it.
+func TestServersAddAWebServer(t *testing.T) {
+	bin := testutil.Upserver(t)
+	cmd := exec.Command(bin, "-http", "streamable", "-token", "tok-123")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the web server's address: %v", err)
+	}
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := serversManager(t, a, s)
+	ctx := context.Background()
+
+	m.servers.ShowAdd()
+	f := m.servers.form
+	test.Type(f.name, "web")
+	f.kind.SetSelected(runsWeb)
+	test.Type(f.url, strings.TrimSpace(addr))
+	test.Tap(f.testBtn)
+	f.work.Wait()
+	uitest.Sees(t, "a test without the token", uitest.Seen(f.content),
+		`re:label: It did not work: the server refused the sign-in \(HTTP 401\).* \{danger\}`)
+
+	test.Type(f.headers, "Authorization: Bearer tok-123")
+	test.Tap(f.testBtn)
+	f.work.Wait()
+	uitest.Sees(t, "a test with the token", uitest.Seen(f.content), "label: It works: web offers 8 tools. Save serves them to your AI apps, as they are now: {success}")
+	test.Tap(f.saveBtn)
+	f.work.Wait()
+	u, err := s.St.Upstream(ctx, "web")
+	if err != nil {
+		t.Fatalf("Save stored nothing: %v (%s)", err, f.result.Text)
+	}
+	if got := u.Remote.Headers["Authorization"]; got != `Bearer {{secret "web_authorization"}}` {
+		t.Errorf("the header is stored as %q", got)
+	}
+	if got := s.CallText(t, "web_echo", map[string]any{"text": "through mcptray"}); got != "through mcptray" {
+		t.Errorf("web_echo: %q", got)
 	}
 }
