@@ -404,7 +404,7 @@ func storeCredentials(ctx context.Context, sec *storage.Secrets, u catalog.Upstr
 				continue
 			}
 			if sec == nil {
-				return nil, fmt.Errorf("%s looks like a credential, and mcptray has no secret store to keep it in (Settings ▸ Secrets says why)", k)
+				return nil, fmt.Errorf("%s looks like a credential, and mcptray has no secret store to keep it in (Settings says why, under Secrets)", k)
 			}
 			scheme, value := "", string(v)
 			if s, rest, ok := strings.Cut(value, " "); ok && strings.EqualFold(s, "Bearer") {
