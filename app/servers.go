@@ -251,7 +251,7 @@ func (s *ServersTab) reload() {
 	}
 	if s.open != "" {
 		if _, ok := s.row(s.open); !ok {
-			s.showIdle() // removed meanwhile
+			s.idle() // removed meanwhile
 		} else if s.detail != nil {
 			s.detail.reload()
 		}
@@ -378,6 +378,13 @@ func onOff(on bool) string {
 
 // showIdle says what the tab is for when nothing is open.
 func (s *ServersTab) showIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.idle()
+}
+
+// idle is showIdle, s.mu held.
+func (s *ServersTab) idle() {
 	s.open, s.detail, s.form = "", nil, nil
 	s.list.UnselectAll()
 	idle := ui.WrapLabel("Select a server to see its tools and what waits for your approval, or add one with Add a server.")
@@ -392,6 +399,7 @@ func (s *ServersTab) setHost(o fyne.CanvasObject) {
 
 // Show opens the server named name.
 func (s *ServersTab) Show(name string) {
+	s.mu.Lock() // a status read started before may be answering
 	s.open, s.form = name, nil
 	s.detail = newServerDetail(s, name)
 	s.detail.reload()
@@ -400,11 +408,14 @@ func (s *ServersTab) Show(name string) {
 	}
 	s.setHost(s.detail.content)
 	s.selectOpen()
+	s.mu.Unlock()
 	s.readStatuses()
 }
 
 // ShowAdd opens the form that adds a server.
 func (s *ServersTab) ShowAdd() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.open, s.detail = "", nil
 	s.list.UnselectAll()
 	s.form = newServerForm(s)

@@ -50,6 +50,16 @@ func statusShows(t *testing.T, m *Manager, want string) {
 	})
 }
 
+// changesShow says whether the open server's changes show text, and what
+// they show. The change feed reloads them on its goroutine, which the test
+// driver runs fyne.Do on: the tab's lock keeps the two apart.
+func changesShow(m *Manager, text string) (bool, string) {
+	m.servers.mu.Lock()
+	defer m.servers.mu.Unlock()
+	d := m.servers.detail
+	return uitest.HasText(d.changes, text), strings.Join(uitest.Seen(d.changes), "; ")
+}
+
 // addServer fills in the Add form with a command line and environment
 // values.
 func addServer(m *Manager, name, command, env string) *serverForm {
@@ -133,7 +143,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	}
 	testutil.EventuallyShows(t, "the new tool to wait for approval", func() (bool, string) {
 		fyne.DoAndWait(m.servers.Reload)
-		return uitest.HasText(d.changes, "extra: new, served as up_extra"), strings.Join(uitest.Seen(d.changes), "; ")
+		return changesShow(m, "extra: new, served as up_extra")
 	})
 	uitest.Sees(t, "the change waiting", uitest.Seen(m.servers.Content()),
 		"label: up  ·  8 tools served, 1 change waits for you",
@@ -147,7 +157,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 		t.Errorf("still waiting after Approve: %v", cs)
 	}
 	testutil.Eventually(t, "the approved tool to be served", func() bool { return slices.Contains(s.ToolNames(t), "up_extra") })
-	if !uitest.HasText(d.changes, "Nothing waits for your approval") {
+	if ok, _ := changesShow(m, "Nothing waits for your approval"); !ok {
 		t.Errorf("the changes still show: %v", uitest.Seen(d.changes))
 	}
 

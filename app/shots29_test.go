@@ -46,7 +46,8 @@ func TestShotsIssue29(t *testing.T) {
 			d := m.servers.detail
 			testutil.Eventually(t, "the new tool to wait for approval", func() bool {
 				fyne.DoAndWait(m.servers.Reload)
-				return uitest.HasText(d.changes, "delete_all: new")
+				ok, _ := changesShow(m, "delete_all: new")
+				return ok
 			})
 			statusShows(t, m, "Running since")
 			uitest.Capture(t, m.win, "29-7-servers-"+v.Name+".png")
