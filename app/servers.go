@@ -438,6 +438,8 @@ type serverDetail struct {
 	changes *fyne.Container
 	tools   *fyne.Container
 	stderr  *widget.TextGrid
+	// stderrScroll shows the last lines first: the newest say most.
+	stderrScroll *container.Scroll
 	// shown is what the sections show, so that a reload that reads the
 	// same leaves them (and the person's scrolling) as they are.
 	shown *serverData
@@ -463,8 +465,8 @@ func newServerDetail(tab *ServersTab, name string) *serverDetail {
 	d.changes = container.NewVBox()
 	d.tools = container.NewVBox()
 	d.stderr = widget.NewTextGrid()
-	stderrScroll := container.NewScroll(container.NewPadded(d.stderr))
-	stderrBox := ui.MinHeight(220, ui.ChainWheel(stderrScroll))
+	d.stderrScroll = container.NewScroll(container.NewPadded(d.stderr))
+	stderrBox := ui.MinHeight(220, ui.ChainWheel(d.stderrScroll))
 	d.body = container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(refresh), title),
 		d.how, d.state,
@@ -527,6 +529,8 @@ func (d *serverDetail) showStatus(r serverRow) {
 	}
 	if d.stderr.Text() != text {
 		d.stderr.SetText(text)
+		d.stderrScroll.Refresh()
+		d.stderrScroll.ScrollToBottom()
 	}
 }
 
