@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -554,13 +556,37 @@ func (d *serverDetail) showChanges(data *serverData) {
 				approved = &data.tools[i]
 			}
 		}
-		lines := widget.NewLabel(strings.Join(gateway.Explain(data.u, c, approved), "\n"))
+		lines := widget.NewLabel(readable(gateway.Explain(data.u, c, approved)))
 		lines.Wrapping = fyne.TextWrapBreak
 		lines.TextStyle = fyne.TextStyle{Monospace: true}
 		tool := c.Tool
 		one := widget.NewButton("Approve", func() { d.approve([]string{tool}) })
 		d.changes.Add(container.NewBorder(nil, nil, nil, container.NewVBox(one), lines))
 	}
+}
+
+// quotedValue is a value gateway.Explain writes quoted, Go's way, and
+// what follows it (how much was cut).
+var quotedValue = regexp.MustCompile(`^(.*?: )("(?:[^"\\]|\\.)*")(.*)$`)
+
+// readable is a change's lines for people: the values Explain quotes
+// (a description, a schema) as they read, not escaped — a schema's every
+// quotation mark came out as \" — with what no one can see written out
+// (words.Hidden), which the quoting was there to show.
+func readable(lines []string) string {
+	for i, l := range lines {
+		m := quotedValue.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		v, err := strconv.Unquote(m[2])
+		if err != nil {
+			continue
+		}
+		v, _ = words.Hidden(v)
+		lines[i] = m[1] + v + m[3]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // approve approves the changes of the tools named (all when none).

@@ -148,7 +148,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	uitest.Sees(t, "the change waiting", uitest.Seen(m.servers.Content()),
 		"label: up  ·  8 tools served, 1 change waits for you",
 		"label: 1 change waits for your approval", "button: Approve all {high}",
-		"label: extra: new, served as up_extra\n  description: \"(the server gives this tool no description)\"", "button: Approve")
+		"label: extra: new, served as up_extra\n  description: (the server gives this tool no description)", "button: Approve")
 	if slices.Contains(s.ToolNames(t), "up_extra") {
 		t.Fatal("a tool not approved is served")
 	}
@@ -340,6 +340,18 @@ func rowOf(t *testing.T, tools *fyne.Container, name string) fyne.CanvasObject {
 	}
 	t.Fatalf("no row for %s", name)
 	return nil
+}
+
+// TestChangesRead: a change's values read as written, not escaped, and
+// what nobody can see is written out.
+func TestChangesRead(t *testing.T) {
+	got := readable([]string{"echo (served as up_echo) changed:",
+		`  input schema was: "{\"type\":\"object\"}"`,
+		`  description now: "says\u202e back"… (12 more bytes)`})
+	want := "echo (served as up_echo) changed:\n  input schema was: {\"type\":\"object\"}\n  description now: says[hidden U+202E] back… (12 more bytes)"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
 
 // TestServerStatusWords: each state of a server in words, with its colour.

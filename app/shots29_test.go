@@ -42,12 +42,15 @@ func TestShotsIssue29(t *testing.T) {
 			test.Tap(f.saveBtn)
 			f.work.Wait()
 
+			// A new tool, and echo replaced by one that says less: a diff.
 			s.CallText(t, "notes_add", map[string]any{"name": "delete_all"})
+			s.CallText(t, "notes_add", map[string]any{"name": "echo"})
 			d := m.servers.detail
 			testutil.Eventually(t, "the new tool to wait for approval", func() bool {
 				fyne.DoAndWait(m.servers.Reload)
 				ok, _ := changesShow(m, "delete_all: new")
-				return ok
+				changed, _ := changesShow(m, "echo (served as notes_echo) changed:")
+				return ok && changed
 			})
 			statusShows(t, m, "Running since")
 			uitest.Capture(t, m.win, "29-7-servers-"+v.Name+".png")
