@@ -71,7 +71,7 @@ func runDesktop(ctx context.Context, cfg cli.DesktopConfig) error {
 	if err != nil {
 		slog.Warn("whether to show the welcome", "err", err)
 	}
-	tcfg := tray.Config{Server: d, Store: d.Store(), Activity: d.Activity(), Asker: asker, StartWindow: startWindow,
+	tcfg := tray.Config{Server: d, Upstreams: d, Store: d.Store(), Activity: d.Activity(), Asker: asker, StartWindow: startWindow,
 		Host: host, Icon: trayicon.New(), DB: d.DB(), Version: cfg.Daemon.Version, Welcome: welcome, ShowManager: cfg.ShowManager, BeforeQuit: stop}
 	if eng := d.Engine(); eng != nil {
 		tcfg.Engine = eng

@@ -86,6 +86,9 @@ type Config struct {
 	// Tasks are the server's tasks, for the task window; nil: the server
 	// runs none, and View ▸ Task window is off.
 	Tasks TaskSource
+	// Upstreams says how the other MCP servers run, for the Servers tab;
+	// nil: it cannot tell.
+	Upstreams Upstreams
 	// TryIt runs tools for the editor's Try it; nil hides the button.
 	TryIt editor.ToolTrier
 	// Serving hears of the windows' life: quit, close, nothing left.
@@ -289,6 +292,9 @@ func (u *UI) OpenManager() {
 	if tab := m.tabs.Selected(); tab != nil && tab.Content == m.activity.Content() && !m.activity.Following() {
 		m.activity.Reload() // shown again on the Activity tab: follow the log again
 	}
+	if tab := m.tabs.Selected(); tab != nil && tab.Text == "Servers" {
+		m.servers.watch(true) // shown again: read how the servers run again
+	}
 	if !first {
 		return
 	}
@@ -356,6 +362,7 @@ func (u *UI) closeManager() {
 		slog.Info("the window is hidden, not closed, to come back to as it is", "because", work)
 		m.win.Hide()
 		m.activity.Stop() // nobody sees the log: stop following it
+		m.servers.watch(false)
 		return
 	}
 	u.view = m.view()

@@ -32,7 +32,10 @@ func followChanges(ctx context.Context, st *storage.Store, changed func()) {
 // lives. A change that leaves them as they were (the server's activity
 // log, a token's last use) changes nothing on screen.
 func (m *Manager) followStore() {
-	followChanges(m.life, m.cfg.Store, m.reloadEntries)
+	followChanges(m.life, m.cfg.Store, func() {
+		m.reloadEntries()
+		m.servers.Reload()
+	})
 }
 
 // follow keeps the client tokens and the secrets listed as stored until

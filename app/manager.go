@@ -42,6 +42,7 @@ type Manager struct {
 	tmplEditor   *editor.TemplateEditor
 	promptEditor *editor.PromptEditor
 
+	servers  *ServersTab
 	activity *ActivityTab
 	settings *SettingsTab
 
@@ -77,10 +78,12 @@ func NewManager(a fyne.App, cfg Config) *Manager {
 		container.NewTabItemWithIcon("Tools", theme.MediaPlayIcon(), m.toolsTab()),
 		container.NewTabItemWithIcon("Resources", theme.FileIcon(), m.resourcesTab()),
 		container.NewTabItemWithIcon("Prompts", theme.DocumentIcon(), m.promptsTab()),
+		container.NewTabItemWithIcon("Servers", theme.ComputerIcon(), m.serversTab()),
 		container.NewTabItemWithIcon("Activity", theme.HistoryIcon(), m.activityContent()),
 		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), m.settingsTab()),
 	)
 	m.tabs.OnSelected = func(t *container.TabItem) {
+		m.servers.watch(t.Text == "Servers")
 		switch t.Text {
 		case "Tools", "Resources", "Prompts":
 			m.reloadEntries()
@@ -265,6 +268,8 @@ func (m *Manager) work() string {
 		return "an import or an export is under way"
 	case m.editor != nil && m.editor.Try.Calls.Busy():
 		return "a Try it call is running"
+	case m.servers.form != nil && m.servers.form.work.Busy():
+		return "a server is being tested or added"
 	}
 	return ""
 }
@@ -273,6 +278,7 @@ func (m *Manager) work() string {
 // the UI goroutine.
 func (m *Manager) close() {
 	m.end()
+	m.servers.watch(false)
 	m.activity.Stop()
 	m.dropToolEditor()
 	m.win.Close()
@@ -403,6 +409,10 @@ func (m *Manager) loadEntry(e catalogEntry) error {
 }
 
 func (m *Manager) editTool(t catalog.Tool, isNew bool) {
+	if t.Action.Upstream != nil {
+		m.showUpstreamTool(t)
+		return
+	}
 	m.dropToolEditor()
 	m.editor = editor.NewToolEditor(m.cfg.Store, t, isNew, m.savedIn(m.tools, entryTool))
 	m.editor.SetTrier(m.cfg.TryIt)
@@ -792,6 +802,23 @@ func (m *Manager) readNeeds(cat *catalog.Catalog) map[string][]string {
 		names = append(names, x.Name)
 	}
 	return secretNeeds(cat, names)
+}
+
+// ------------------------------------------------------------------ Servers
+
+func (m *Manager) serversTab() fyne.CanvasObject {
+	m.servers = newServersTab(m.life, m.win, m.cfg)
+	return m.servers.Content()
+}
+
+// ShowServer shows the server named name in the Servers tab.
+func (m *Manager) ShowServer(name string) {
+	for _, t := range m.tabs.Items {
+		if t.Text == "Servers" {
+			m.tabs.Select(t)
+		}
+	}
+	m.servers.Show(name)
 }
 
 // ------------------------------------------------------------------ Activity

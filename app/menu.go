@@ -25,7 +25,7 @@ const docsURL = "https://github.com/mcptray/mcptray#readme"
 // Keyboard shortcuts of the manager window: Ctrl, or ⌘ on macOS, with N
 // (a new entry on the catalog tab shown), S (save the editor shown), W
 // (close the window), Q (quit), F (the search box of the tab shown) and
-// 1 to 5 (the tabs).
+// 1 to 6 (the tabs).
 var (
 	newShortcut   = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
 	saveShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
@@ -34,8 +34,8 @@ var (
 	findShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
-// tabKeys are the keys of Ctrl+1…5, in the tabs' order.
-var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5}
+// tabKeys are the keys of Ctrl+1…6, in the tabs' order.
+var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6}
 
 // windowMenu is the manager window's menu bar. It holds every command of
 // the app, so that the app is whole without a tray: File, Server, View and
@@ -48,6 +48,7 @@ type windowMenu struct {
 
 	// The File menu's New items; the one for the tab shown carries Ctrl+N.
 	newTool, newResource, newPrompt *fyne.MenuItem
+	newServer                       *fyne.MenuItem
 	export, importItem, save        *fyne.MenuItem
 	pause, copyAddr, question       *fyne.MenuItem
 	// tabs are View's items of the tabs; find is View ▸ Find.
@@ -64,6 +65,7 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	w.newTool = fyne.NewMenuItem("New tool", w.does(func() { w.showTab("Tools"); m.NewTool() }))
 	w.newResource = fyne.NewMenuItem("New resource", w.does(func() { w.showTab("Resources"); m.NewResource() }))
 	w.newPrompt = fyne.NewMenuItem("New prompt", w.does(func() { w.showTab("Prompts"); m.NewPrompt() }))
+	w.newServer = fyne.NewMenuItem("Add a server…", w.does(func() { w.showTab("Servers"); m.servers.ShowAdd() }))
 	w.importItem = fyne.NewMenuItem("Import catalog…", w.does(m.chooseImport))
 	// The importers (curlimport.go, openapiimport.go) make tools: they
 	// show the Tools tab, where what they make appears.
@@ -82,7 +84,7 @@ func (u *UI) newWindowMenu(m *Manager) *windowMenu {
 	// Marked, Fyne adds no Quit of its own, which would end the app
 	// without stopping the server first.
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", w.newTool, fromExample, fromCurl, w.newResource, w.newPrompt,
+	file := fyne.NewMenu("File", w.newTool, fromExample, fromCurl, w.newResource, w.newPrompt, w.newServer,
 		fyne.NewMenuItemSeparator(), w.importItem, fromOpenAPI, w.export,
 		fyne.NewMenuItemSeparator(), w.save,
 		fyne.NewMenuItemSeparator(), closeItem, quit)
@@ -162,9 +164,9 @@ func (w *windowMenu) update() {
 	u, m := w.u, w.m
 	tab := w.tabName()
 	hasStore := u.cfg.Store != nil
-	w.newTool.Disabled, w.newResource.Disabled, w.newPrompt.Disabled = !hasStore, !hasStore, !hasStore
+	w.newTool.Disabled, w.newResource.Disabled, w.newPrompt.Disabled, w.newServer.Disabled = !hasStore, !hasStore, !hasStore, !hasStore
 	w.importItem.Disabled, w.export.Disabled = !hasStore, !hasStore
-	w.newTool.Shortcut, w.newResource.Shortcut, w.newPrompt.Shortcut = nil, nil, nil
+	w.newTool.Shortcut, w.newResource.Shortcut, w.newPrompt.Shortcut, w.newServer.Shortcut = nil, nil, nil, nil
 	switch tab {
 	case "Tools":
 		w.newTool.Shortcut = newShortcut
@@ -172,6 +174,8 @@ func (w *windowMenu) update() {
 		w.newResource.Shortcut = newShortcut
 	case "Prompts":
 		w.newPrompt.Shortcut = newShortcut
+	case "Servers":
+		w.newServer.Shortcut = newShortcut
 	}
 	w.save.Disabled = m.shownSave() == nil
 	srv := u.cfg.Server
@@ -212,7 +216,8 @@ func (w *windowMenu) showTab(name string) {
 }
 
 // newEntry opens the editor on a new entry of the catalog tab shown: a
-// tool, a resource or a prompt; elsewhere it does nothing.
+// tool, a resource or a prompt, or the form that adds a server; elsewhere
+// it does nothing.
 func (w *windowMenu) newEntry() {
 	if w.u.cfg.Store == nil {
 		return
@@ -224,6 +229,8 @@ func (w *windowMenu) newEntry() {
 		w.m.NewResource()
 	case "Prompts":
 		w.m.NewPrompt()
+	case "Servers":
+		w.m.servers.ShowAdd()
 	}
 	w.update()
 }

@@ -106,9 +106,9 @@ func TestWindowMenuHasEveryCommand(t *testing.T) {
 		menus = append(menus, m.Label)
 	}
 	want := map[string][]string{
-		"File":   {"New tool", "New tool from an example…", "New tool from curl…", "New resource", "New prompt", "", "Import catalog…", "Import from OpenAPI…", "Export catalog…", "", "Save", "", "Close window", "Quit"},
+		"File":   {"New tool", "New tool from an example…", "New tool from curl…", "New resource", "New prompt", "Add a server…", "", "Import catalog…", "Import from OpenAPI…", "Export catalog…", "", "Save", "", "Close window", "Quit"},
 		"Server": {"Pause serving", "Copy address", "Connect a client", "", "No question waiting"},
-		"View":   {"Tools", "Resources", "Prompts", "Activity", "Settings", "", "Find", "Task window"},
+		"View":   {"Tools", "Resources", "Prompts", "Servers", "Activity", "Settings", "", "Find", "Task window"},
 		"Help":   {"About mcptray", "Open the documentation", "Copy diagnostics"},
 	}
 	if !slices.Equal(menus, []string{"File", "Server", "View", "Help"}) {

@@ -29,7 +29,7 @@ func missingSecretAfterImport(t *testing.T, m *Manager, s *uitest.Served) {
 	uitest.Capture(t, m.win, "import-missing-secret.png")
 	uitest.Sees(t, "the tool list", uitest.Seen(m.tools.list),
 		"label: needs a secret {warning}")
-	m.tabs.SelectIndex(4)
+	m.tabs.SelectIndex(5)
 	testutil.EventuallyShows(t, "the missing secret in Settings", func() (bool, string) {
 		m.settings.background.Wait()
 		var seen []string

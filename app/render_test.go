@@ -54,7 +54,7 @@ func TestRenderManagerTabs(t *testing.T) {
 	if got := m.win.Title(); got != "mcptray" {
 		t.Errorf("title %q", got)
 	}
-	tabs := []string{"Tools", "Resources", "Prompts", "Activity", "Settings"}
+	tabs := []string{"Tools", "Resources", "Prompts", "Servers", "Activity", "Settings"}
 	for _, tab := range []struct {
 		name  string
 		index int
@@ -120,7 +120,7 @@ func TestRenderManagerTabs(t *testing.T) {
 		// Shown, the tab follows the log from a goroutine: once it read
 		// the (empty) log, it is stopped, leaving the canvas to the
 		// capture.
-		{"activity", 3, func() {
+		{"activity", 4, func() {
 			testutil.Eventually(t, "the activity log read", func() (read bool) {
 				m.activity.locked(func() { read = m.activity.read })
 				return read
@@ -131,7 +131,7 @@ func TestRenderManagerTabs(t *testing.T) {
 			"label: Search", "entry: (Search requests, tools, AI apps, details…)", "label: Live · 0 requests", "check: [ ] Pause live",
 			"label: " + activityEmpty, "label: Select a request to see its details.",
 		}, ""},
-		{"settings", 4, func() {}, func() bool { return m.settings.name.Text == "mcptray" }, []string{
+		{"settings", 5, func() {}, func() bool { return m.settings.name.Text == "mcptray" }, []string{
 			// What applies at once comes first; whether mcptray starts
 			// at login is this machine's.
 			"label: This computer", "label: These apply at once.",

@@ -479,7 +479,7 @@ func TestSettingsEndIsFewWheelNotchesAway(t *testing.T) {
 	m := NewManager(a, Config{Store: s.St, Approvals: s.Eng, Server: s.D})
 	t.Cleanup(m.win.Close)
 	m.win.Resize(fyne.NewSize(1366, 768))
-	m.tabs.SelectIndex(4)
+	m.tabs.SelectIndex(5)
 	m.settings.background.Wait()
 	sc := m.settings.scroll
 	end := sc.Content.MinSize().Height - sc.Size().Height

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 
 	"github.com/mcptray/mcptray/app/editor"
 	"github.com/mcptray/mcptray/app/internal/uitest"
@@ -26,13 +25,10 @@ func TestShotsIssue28(t *testing.T) {
 	if os.Getenv("MCPTRAY_SHOTS") == "" {
 		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
 	}
-	for _, v := range []struct {
-		name string
-		v    fyne.ThemeVariant
-	}{{"dark", theme.VariantDark}, {"light", theme.VariantLight}} {
-		t.Run(v.name, func(t *testing.T) {
+	for _, v := range uitest.Variants {
+		t.Run(v.Name, func(t *testing.T) {
 			a := uitest.NewTestApp(t)
-			a.Settings().SetTheme(ui.ThemeVariant(v.v))
+			a.Settings().SetTheme(ui.ThemeVariant(v.Variant))
 			s := uitest.NewAuthServed(t)
 			ctx := context.Background()
 			tr, err := tryit.New(s.St, func() string { return s.Url })
@@ -71,22 +67,22 @@ func TestShotsIssue28(t *testing.T) {
 				fyne.DoAndWait(func() { ok = uitest.HasText(e.Content(), "Latest: synced 3 of 10 folders") })
 				return ok
 			})
-			uitest.Capture(t, m.win, "28-1-tryit-background-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-1-tryit-background-"+v.Name+".png")
 			e.Try.Abandon() // Cancel
 			e.Try.Calls.Wait()
 
 			// Items 5 and 6: the list's note on a tool lacking a secret;
 			// the highlight on the tool open.
 			m.tools.list.Select(indexOf(t, m, "list_items"))
-			uitest.Capture(t, m.win, "28-6-tool-needs-secret-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-6-tool-needs-secret-"+v.Name+".png")
 
 			// Items 2 and 6: Settings lists the token made elsewhere and
 			// the secret with no value, with its field.
-			m.tabs.SelectIndex(4)
+			m.tabs.SelectIndex(5)
 			m.settings.background.Wait()
-			uitest.Capture(t, m.win, "28-2-settings-tokens-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-2-settings-tokens-"+v.Name+".png")
 			m.settings.scroll.ScrollToOffset(fyne.NewPos(0, 620))
-			uitest.Capture(t, m.win, "28-6-settings-missing-secret-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-6-settings-missing-secret-"+v.Name+".png")
 
 			// Item 5: Activity shows a finished call once.
 			start := time.Now().Add(-3 * time.Second)
@@ -98,11 +94,11 @@ func TestShotsIssue28(t *testing.T) {
 			if err := s.D.Activity().Flush(ctx); err != nil {
 				t.Fatal(err)
 			}
-			m.tabs.SelectIndex(3)
+			m.tabs.SelectIndex(4)
 			testutil.Eventually(t, "the finished call in Activity", func() bool {
 				return rowOutcomes(m.activity) != ""
 			})
-			uitest.Capture(t, m.win, "28-5-activity-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-5-activity-"+v.Name+".png")
 			m.activity.stopAndWait()
 
 			// Item 7: re-import marks the duplicates.
@@ -110,10 +106,10 @@ func TestShotsIssue28(t *testing.T) {
 			m.showOpenAPIChooser(mustSpec(t), petstore)
 			test.Tap(uitest.OverlayButton(t, m.win, "Import 19 tools"))
 			m.background.Wait()
-			uitest.Capture(t, m.win, "28-6-import-report-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-6-import-report-"+v.Name+".png")
 			m.win.Canvas().Overlays().Top().Hide()
 			m.showOpenAPIChooser(mustSpec(t), petstore)
-			uitest.Capture(t, m.win, "28-7-reimport-"+v.name+".png")
+			uitest.Capture(t, m.win, "28-7-reimport-"+v.Name+".png")
 			m.win.Canvas().Overlays().Top().Hide()
 		})
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
+	"github.com/mcptray/mcptray/upstream"
 )
 
 // WindowEnv is what the window process runs on.
@@ -116,7 +117,7 @@ func (p *parentLink) open(ctx context.Context, a fyne.App, screen func() (int, i
 			_ = closers[i]()
 		}
 	}
-	cfg := Config{Store: st, Server: p, Approvals: p, Serving: p, DB: start.DB, Version: start.Version,
+	cfg := Config{Store: st, Server: p, Approvals: p, Serving: p, Upstreams: p, DB: start.DB, Version: start.Version,
 		ShimPath: start.ShimPath, Screen: screen, Tray: start.Tray, TrayHost: start.TrayHost}
 	if start.HasTasks {
 		cfg.Tasks = p
@@ -316,6 +317,11 @@ func (p *parentLink) SaveSettings(ctx context.Context, set catalog.Settings, mov
 func (p *parentLink) Sync(ctx context.Context) error {
 	_, err := link.Sync.Call(ctx, p.conn, link.None{})
 	return err
+}
+
+// UpstreamStatus is how the other MCP server named name runs (Upstreams).
+func (p *parentLink) UpstreamStatus(ctx context.Context, name string) (upstream.Status, error) {
+	return link.UpstreamStatus.Call(ctx, p.conn, name)
 }
 
 // RememberedApprovals lists the server's remembered approvals

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/record"
+	"github.com/mcptray/mcptray/upstream"
 )
 
 // twoProcesses is the desktop app's two processes in one test: the serving
@@ -76,7 +78,7 @@ func newDesktop(t *testing.T) *twoProcesses {
 	s := testserver.Start(t, testserver.Options{Catalog: cat, Asker: asker})
 	d := &twoProcesses{t: t, srv: uitest.ServedBy(s), server: s, quits: make(chan struct{}, 4), started: make(chan *windowProcess, 4)}
 	sec := s.Daemon.Secrets()
-	d.tray = tray.New(tray.Config{Server: s.Daemon, Engine: s.Engine, Store: s.Store, Activity: s.Activity, Asker: asker,
+	d.tray = tray.New(tray.Config{Server: s.Daemon, Upstreams: s.Daemon, Engine: s.Engine, Store: s.Store, Activity: s.Activity, Asker: asker,
 		StartWindow: d.start, Host: tray.Host{Present: true, About: "test tray"}, DB: s.Store.Path(), Version: "1.2.3",
 		Secrets:    link.SecretStore{Kind: sec.Backend(), Reason: sec.Reason(), Service: sec.Service(), File: sec.File()},
 		BeforeQuit: func() { d.quits <- struct{}{} }})
@@ -206,6 +208,33 @@ func selectEntry(t *testing.T, p *entryPane, key string) {
 	t.Fatalf("%q is not listed", key)
 }
 
+// TestTheWindowProcessAsksHowAnUpstreamRuns: only the serving process runs
+// the other MCP servers; the window's Servers tab asks it over the link
+// (link.UpstreamStatus) and shows the failure in words, in red.
+func TestTheWindowProcessAsksHowAnUpstreamRuns(t *testing.T) {
+	d := newDesktop(t)
+	s := d.srv
+	if _, err := s.St.SaveUpstream(t.Context(), "", catalog.Upstream{Name: "broken", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{"/nonexistent/mcp-server"}}}); err != nil {
+		t.Fatal(err)
+	}
+	w := d.openManager()
+	testutil.EventuallyShows(t, "the window to hear that the server failed", func() (bool, string) {
+		st, err := w.u.cfg.Upstreams.UpstreamStatus(t.Context(), "broken")
+		return err == nil && st.State == upstream.BackingOff && strings.Contains(st.LastError, "was not found"), fmt.Sprint(st, err)
+	})
+	m := w.u.manager
+	fyne.DoAndWait(func() {
+		m.ShowServer("broken")
+		m.servers.watch(false)
+	})
+	m.servers.readStatuses()
+	m.servers.reads.Wait()
+	var seen []string
+	fyne.DoAndWait(func() { seen = uitest.Seen(m.servers.Content()) })
+	uitest.Sees(t, "the Servers tab", seen, `re:label: broken  ·  no tools served`, `re:label: Failed: "/nonexistent/mcp-server" was not found: install it, or give its full path \{danger\}`)
+}
+
 func TestTheWindowProcessShowsTheServersState(t *testing.T) {
 	d := newDesktop(t)
 	w := d.openManager()
@@ -306,7 +335,7 @@ func TestClosingAWindowThatHoldsWorkHidesItAndKeepsItsProcess(t *testing.T) {
 			test.Type(m.editor.Description, " More.")
 		},
 		"unsaved settings": func(t *testing.T, m *Manager) {
-			m.tabs.SelectIndex(4)
+			m.tabs.SelectIndex(5)
 			test.Type(m.settings.title, "My tools")
 		},
 		"a dialog": func(t *testing.T, m *Manager) {
@@ -347,7 +376,7 @@ func TestAClosedWindowStopsFollowing(t *testing.T) {
 	w := d.openManager()
 	m := w.u.manager
 	fyne.DoAndWait(func() {
-		m.tabs.SelectIndex(3) // Activity: follows the log
+		m.tabs.SelectIndex(4) // Activity: follows the log
 		m.closeWindow()
 	})
 	w.ended(t)

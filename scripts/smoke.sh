@@ -4,7 +4,7 @@
 #
 #  a. no tray host (the D-Bus session has no StatusNotifierWatcher, as on stock
 #     GNOME): mcptray, started plainly, shows its window within seconds; the
-#     window fits the screen on every tab (Ctrl+1…5); closing it asks before
+#     window fits the screen on every tab (Ctrl+1…6); closing it asks before
 #     quitting; File ▸ Quit, driven through the menu bar, ends the process.
 #  b. a tray host (gtk-sni-tray-standalone, or tests/sniwatcher, a stand-in
 #     StatusNotifierWatcher, where that is not installed): the tray icon
@@ -166,29 +166,29 @@ changed a-02-no-tray-notice a-03-tools
 golden a-03-tools
 fits "the Tools tab"
 i=4
-for tab in tools resources prompts activity settings; do
+for tab in tools resources prompts servers activity settings; do
   xdotool key --window "$win" "ctrl+$((i - 3))"
   shot "a-0$i-tab-$tab"
   fits "the ${tab^} tab"
   ((i++))
 done
-changed a-04-tab-tools a-07-tab-activity
-golden a-07-tab-activity # empty: the log has nothing yet
+changed a-04-tab-tools a-08-tab-activity
+golden a-08-tab-activity # empty: the log has nothing yet
 xdotool key --window "$win" ctrl+1
 # Closing the window asks first (nothing would be left to bring it back);
 # Escape keeps it.
 xdotool key --window "$win" ctrl+w
-shot a-09-quit-question
-golden a-09-quit-question
+shot a-10-quit-question
+golden a-10-quit-question
 xdotool key --window "$win" Escape
 sleep 0.5
 [[ -n $(visible) ]] && kill -0 "$pid" || fail "Escape on the quit question did not keep mcptray"
 # File ▸ Quit, through the menu bar: File, then Up (the menu's last item).
 click 27 13
-shot a-10-file-menu
-changed a-09-quit-question a-10-file-menu
+shot a-11-file-menu
+changed a-10-quit-question a-11-file-menu
 xdotool key --window "$win" Up
-shot a-11-file-quit 0.4
+shot a-12-file-quit 0.4
 xdotool key --window "$win" Return
 quits "File ▸ Quit"
 
@@ -467,7 +467,7 @@ appears() {
 }
 xdotool windowraise "$win"
 xdotool windowfocus --sync "$win" 2>/dev/null || true
-xdotool key --window "$win" ctrl+5 # Settings
+xdotool key --window "$win" ctrl+6 # Settings
 xdotool mousemove 1 1
 shot 08-settings 1
 "$BIN" token create tester --db "$db" >/dev/null || fail "mcptray token create"
@@ -583,7 +583,7 @@ sleep 1
 xdotool key --window "$win" Escape
 sleep 0.3
 xdotool mousemove 1 1
-xdotool key --window "$win" ctrl+4
+xdotool key --window "$win" ctrl+5 # Activity
 shot c-01-light-activity
 golden c-01-light-activity # empty: this database's log has nothing yet
 session smoke-light "$ldb"

@@ -208,13 +208,13 @@ func (m *Manager) Tools(ctx context.Context, server string) ([]*mcp.Tool, error)
 	}
 	var tools []*mcp.Tool
 	err = s.use(ctx, func(c *conn) (err error) {
-		tools, err = listTools(ctx, c.session)
-		return err
+		if tools, err = listTools(ctx, c.session); err != nil {
+			// Only here: a failed start says the server's name already.
+			return fmt.Errorf("upstream %q: listing its tools: %w", server, err)
+		}
+		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("upstream %q: listing its tools: %w", server, err)
-	}
-	return tools, nil
+	return tools, err
 }
 
 // listTools reads every page of a session's tools.

@@ -25,6 +25,7 @@ import (
 	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
+	"github.com/mcptray/mcptray/upstream"
 )
 
 // None is the params or result of a method that carries nothing.
@@ -57,6 +58,10 @@ var (
 	WatchTasks = winlink.Method[bool, None]{Name: "watchTasks"}
 	// CancelTask cancels a running task on the person's behalf.
 	CancelTask = winlink.Method[string, None]{Name: "cancelTask"}
+	// UpstreamStatus answers how the other MCP server named so runs: only
+	// the serving process runs them (upstream.Manager), so the window's
+	// Servers tab asks it here.
+	UpstreamStatus = winlink.Method[string, upstream.Status]{Name: "upstreamStatus"}
 	// Closed says the manager window closed, leaving View: the next one
 	// opens there.
 	Closed = winlink.Method[View, None]{Name: "closed"}

@@ -23,6 +23,7 @@ import (
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
+	"github.com/mcptray/mcptray/upstream"
 )
 
 // Server is the running MCP server as the tray sees it (internal/daemon).
@@ -67,12 +68,20 @@ type ActivityFeed interface {
 	SubscribeActivity(ctx context.Context) <-chan record.Activity
 }
 
+// Upstreams is how the other MCP servers mcptray fronts run
+// (internal/daemon, over its upstream.Manager).
+type Upstreams interface {
+	UpstreamStatus(name string) upstream.Status
+}
+
 // Config is what the tray works on.
 type Config struct {
-	Server   Server
-	Engine   Engine
-	Store    Store
-	Activity ActivityFeed
+	Server Server
+	Engine Engine
+	// Upstreams answers the window's Servers tab; nil: none runs.
+	Upstreams Upstreams
+	Store     Store
+	Activity  ActivityFeed
 	// Asker is the Asker the server asks its desktop questions through.
 	Asker *Asker
 	// StartWindow starts a window process.

@@ -12,6 +12,7 @@ import (
 	"github.com/mcptray/mcptray/app/link"
 	"github.com/mcptray/mcptray/internal/winlink"
 	"github.com/mcptray/mcptray/record"
+	"github.com/mcptray/mcptray/upstream"
 )
 
 // Process is a started window process (`mcptray window`): its stdin and
@@ -405,6 +406,12 @@ func (w *windows) mux(ctx context.Context, p *proc) *winlink.Mux {
 			return link.None{}, record.ErrUnknownTask
 		}
 		return link.None{}, t.cfg.Engine.CancelTask(id)
+	})
+	winlink.Handle(mux, link.UpstreamStatus, func(_ context.Context, name string) (upstream.Status, error) {
+		if t.cfg.Upstreams == nil {
+			return upstream.Status{State: upstream.Stopped}, nil
+		}
+		return t.cfg.Upstreams.UpstreamStatus(name), nil
 	})
 	winlink.Handle(mux, link.Closed, func(_ context.Context, v link.View) (link.None, error) {
 		w.mu.Lock()

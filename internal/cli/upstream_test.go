@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/zalando/go-keyring"
 )
 
@@ -34,7 +34,7 @@ func upstreamRun(t *testing.T, db, stdin string, args []string, argv ...string) 
 // credential typed on the command line is refused with the way to keep it.
 func TestUpstreamCommands(t *testing.T) {
 	keyring.MockInit()
-	bin := buildUpserverBin(t)
+	bin := testutil.Upserver(t)
 	db := filepath.Join(t.TempDir(), "x.db")
 
 	out, err := upstreamRun(t, db, "n\n", []string{"add", "up"}, bin)
@@ -81,7 +81,7 @@ func TestUpstreamCommands(t *testing.T) {
 // it back byte for byte.
 func TestUpstreamImportMoveUndo(t *testing.T) {
 	keyring.MockInit()
-	bin := buildUpserverBin(t)
+	bin := testutil.Upserver(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "x.db")
 	cfg := filepath.Join(dir, "claude_desktop_config.json")
@@ -148,15 +148,4 @@ func TestUpstreamImportMoveUndo(t *testing.T) {
 	if back, _ := os.ReadFile(cfg); string(back) != original {
 		t.Fatalf("undo did not put the file back byte for byte:\n%s", back)
 	}
-}
-
-func buildUpserverBin(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "upserver")
-	build := exec.Command("go", "build", "-o", bin, "./testdata/upserver")
-	build.Dir = filepath.Join("..", "..", "upstream")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the upstream server: %v\n%s", err, out)
-	}
-	return bin
 }

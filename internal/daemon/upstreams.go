@@ -104,6 +104,14 @@ func (u *upstreams) recordChanges(server string, changes []record.UpstreamChange
 	}
 }
 
+// UpstreamStatus is how the server mcptray fronts named name runs now:
+// its state, its last failure in words and the last lines it wrote on
+// standard error. Only this process runs the servers, so the window
+// process asks for it over the link (app/link.UpstreamStatus).
+func (d *Daemon) UpstreamStatus(name string) upstream.Status {
+	return d.ups.run.Status(name)
+}
+
 // close stops every server and waits for their processes.
 func (u *upstreams) close() {
 	if err := u.run.Close(); err != nil {

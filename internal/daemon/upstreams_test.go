@@ -3,8 +3,6 @@ package daemon
 import (
 	"context"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,18 +20,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// buildUpserver builds the upstream server of package upstream's tests.
-func buildUpserver(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "upserver")
-	cmd := exec.Command("go", "build", "-o", bin, "./testdata/upserver")
-	cmd.Dir = filepath.Join("..", "..", "upstream")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the upstream server: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func toolNames(tools []*mcp.Tool) []string {
 	var out []string
 	for _, t := range tools {
@@ -50,7 +36,7 @@ func toolNames(tools []*mcp.Tool) []string {
 // change, a client holding a listen stream hears list_changed at each
 // step, and the activity log records the change.
 func TestUpstreamServedAndPinned(t *testing.T) {
-	bin := buildUpserver(t)
+	bin := testutil.Upserver(t)
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -167,7 +153,7 @@ func (r *recordingAsker) asked() []mcpcore.Question {
 // "allow until I revoke it" then holds — until the server changes the
 // tool and the person approves the change: the next call asks again.
 func TestUpstreamApprovalBoundToDefinition(t *testing.T) {
-	bin := buildUpserver(t)
+	bin := testutil.Upserver(t)
 	asker := &recordingAsker{}
 	cfg := testConfig(t.TempDir())
 	cfg.Asker = asker
@@ -251,7 +237,7 @@ func (f fixed) Tools(context.Context, string) ([]*mcp.Tool, error) { return f, n
 // server offers them; what the server answers is redacted of the secrets
 // it was started with.
 func TestUpstreamPromptsAndResources(t *testing.T) {
-	bin := buildUpserver(t)
+	bin := testutil.Upserver(t)
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

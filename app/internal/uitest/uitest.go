@@ -32,6 +32,7 @@ import (
 	"github.com/mcptray/mcptray/internal/testserver"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
+	"github.com/mcptray/mcptray/upstream"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/zalando/go-keyring"
 )
@@ -363,6 +364,13 @@ func shotDir(t *testing.T) string {
 	return t.TempDir()
 }
 
+// Variants are the theme's two variants, each named for the screenshots
+// drawn in it: every screen is looked at in both.
+var Variants = []struct {
+	Name    string
+	Variant fyne.ThemeVariant
+}{{"dark", theme.VariantDark}, {"light", theme.VariantLight}}
+
 // Capture writes w's canvas to name under shotDir.
 func Capture(t *testing.T, w fyne.Window, name string) {
 	t.Helper()
@@ -423,6 +431,12 @@ type Served struct {
 	St  *storage.Store
 	Eng *mcpcore.Engine
 	Url string
+}
+
+// UpstreamStatus is how the real server runs its upstream server named
+// name (app.Upstreams): what the serving process answers over the link.
+func (s *Served) UpstreamStatus(_ context.Context, name string) (upstream.Status, error) {
+	return s.D.UpstreamStatus(name), nil
 }
 
 // NewServed starts the real server on a temporary database for t.
