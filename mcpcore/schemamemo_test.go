@@ -75,3 +75,28 @@ func TestValidateCatalogReportsEveryToolOfAShape(t *testing.T) {
 		t.Errorf("a problem reported for tool c: %v", err)
 	}
 }
+
+// TestValidateCatalogReportsEveryToolOfATemplate: a template many tools
+// share (checked once) is a problem of each of them, and a tool with
+// another text is judged on its own.
+func TestValidateCatalogReportsEveryToolOfATemplate(t *testing.T) {
+	tool := func(name, body string) catalog.Tool {
+		return catalog.Tool{Name: name, Description: "d", Action: catalog.Action{HTTP: &catalog.HTTP{
+			Method: "POST", URL: "https://api.example.com/{{pathescape .args.id}}", Body: catalog.Template(body)}}}
+	}
+	var c catalog.Catalog
+	for i := range 2 * parallelFrom {
+		c.Tools = append(c.Tools, tool(fmt.Sprintf("bad%d", i), `{"n": {{if .args.n}}{{json .args.n}}}`))
+	}
+	c.Tools = append(c.Tools, tool("good", `{"n": {{json .args.n}}}`))
+	err := ValidateCatalog(&c)
+	var ve *catalog.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 2*parallelFrom {
+		t.Fatalf("want one problem per tool with the unclosed {{if}}: %v", err)
+	}
+	for i, p := range ve.Problems {
+		if p.Entry != fmt.Sprintf("tool %q", fmt.Sprintf("bad%d", i)) || p.Field != "action.http.body" || !strings.Contains(p.Message, "unexpected EOF") {
+			t.Errorf("problem %d: %+v", i, p)
+		}
+	}
+}
