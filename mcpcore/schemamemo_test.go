@@ -11,20 +11,26 @@ import (
 )
 
 // TestSchemaMemoChecksEachShapeOnce: schemas that differ only in their
-// descriptions and titles are checked once; any other difference (a
-// number's text, a default that holds a "description", a description that
-// is not text, an extension) is another shape, checked on its own.
+// descriptions and titles, their keys' order and their spaces are checked
+// once; any other difference (a number's text, a default that holds a
+// "description", a description that is not text, an extension) is another
+// shape, and a schema with a key twice or spelled with an escape is
+// checked on its own.
 func TestSchemaMemoChecksEachShapeOnce(t *testing.T) {
 	base := `{"type":"object","title":"A","description":"one","properties":{"description":{"type":"string","description":"the first"},"n":{"type":"integer","maximum":9007199254740993}}}`
 	same := []string{
 		`{"type":"object","title":"B","description":"two","properties":{"description":{"type":"string","description":"the second"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"properties":{"n":{"maximum":9007199254740993,"type":"integer"},"description":{"type":"string"}},"type":"object"}`,
+		"{ \"type\" : \"object\",\n\t\"properties\": {\"description\": {\"type\": \"string\"}, \"n\": {\"type\": \"integer\", \"maximum\": 9007199254740993}}\n}",
 	}
 	other := []string{
 		`{"type":"object","properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740992}}}`,
 		`{"type":"object","properties":{"description":{"type":"string","default":{"description":"x"}},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"type":"object","description":5,"properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"type":"object","x-note":{"description":"kept"},"properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
+		// A key twice (the last counts) or spelled with an escape.
+		`{"type":"object","title":5,"title":"A","properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
+		`{"type":"object","properties":{"descr\u0069ption":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 	}
 	m := newSchemaMemo()
 	checked := 0
