@@ -939,7 +939,7 @@ func (c *opConv) body() string {
 	if form {
 		c.http.Body = catalog.Template(formTemplate(fields))
 	} else {
-		c.http.Body = catalog.Template(jsonTemplate(fields, 0))
+		c.http.Body = catalog.Template(jsonTemplate(fields))
 	}
 	return ""
 }
@@ -1031,25 +1031,38 @@ func present(fields []*bodyField) tmpl {
 // given: each field goes in only when its argument is there (or it is
 // required), after a comma when one came before — $sN holds the comma of
 // nesting level N.
-func jsonTemplate(fields []*bodyField, level int) tmpl {
-	sep := tmpl("$s" + strconv.Itoa(level))
-	b := "{{" + sep + ` := ""}}{`
+func jsonTemplate(fields []*bodyField) tmpl {
+	var b strings.Builder
+	writeJSONTemplate(&b, fields, 0)
+	// A copy of its length: the builder's spare room would stay with the
+	// tool, thousands of times over.
+	return tmpl(strings.Clone(b.String()))
+}
+
+// writeJSONTemplate writes jsonTemplate's object of fields at nesting
+// level to b: into one buffer, as a body of a few KB written by adding
+// strings was copied at every field.
+func writeJSONTemplate(b *strings.Builder, fields []*bodyField, level int) {
+	sep := "$s" + strconv.Itoa(level)
+	b.WriteString("{{" + sep + ` := ""}}{`)
 	for _, f := range fields {
 		key, _ := json.Marshal(f.key)
-		var value tmpl
-		if f.param != nil {
-			value = "{{json " + argRef(f.param.name) + "}}"
-		} else {
-			value = jsonTemplate(f.children, level+1)
+		b.WriteString("\n")
+		if !f.required {
+			b.WriteString("{{if " + string(present([]*bodyField{f})) + "}}")
 		}
-		entry := "{{" + sep + "}}" + literal(string(key)) + ": " + value + "{{" + sep + ` = ","}}`
-		if f.required {
-			b += "\n" + entry
+		b.WriteString("{{" + sep + "}}" + string(literal(string(key))) + ": ")
+		if f.param != nil {
+			b.WriteString("{{json " + string(argRef(f.param.name)) + "}}")
 		} else {
-			b += "\n{{if " + present([]*bodyField{f}) + "}}" + entry + "{{end}}"
+			writeJSONTemplate(b, f.children, level+1)
+		}
+		b.WriteString("{{" + sep + ` = ","}}`)
+		if !f.required {
+			b.WriteString("{{end}}")
 		}
 	}
-	return b + "\n}"
+	b.WriteString("\n}")
 }
 
 // formTemplate writes a form (name=value&…) of fields, leaving out those
