@@ -237,7 +237,18 @@ func loadOpenAPI3(loader *openapi3.Loader, data []byte, asJSON bool) (*openapi3.
 var methodOrder = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"}
 
 // Convert makes the tools of every operation of the spec.
-func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
+func (s *Spec) Convert(opts OpenAPIOptions) *Conversion { return s.ConvertOnce(opts, nil) }
+
+// ConvertOnce is Convert for a spec converted once (a command), whose
+// tools are stored as they are made: each path of the spec's model is let
+// go as soon as its operations are converted, and take is handed each
+// operation then, named. When take returns true it has taken the tool:
+// the Conversion keeps the operation, its tool reduced to its Name. So a
+// big spec's model and its tools are never held whole beside each other
+// (10,000 operations: each some 50 MB). The spec cannot be converted
+// again; its Title, Version and Format stay. With take nil, it is
+// Convert.
+func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Conversion {
 	conv := &Conversion{schemas: &schemaGraph{}}
 	base, problem := s.baseURL(opts.BaseURL, s.doc.Servers)
 	if problem == "" {
@@ -272,7 +283,14 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
 				o.Tool.Name = uniqueName(o.Tool.Name, func(n string) bool { return taken[n] })
 				taken[o.Tool.Name] = true
 			}
+			if take != nil && take(o) {
+				o.Tool = catalog.Tool{Name: o.Tool.Name}
+			}
 			conv.Operations = append(conv.Operations, o)
+		}
+		if take != nil {
+			delete(paths, path)
+			s.doc.Paths.Delete(path)
 		}
 	}
 	return conv

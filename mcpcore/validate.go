@@ -48,14 +48,33 @@ func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry f
 	seen := map[string]int{}
 	for i, e := range entries {
 		ps = append(ps, found[i]...)
-		key := entry(e)
-		if first, dup := seen[key]; dup {
-			ps = append(ps, catalog.Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
-			continue
-		}
-		seen[key] = i
+		ps = append(ps, duplicate(seen, entry(e), i)...)
 	}
 	return ps
+}
+
+// duplicate is the problem of entry i whose key an earlier entry had, as
+// seen says; otherwise none, and seen notes the key.
+func duplicate(seen map[string]int, key string, i int) []catalog.Problem {
+	if first, dup := seen[key]; dup {
+		return []catalog.Problem{{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)}}
+	}
+	seen[key] = i
+	return nil
+}
+
+// ToolChecks returns a check of tools handed to it one at a time, as
+// ValidateCatalog checks a catalog's: each tool's problems, and a name an
+// earlier tool had. Like ValidateCatalog, it checks each schema shape and
+// each template text once: for a big import checked as it is stored. It
+// is not safe for concurrent use.
+func ToolChecks() func(catalog.Tool) []catalog.Problem {
+	memo, templates := newSchemaMemo(), actions.NewTemplateChecks()
+	seen, n := map[string]int{}, 0
+	return func(t catalog.Tool) []catalog.Problem {
+		n++
+		return append(validateTool(t, memo, templates), duplicate(seen, toolEntry(t.Name), n-1)...)
+	}
 }
 
 // parallelFrom is how many entries make another core worth starting: a
@@ -437,3 +456,6 @@ func (Validator) Prompt(p catalog.Prompt) []catalog.Problem { return ValidatePro
 
 // Catalog checks a whole catalog (ValidateCatalog).
 func (Validator) Catalog(c *catalog.Catalog) error { return ValidateCatalog(c) }
+
+// ToolChecks checks tools one at a time (ToolChecks).
+func (Validator) ToolChecks() func(catalog.Tool) []catalog.Problem { return ToolChecks() }
