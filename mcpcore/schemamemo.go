@@ -5,7 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"slices"
-	"sync"
+
+	"github.com/mcptray/mcptray/internal/memo"
 )
 
 // schemaMemo remembers, for one check of a catalog, what the schema checks
@@ -15,11 +16,12 @@ import (
 // parameters, under other words), and checking a schema of a few KB takes
 // milliseconds. Safe for concurrent use; nil checks every schema.
 type schemaMemo struct {
-	mu    sync.Mutex
-	found map[[sha256.Size]byte][]string
+	found *memo.Memo[[sha256.Size]byte, []string]
 }
 
-func newSchemaMemo() *schemaMemo { return &schemaMemo{found: map[[sha256.Size]byte][]string{}} }
+func newSchemaMemo() *schemaMemo {
+	return &schemaMemo{found: memo.New[[sha256.Size]byte, []string]()}
+}
 
 // check returns what check finds in raw, or what it found in a schema of
 // the same shape.
@@ -37,17 +39,7 @@ func (m *schemaMemo) check(kind string, raw json.RawMessage, check func(json.Raw
 	h.Write([]byte(kind + "\x00"))
 	h.Write(shape)
 	h.Sum(key[:0])
-	m.mu.Lock()
-	msgs, seen := m.found[key]
-	m.mu.Unlock()
-	if seen {
-		return msgs
-	}
-	msgs = check(raw)
-	m.mu.Lock()
-	m.found[key] = msgs
-	m.mu.Unlock()
-	return msgs
+	return m.found.Get(key, func() []string { return check(raw) })
 }
 
 // schemaShape is raw's shape: its JSON with the annotations no check reads

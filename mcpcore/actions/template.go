@@ -15,6 +15,7 @@ import (
 	"text/template/parse"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/memo"
 )
 
 // Data is what templates see: {{.args.name}}, {{.inputs.key.content.field}},
@@ -233,13 +234,12 @@ func CheckTemplate(t catalog.Template) error {
 // parsed template, only the error. Safe for concurrent use; nil checks
 // every template anew.
 type TemplateChecks struct {
-	mu    sync.Mutex
-	found map[catalog.Template]error
+	found *memo.Memo[catalog.Template, error]
 }
 
 // NewTemplateChecks returns an empty TemplateChecks.
 func NewTemplateChecks() *TemplateChecks {
-	return &TemplateChecks{found: map[catalog.Template]error{}}
+	return &TemplateChecks{found: memo.New[catalog.Template, error]()}
 }
 
 // check is CheckTemplate(t), or what it said of the same text before.
@@ -247,17 +247,7 @@ func (tc *TemplateChecks) check(t catalog.Template) error {
 	if tc == nil || !strings.Contains(string(t), "{{") {
 		return CheckTemplate(t)
 	}
-	tc.mu.Lock()
-	err, seen := tc.found[t]
-	tc.mu.Unlock()
-	if seen {
-		return err
-	}
-	err = CheckTemplate(t)
-	tc.mu.Lock()
-	tc.found[t] = err
-	tc.mu.Unlock()
-	return err
+	return tc.found.Get(t, func() error { return CheckTemplate(t) })
 }
 
 // Render executes the template over data. A missing key renders as empty,
