@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/parallel"
 )
 
 // This file turns an OpenAPI 3.0/3.1 document, or a Swagger 2.0 one
@@ -262,7 +263,17 @@ func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Con
 	if n := s.doc.Webhooks; len(n) > 0 {
 		conv.Notes = append(conv.Notes, fmt.Sprintf("the spec's %s (requests the API sends, not calls to it) are not tools: left out", count(len(n), "webhook", "webhooks")))
 	}
-	taken := map[string]bool{}
+	// The operations, by path then method, are converted a batch at a
+	// time on every core (an operation takes some 0.15 ms, mostly its
+	// schemas spelled out), then named, handed to take and kept in order.
+	type job struct {
+		method, path string
+		item         *openapi3.PathItem
+		op           *openapi3.Operation
+		// last is the path's last operation: after it, the path can go.
+		last bool
+	}
+	var jobs []job
 	paths := s.doc.Paths.Map()
 	for _, path := range slices.Sorted(mapKeys(paths)) {
 		item := paths[path]
@@ -270,15 +281,33 @@ func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Con
 			continue
 		}
 		ops := item.Operations()
+		first := len(jobs)
 		for _, method := range methodOrder {
 			op := ops[strings.ToUpper(method)]
 			if op == nil {
 				op = ops[strings.ToLower(method)]
 			}
-			if op == nil {
-				continue
+			if op != nil {
+				jobs = append(jobs, job{method: method, path: path, item: item, op: op})
 			}
-			o := s.operation(method, path, item, op, opts, conv.schemas)
+		}
+		if len(jobs) > first {
+			jobs[len(jobs)-1].last = true
+		} else if take != nil {
+			s.doc.Paths.Delete(path)
+		}
+	}
+	clear(paths)
+	taken := map[string]bool{}
+	for len(jobs) > 0 {
+		batch := jobs[:min(len(jobs), convertBatch)]
+		jobs = jobs[len(batch):]
+		converted := make([]*Operation, len(batch))
+		parallel.Each(len(batch), 16, func(i int) {
+			j := batch[i]
+			converted[i] = s.operation(j.method, j.path, j.item, j.op, opts, conv.schemas)
+		})
+		for i, o := range converted {
 			if o.Problem == "" {
 				o.Tool.Name = uniqueName(o.Tool.Name, func(n string) bool { return taken[n] })
 				taken[o.Tool.Name] = true
@@ -287,14 +316,18 @@ func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Con
 				o.Tool = catalog.Tool{Name: o.Tool.Name}
 			}
 			conv.Operations = append(conv.Operations, o)
-		}
-		if take != nil {
-			delete(paths, path)
-			s.doc.Paths.Delete(path)
+			if take != nil && batch[i].last {
+				s.doc.Paths.Delete(batch[i].path)
+			}
+			batch[i] = job{}
 		}
 	}
 	return conv
 }
+
+// convertBatch is how many operations are converted at once: enough to
+// keep every core busy, few enough that ConvertOnce holds few tools.
+const convertBatch = 256
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	return func(yield func(string) bool) {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -423,8 +424,10 @@ func refName(ref string) string {
 // schemaGraph holds the schemas of a spec, each converted once, by
 // identity: the spec's loader gives every $ref to a schema the same
 // *openapi3.Schema, so a schema used by a thousand operations, or inside
-// itself, is still converted once.
+// itself, is still converted once. Safe for concurrent use (operations
+// are converted on every core).
 type schemaGraph struct {
+	mu    sync.Mutex
 	nodes map[*openapi3.Schema]*schemaNode
 	// converted counts the schemas converted: at most one for each schema
 	// the spec writes, however often each is used.
@@ -468,15 +471,31 @@ type property struct {
 // additionalProperties; OpenAPI's own keywords (nullable, example, xml,
 // discriminator) are dropped.
 func (g *schemaGraph) node(s *openapi3.Schema) *schemaNode {
-	if n, ok := g.nodes[s]; ok {
+	g.mu.Lock()
+	n, ok := g.nodes[s]
+	g.mu.Unlock()
+	if ok {
 		return n
+	}
+	// Converted outside the lock; of two goroutines converting one schema
+	// at once, the first to finish is kept (both are the same).
+	n = convertNode(s)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if first, ok := g.nodes[s]; ok {
+		return first
 	}
 	if g.nodes == nil {
 		g.nodes = map[*openapi3.Schema]*schemaNode{}
 	}
-	g.converted++
-	n := &schemaNode{keywords: map[string]any{}}
 	g.nodes[s] = n
+	g.converted++
+	return n
+}
+
+// convertNode converts s on its own, as node describes.
+func convertNode(s *openapi3.Schema) *schemaNode {
+	n := &schemaNode{keywords: map[string]any{}}
 	c := &schemaConv{note: func(format string, args ...any) { n.notes = append(n.notes, fmt.Sprintf(format, args...)) }}
 	const what = ""
 	out := n.keywords
