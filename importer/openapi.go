@@ -250,7 +250,7 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion { return s.ConvertOnce(o
 // again; its Title, Version and Format stay. With take nil, it is
 // Convert.
 func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Conversion {
-	conv := &Conversion{schemas: &schemaGraph{}}
+	conv := &Conversion{schemas: newSchemaGraph(s.doc.Components)}
 	base, problem := s.baseURL(opts.BaseURL, s.doc.Servers)
 	if problem == "" {
 		conv.BaseURL = base
