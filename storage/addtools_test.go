@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/testcatalog"
 )
 
 // TestAddToolsAllOrNothing: tools handed one by one are stored, replacing
@@ -42,15 +43,11 @@ func TestAddToolsAllOrNothing(t *testing.T) {
 	}
 	before := stored()
 	problems := func(err error) []string {
-		var ve *catalog.ValidationError
-		if !errors.As(err, &ve) {
+		places, ok := testcatalog.ProblemPlaces(err)
+		if !ok {
 			t.Fatalf("not a list of problems: %v", err)
 		}
-		var out []string
-		for _, p := range ve.Problems {
-			out = append(out, p.Entry+" "+p.Field)
-		}
-		return out
+		return places
 	}
 	for _, tc := range []struct {
 		name    string
