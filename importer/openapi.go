@@ -20,6 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/parallel"
 )
 
 // This file turns an OpenAPI 3.0/3.1 document, or a Swagger 2.0 one
@@ -237,8 +238,19 @@ func loadOpenAPI3(loader *openapi3.Loader, data []byte, asJSON bool) (*openapi3.
 var methodOrder = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY"}
 
 // Convert makes the tools of every operation of the spec.
-func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
-	conv := &Conversion{schemas: &schemaGraph{}}
+func (s *Spec) Convert(opts OpenAPIOptions) *Conversion { return s.ConvertOnce(opts, nil) }
+
+// ConvertOnce is Convert for a spec converted once (a command), whose
+// tools are stored as they are made: each path of the spec's model is let
+// go as soon as its operations are converted, and take is handed each
+// operation then, named. When take returns true it has taken the tool:
+// the Conversion keeps the operation, its tool reduced to its Name. So a
+// big spec's model and its tools are never held whole beside each other
+// (10,000 operations: each some 50 MB). The spec cannot be converted
+// again; its Title, Version and Format stay. With take nil, it is
+// Convert.
+func (s *Spec) ConvertOnce(opts OpenAPIOptions, take func(*Operation) bool) *Conversion {
+	conv := &Conversion{schemas: newSchemaGraph(s.doc.Components)}
 	base, problem := s.baseURL(opts.BaseURL, s.doc.Servers)
 	if problem == "" {
 		conv.BaseURL = base
@@ -251,7 +263,17 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
 	if n := s.doc.Webhooks; len(n) > 0 {
 		conv.Notes = append(conv.Notes, fmt.Sprintf("the spec's %s (requests the API sends, not calls to it) are not tools: left out", count(len(n), "webhook", "webhooks")))
 	}
-	taken := map[string]bool{}
+	// The operations, by path then method, are converted a batch at a
+	// time on every core (an operation takes some 0.15 ms, mostly its
+	// schemas spelled out), then named, handed to take and kept in order.
+	type job struct {
+		method, path string
+		item         *openapi3.PathItem
+		op           *openapi3.Operation
+		// last is the path's last operation: after it, the path can go.
+		last bool
+	}
+	var jobs []job
 	paths := s.doc.Paths.Map()
 	for _, path := range slices.Sorted(mapKeys(paths)) {
 		item := paths[path]
@@ -259,24 +281,53 @@ func (s *Spec) Convert(opts OpenAPIOptions) *Conversion {
 			continue
 		}
 		ops := item.Operations()
+		first := len(jobs)
 		for _, method := range methodOrder {
 			op := ops[strings.ToUpper(method)]
 			if op == nil {
 				op = ops[strings.ToLower(method)]
 			}
-			if op == nil {
-				continue
+			if op != nil {
+				jobs = append(jobs, job{method: method, path: path, item: item, op: op})
 			}
-			o := s.operation(method, path, item, op, opts, conv.schemas)
+		}
+		if len(jobs) > first {
+			jobs[len(jobs)-1].last = true
+		} else if take != nil {
+			s.doc.Paths.Delete(path)
+		}
+	}
+	clear(paths)
+	taken := map[string]bool{}
+	for len(jobs) > 0 {
+		batch := jobs[:min(len(jobs), convertBatch)]
+		jobs = jobs[len(batch):]
+		converted := make([]*Operation, len(batch))
+		parallel.Each(len(batch), 16, func(i int) {
+			j := batch[i]
+			converted[i] = s.operation(j.method, j.path, j.item, j.op, opts, conv.schemas)
+		})
+		for i, o := range converted {
 			if o.Problem == "" {
 				o.Tool.Name = catalog.UniqueName(o.Tool.Name, MaxNameLen, func(n string) bool { return taken[n] })
 				taken[o.Tool.Name] = true
 			}
+			if take != nil && take(o) {
+				o.Tool = catalog.Tool{Name: o.Tool.Name}
+			}
 			conv.Operations = append(conv.Operations, o)
+			if take != nil && batch[i].last {
+				s.doc.Paths.Delete(batch[i].path)
+			}
+			batch[i] = job{}
 		}
 	}
 	return conv
 }
+
+// convertBatch is how many operations are converted at once: enough to
+// keep every core busy, few enough that ConvertOnce holds few tools.
+const convertBatch = 256
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	return func(yield func(string) bool) {
@@ -939,7 +990,7 @@ func (c *opConv) body() string {
 	if form {
 		c.http.Body = catalog.Template(formTemplate(fields))
 	} else {
-		c.http.Body = catalog.Template(jsonTemplate(fields, 0))
+		c.http.Body = catalog.Template(jsonTemplate(fields))
 	}
 	return ""
 }
@@ -1031,25 +1082,38 @@ func present(fields []*bodyField) tmpl {
 // given: each field goes in only when its argument is there (or it is
 // required), after a comma when one came before — $sN holds the comma of
 // nesting level N.
-func jsonTemplate(fields []*bodyField, level int) tmpl {
-	sep := tmpl("$s" + strconv.Itoa(level))
-	b := "{{" + sep + ` := ""}}{`
+func jsonTemplate(fields []*bodyField) tmpl {
+	var b strings.Builder
+	writeJSONTemplate(&b, fields, 0)
+	// A copy of its length: the builder's spare room would stay with the
+	// tool, thousands of times over.
+	return tmpl(strings.Clone(b.String()))
+}
+
+// writeJSONTemplate writes jsonTemplate's object of fields at nesting
+// level to b: into one buffer, as a body of a few KB written by adding
+// strings was copied at every field.
+func writeJSONTemplate(b *strings.Builder, fields []*bodyField, level int) {
+	sep := "$s" + strconv.Itoa(level)
+	b.WriteString("{{" + sep + ` := ""}}{`)
 	for _, f := range fields {
 		key, _ := json.Marshal(f.key)
-		var value tmpl
-		if f.param != nil {
-			value = "{{json " + argRef(f.param.name) + "}}"
-		} else {
-			value = jsonTemplate(f.children, level+1)
+		b.WriteString("\n")
+		if !f.required {
+			b.WriteString("{{if " + string(present([]*bodyField{f})) + "}}")
 		}
-		entry := "{{" + sep + "}}" + literal(string(key)) + ": " + value + "{{" + sep + ` = ","}}`
-		if f.required {
-			b += "\n" + entry
+		b.WriteString("{{" + sep + "}}" + string(literal(string(key))) + ": ")
+		if f.param != nil {
+			b.WriteString("{{json " + string(argRef(f.param.name)) + "}}")
 		} else {
-			b += "\n{{if " + present([]*bodyField{f}) + "}}" + entry + "{{end}}"
+			writeJSONTemplate(b, f.children, level+1)
+		}
+		b.WriteString("{{" + sep + ` = ","}}`)
+		if !f.required {
+			b.WriteString("{{end}}")
 		}
 	}
-	return b + "\n}"
+	b.WriteString("\n}")
 }
 
 // formTemplate writes a form (name=value&…) of fields, leaving out those

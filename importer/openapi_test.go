@@ -336,3 +336,40 @@ func TestImportedToolsHaveATitle(t *testing.T) {
 		t.Errorf("the tool made from curl: title %q (%v)", tool.Title, err)
 	}
 }
+
+// TestConvertOnceHandsEachTool: ConvertOnce hands over, in order, the very
+// tools Convert makes (the spec's mistakes included), keeps the operations
+// with their names, notes and problems, and lets the spec's paths go.
+func TestConvertOnceHandsEachTool(t *testing.T) {
+	for _, file := range []string{"petstore-3.0.yaml", "mistakes.yaml", "uber-2.0.yaml", "museum-3.1.yaml"} {
+		_, want := convert(t, file, OpenAPIOptions{Prefix: "p_"})
+		s, err := ReadOpenAPI(context.Background(), "testdata/"+file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var taken []catalog.Tool
+		got := s.ConvertOnce(OpenAPIOptions{Prefix: "p_"}, func(o *Operation) bool {
+			if o.Problem != "" {
+				return false
+			}
+			taken = append(taken, o.Tool)
+			return true
+		})
+		var wantTools []catalog.Tool
+		for i, o := range want.Operations {
+			g := got.Operations[i]
+			if g.ID != o.ID || g.Tool.Name != o.Tool.Name || g.Problem != o.Problem || !reflect.DeepEqual(g.Notes, o.Notes) || !reflect.DeepEqual(g.Secrets, o.Secrets) {
+				t.Errorf("%s: operation %d is %+v, want %+v", file, i, g, o)
+			}
+			if o.Problem == "" {
+				wantTools = append(wantTools, o.Tool)
+			}
+		}
+		if len(got.Operations) != len(want.Operations) || !reflect.DeepEqual(taken, wantTools) || !reflect.DeepEqual(got.Notes, want.Notes) {
+			t.Errorf("%s: %d operations, %d tools handed over; want %d, %d", file, len(got.Operations), len(taken), len(want.Operations), len(wantTools))
+		}
+		if n := s.doc.Paths.Len(); n != 0 {
+			t.Errorf("%s: the spec keeps %d paths", file, n)
+		}
+	}
+}

@@ -10,8 +10,10 @@ import (
 
 // TestDecodeOpenAPI3JSONAsKinDoes: the JSON decoder gives the model kin's
 // own decoding gives, for the specs of testdata written as JSON, the
-// hostile spec, one whose paths hold an extension, and documents whose
-// paths are missing, null or not an object.
+// hostile spec, one whose paths hold an extension, documents whose paths
+// are missing, null or not an object, and documents whose component
+// schemas are there with other components and extensions, alone, null,
+// not an object, spelled twice, or in components that are null.
 func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
 	specs := map[string][]byte{
 		"hostile":            []byte(hostileSpec),
@@ -20,6 +22,13 @@ func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
 		"null paths":         []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":null}`),
 		"paths not object":   []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":[1]}`),
 		"path item an array": []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":[1]}}`),
+		"schemas":            []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":"object","x-a":1,"properties":{"b":{"$ref":"#/components/schemas/B"}}},"B":{"type":"string"}},"x-c":2,"parameters":{"p":{"name":"p","in":"query"}}}}`),
+		"only schemas":       []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":"integer"}}}}`),
+		"schemas null":       []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":null}}`),
+		"schemas not object": []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":[1]}}`),
+		"schema not object":  []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":[1]}}}`),
+		"schemas twice":      []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":{"schemas":{"A":{"type":"integer"}},"Schemas":{"B":{"type":"string"}}}}`),
+		"components null":    []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":null}`),
 	}
 	for _, name := range []string{"petstore-3.0.yaml", "museum-3.1.yaml", "mistakes.yaml"} {
 		b, err := os.ReadFile("testdata/" + name)

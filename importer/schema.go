@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -423,12 +424,64 @@ func refName(ref string) string {
 // schemaGraph holds the schemas of a spec, each converted once, by
 // identity: the spec's loader gives every $ref to a schema the same
 // *openapi3.Schema, so a schema used by a thousand operations, or inside
-// itself, is still converted once.
+// itself, is still converted once. Safe for concurrent use (operations
+// are converted on every core).
 type schemaGraph struct {
-	nodes map[*openapi3.Schema]*schemaNode
-	// converted counts the schemas converted: at most one for each schema
-	// the spec writes, however often each is used.
+	// shared are the schemas the spec's components hold, at any depth:
+	// only those are kept. One written in an operation is converted where
+	// it is met and goes with it, rather than keep its part of the spec's
+	// model alive (10,000 operations: some 15 MB). Nil keeps every schema.
+	shared map[*openapi3.Schema]bool
+	mu     sync.Mutex
+	nodes  map[*openapi3.Schema]*schemaNode
+	// converted counts the schemas kept: at most one for each schema the
+	// spec writes, however often each is used.
 	converted int
+}
+
+// newSchemaGraph is the graph of the schemas of components: theirs, those
+// of their parameters and request bodies, and those these hold.
+func newSchemaGraph(components *openapi3.Components) *schemaGraph {
+	g := &schemaGraph{shared: map[*openapi3.Schema]bool{}}
+	var walk func(r *openapi3.SchemaRef)
+	walk = func(r *openapi3.SchemaRef) {
+		if r == nil || r.Value == nil || g.shared[r.Value] {
+			return
+		}
+		s := r.Value
+		g.shared[s] = true
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+		walk(s.AdditionalProperties.Schema)
+		for _, l := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, r := range l {
+				walk(r)
+			}
+		}
+	}
+	if components == nil {
+		return g
+	}
+	for _, r := range components.Schemas {
+		walk(r)
+	}
+	for _, p := range components.Parameters {
+		if p != nil && p.Value != nil {
+			walk(p.Value.Schema)
+		}
+	}
+	for _, b := range components.RequestBodies {
+		if b != nil && b.Value != nil {
+			for _, m := range b.Value.Content {
+				if m != nil {
+					walk(m.Schema)
+				}
+			}
+		}
+	}
+	return g
 }
 
 // schemaNode is one schema converted on its own: its keywords, and the
@@ -468,15 +521,34 @@ type property struct {
 // additionalProperties; OpenAPI's own keywords (nullable, example, xml,
 // discriminator) are dropped.
 func (g *schemaGraph) node(s *openapi3.Schema) *schemaNode {
-	if n, ok := g.nodes[s]; ok {
+	if g.shared != nil && !g.shared[s] {
+		return convertNode(s)
+	}
+	g.mu.Lock()
+	n, ok := g.nodes[s]
+	g.mu.Unlock()
+	if ok {
 		return n
+	}
+	// Converted outside the lock; of two goroutines converting one schema
+	// at once, the first to finish is kept (both are the same).
+	n = convertNode(s)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if first, ok := g.nodes[s]; ok {
+		return first
 	}
 	if g.nodes == nil {
 		g.nodes = map[*openapi3.Schema]*schemaNode{}
 	}
-	g.converted++
-	n := &schemaNode{keywords: map[string]any{}}
 	g.nodes[s] = n
+	g.converted++
+	return n
+}
+
+// convertNode converts s on its own, as node describes.
+func convertNode(s *openapi3.Schema) *schemaNode {
+	n := &schemaNode{keywords: map[string]any{}}
 	c := &schemaConv{note: func(format string, args ...any) { n.notes = append(n.notes, fmt.Sprintf(format, args...)) }}
 	const what = ""
 	out := n.keywords

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
@@ -12,7 +13,9 @@ import (
 // Store is what adding tools needs of the catalog (storage.Store).
 type Store interface {
 	Catalog(ctx context.Context) (*catalog.Catalog, error)
-	Import(ctx context.Context, c *catalog.Catalog, replace bool) error
+	// AddTools stores, all or nothing, the tools produce hands to add,
+	// replacing those of the same name (storage.Store.AddTools).
+	AddTools(ctx context.Context, produce func(add func(catalog.Tool)) error) error
 }
 
 // CheckTools lists, as one *catalog.ValidationError, every problem of
@@ -45,6 +48,20 @@ func withToolProblems(ps []catalog.Problem, tools []catalog.Tool) error {
 
 // nameClashes are the tools whose name the stored catalog already has.
 func nameClashes(ctx context.Context, st Store, tools []catalog.Tool) ([]catalog.Problem, error) {
+	taken, err := storedNames(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	var ps []catalog.Problem
+	for _, t := range tools {
+		ps = append(ps, taken(t.Name)...)
+	}
+	return ps, nil
+}
+
+// storedNames returns the problem of a tool named as one the stored
+// catalog has; none for another name.
+func storedNames(ctx context.Context, st Store) (func(name string) []catalog.Problem, error) {
 	c, err := st.Catalog(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the catalog: %w", err)
@@ -53,14 +70,13 @@ func nameClashes(ctx context.Context, st Store, tools []catalog.Tool) ([]catalog
 	for _, t := range c.Tools {
 		have[t.Name] = true
 	}
-	var ps []catalog.Problem
-	for _, t := range tools {
-		if have[t.Name] {
-			ps = append(ps, catalog.Problem{Entry: fmt.Sprintf("tool %q", t.Name), Field: "name",
-				Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"})
+	return func(name string) []catalog.Problem {
+		if !have[name] {
+			return nil
 		}
-	}
-	return ps, nil
+		return []catalog.Problem{{Entry: fmt.Sprintf("tool %q", name), Field: "name",
+			Message: "the catalog already has a tool of this name: choose another name (or replace it on purpose)"}}
+	}, nil
 }
 
 // AddTools adds tools to the stored catalog, all or nothing: on any
@@ -69,26 +85,50 @@ func nameClashes(ctx context.Context, st Store, tools []catalog.Tool) ([]catalog
 // replaced; otherwise a name the catalog has is a problem. Every other
 // entry of the catalog stays as it is.
 func AddTools(ctx context.Context, st Store, tools []catalog.Tool, replace bool) error {
-	// The store checks every definition as it writes them, all or nothing:
-	// checking them here too would double the time of a big import (a
-	// 6 KB input schema takes milliseconds). Only a clash of names, which
-	// the store would merge over, is looked for first.
+	return AddToolsAsMade(ctx, st, replace, func(add func(catalog.Tool)) error {
+		for _, t := range tools {
+			add(t)
+		}
+		return nil
+	})
+}
+
+// AddToolsAsMade is AddTools for tools handed to add as produce makes
+// them: the store checks and writes each while the next is made, and
+// none is held after (a big spec's tools are most of its import's memory).
+// An error produce returns changes nothing either; a
+// *catalog.ValidationError is listed with the tools' problems.
+func AddToolsAsMade(ctx context.Context, st Store, replace bool, produce func(add func(catalog.Tool)) error) error {
+	taken := func(string) []catalog.Problem { return nil }
 	if !replace {
-		clashes, err := nameClashes(ctx, st, tools)
-		if err != nil {
+		var err error
+		if taken, err = storedNames(ctx, st); err != nil {
 			return err
 		}
-		if len(clashes) > 0 {
-			return withToolProblems(clashes, tools)
-		}
 	}
-	// The merge replaces a tool of the same name; one created by another
-	// process since the check above would be replaced too — a race of a
-	// moment, against a person adding the same name at once.
-	if err := st.Import(ctx, &catalog.Catalog{Tools: tools}, false); err != nil {
-		if ve := (*catalog.ValidationError)(nil); errors.As(err, &ve) {
-			return ve
+	// The store checks every definition as it writes it, and replaces a
+	// tool of the same name: only a clash of names is looked for here. One
+	// created by another process since the catalog was read would be
+	// replaced — a race of a moment, against a person adding the same
+	// name at once.
+	err := st.AddTools(ctx, func(add func(catalog.Tool)) error {
+		var clashes []catalog.Problem
+		err := produce(func(t catalog.Tool) {
+			clashes = append(clashes, taken(t.Name)...)
+			add(t)
+		})
+		var ve *catalog.ValidationError
+		switch {
+		case errors.As(err, &ve):
+			return catalog.AsError(slices.Concat(ve.Problems, clashes))
+		case err != nil:
+			return err
 		}
+		return catalog.AsError(clashes)
+	})
+	if ve := (*catalog.ValidationError)(nil); errors.As(err, &ve) {
+		return ve
+	} else if err != nil {
 		return fmt.Errorf("adding the tools: %w", err)
 	}
 	return nil

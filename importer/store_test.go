@@ -2,7 +2,6 @@ package importer_test
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -31,15 +30,11 @@ func TestAddToolsListsEveryProblem(t *testing.T) {
 	bad := testcatalog.RespondTool("b", "x")
 	bad.Description = ""
 	fields := func(err error) []string {
-		var ve *catalog.ValidationError
-		if !errors.As(err, &ve) {
+		places, ok := testcatalog.ProblemPlaces(err)
+		if !ok {
 			t.Fatalf("not a list of problems: %v", err)
 		}
-		var out []string
-		for _, p := range ve.Problems {
-			out = append(out, p.Entry+" "+p.Field)
-		}
-		return out
+		return places
 	}
 	err = importer.AddTools(ctx, st, []catalog.Tool{testcatalog.RespondTool("a", "y"), bad}, false)
 	if got := fields(err); !slices.Equal(got, []string{`tool "a" name`, `tool "b" description`}) {

@@ -11,20 +11,26 @@ import (
 )
 
 // TestSchemaMemoChecksEachShapeOnce: schemas that differ only in their
-// descriptions and titles are checked once; any other difference (a
-// number's text, a default that holds a "description", a description that
-// is not text, an extension) is another shape, checked on its own.
+// descriptions and titles, their keys' order and their spaces are checked
+// once; any other difference (a number's text, a default that holds a
+// "description", a description that is not text, an extension) is another
+// shape, and a schema with a key twice or spelled with an escape is
+// checked on its own.
 func TestSchemaMemoChecksEachShapeOnce(t *testing.T) {
 	base := `{"type":"object","title":"A","description":"one","properties":{"description":{"type":"string","description":"the first"},"n":{"type":"integer","maximum":9007199254740993}}}`
 	same := []string{
 		`{"type":"object","title":"B","description":"two","properties":{"description":{"type":"string","description":"the second"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"properties":{"n":{"maximum":9007199254740993,"type":"integer"},"description":{"type":"string"}},"type":"object"}`,
+		"{ \"type\" : \"object\",\n\t\"properties\": {\"description\": {\"type\": \"string\"}, \"n\": {\"type\": \"integer\", \"maximum\": 9007199254740993}}\n}",
 	}
 	other := []string{
 		`{"type":"object","properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740992}}}`,
 		`{"type":"object","properties":{"description":{"type":"string","default":{"description":"x"}},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"type":"object","description":5,"properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 		`{"type":"object","x-note":{"description":"kept"},"properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
+		// A key twice (the last counts) or spelled with an escape.
+		`{"type":"object","title":5,"title":"A","properties":{"description":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
+		`{"type":"object","properties":{"descr\u0069ption":{"type":"string"},"n":{"type":"integer","maximum":9007199254740993}}}`,
 	}
 	m := newSchemaMemo()
 	checked := 0
@@ -73,5 +79,30 @@ func TestValidateCatalogReportsEveryToolOfAShape(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), `tool "c"`) {
 		t.Errorf("a problem reported for tool c: %v", err)
+	}
+}
+
+// TestValidateCatalogReportsEveryToolOfATemplate: a template many tools
+// share (checked once) is a problem of each of them, and a tool with
+// another text is judged on its own.
+func TestValidateCatalogReportsEveryToolOfATemplate(t *testing.T) {
+	tool := func(name, body string) catalog.Tool {
+		return catalog.Tool{Name: name, Description: "d", Action: catalog.Action{HTTP: &catalog.HTTP{
+			Method: "POST", URL: "https://api.example.com/{{pathescape .args.id}}", Body: catalog.Template(body)}}}
+	}
+	var c catalog.Catalog
+	for i := range 2 * parallelFrom {
+		c.Tools = append(c.Tools, tool(fmt.Sprintf("bad%d", i), `{"n": {{if .args.n}}{{json .args.n}}}`))
+	}
+	c.Tools = append(c.Tools, tool("good", `{"n": {{json .args.n}}}`))
+	err := ValidateCatalog(&c)
+	var ve *catalog.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 2*parallelFrom {
+		t.Fatalf("want one problem per tool with the unclosed {{if}}: %v", err)
+	}
+	for i, p := range ve.Problems {
+		if p.Entry != fmt.Sprintf("tool %q", fmt.Sprintf("bad%d", i)) || p.Field != "action.http.body" || !strings.Contains(p.Message, "unexpected EOF") {
+			t.Errorf("problem %d: %+v", i, p)
+		}
 	}
 }

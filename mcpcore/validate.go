@@ -28,8 +28,8 @@ func ValidateCatalog(c *catalog.Catalog) error {
 	if c.Version > catalog.CatalogVersion {
 		ps = append(ps, catalog.Problem{Entry: "catalog", Field: "version", Message: fmt.Sprintf("%d is newer than this mcptray understands (%d)", c.Version, catalog.CatalogVersion)})
 	}
-	memo := newSchemaMemo()
-	ps = append(ps, validateAll(c.Tools, func(t catalog.Tool) []catalog.Problem { return validateTool(t, memo) }, func(t catalog.Tool) string { return toolEntry(t.Name) })...)
+	memo, templates := newSchemaMemo(), actions.NewTemplateChecks()
+	ps = append(ps, validateAll(c.Tools, func(t catalog.Tool) []catalog.Problem { return validateTool(t, memo, templates) }, func(t catalog.Tool) string { return toolEntry(t.Name) })...)
 	ps = append(ps, validateAll(c.Resources, ValidateResource, func(r catalog.Resource) string { return resourceEntry(r.URI) })...)
 	ps = append(ps, validateAll(c.ResourceTemplates, ValidateResourceTemplate, func(t catalog.ResourceTemplate) string { return templateEntry(t.URITemplate) })...)
 	ps = append(ps, validateAll(c.Prompts, ValidatePrompt, func(p catalog.Prompt) string { return promptEntry(p.Name) })...)
@@ -50,14 +50,33 @@ func validateAll[T any](entries []T, validate func(T) []catalog.Problem, entry f
 	seen := map[string]int{}
 	for i, e := range entries {
 		ps = append(ps, found[i]...)
-		key := entry(e)
-		if first, dup := seen[key]; dup {
-			ps = append(ps, catalog.Problem{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)})
-			continue
-		}
-		seen[key] = i
+		ps = append(ps, duplicate(seen, entry(e), i)...)
 	}
 	return ps
+}
+
+// duplicate is the problem of entry i whose key an earlier entry had, as
+// seen says; otherwise none, and seen notes the key.
+func duplicate(seen map[string]int, key string, i int) []catalog.Problem {
+	if first, dup := seen[key]; dup {
+		return []catalog.Problem{{Entry: key, Message: fmt.Sprintf("duplicate: entry %d has the same key as entry %d", i+1, first+1)}}
+	}
+	seen[key] = i
+	return nil
+}
+
+// ToolChecks returns a check of tools handed to it one at a time, as
+// ValidateCatalog checks a catalog's: each tool's problems, and a name an
+// earlier tool had. Like ValidateCatalog, it checks each schema shape and
+// each template text once: for a big import checked as it is stored. It
+// is not safe for concurrent use.
+func ToolChecks() func(catalog.Tool) []catalog.Problem {
+	memo, templates := newSchemaMemo(), actions.NewTemplateChecks()
+	seen, n := map[string]int{}, 0
+	return func(t catalog.Tool) []catalog.Problem {
+		n++
+		return append(validateTool(t, memo, templates), duplicate(seen, toolEntry(t.Name), n-1)...)
+	}
 }
 
 // parallelFrom is how many entries make another core worth starting: a
@@ -90,11 +109,11 @@ func (p *problems) addActions(under string, ps []actions.Problem) {
 }
 
 // ValidateTool lists the problems of one tool definition.
-func ValidateTool(t catalog.Tool) []catalog.Problem { return validateTool(t, nil) }
+func ValidateTool(t catalog.Tool) []catalog.Problem { return validateTool(t, nil, nil) }
 
 // validateTool is ValidateTool, with what the schema checks found kept in
-// memo (nil: none kept).
-func validateTool(t catalog.Tool, memo *schemaMemo) []catalog.Problem {
+// memo and what the template checks found in templates (nil: none kept).
+func validateTool(t catalog.Tool, memo *schemaMemo, templates *actions.TemplateChecks) []catalog.Problem {
 	p := &problems{entry: toolEntry(t.Name)}
 	if err := catalog.CheckName(t.Name); err != nil {
 		p.add("name", "%v", err)
@@ -123,7 +142,7 @@ func validateTool(t catalog.Tool, memo *schemaMemo) []catalog.Problem {
 	if t.TaskMode != "" && !slices.Contains(catalog.TaskModes, t.TaskMode) {
 		p.add("taskMode", "%q is not one of %s", t.TaskMode, strings.Join(catalog.TaskModes, ", "))
 	}
-	p.addActions("action", actions.Validate(t.Action))
+	p.addActions("action", actions.Validate(t.Action, templates))
 	if len(t.OutputSchema) > 0 && t.Action.Respond != nil && len(t.Action.Respond.Structured) == 0 && !t.Action.Respond.IsError && t.Action.Respond.Error == nil {
 		p.add("action.respond.structured", "the tool has an output schema, so its result needs structured output")
 	}
@@ -297,10 +316,10 @@ func ValidateResource(r catalog.Resource) []catalog.Problem {
 	}
 	checkUpstreamSource(p, r.Upstream)
 	if r.HTTP != nil {
-		p.addActions("http", actions.ValidateHTTP(r.HTTP))
+		p.addActions("http", actions.ValidateHTTP(r.HTTP, nil))
 	}
 	if r.Command != nil {
-		p.addActions("command", actions.ValidateCommand(r.Command))
+		p.addActions("command", actions.ValidateCommand(r.Command, nil))
 	}
 	if r.Blob != "" {
 		if _, err := base64.StdEncoding.DecodeString(r.Blob); err != nil {
@@ -399,7 +418,7 @@ func ValidatePrompt(pr catalog.Prompt) []catalog.Problem {
 		if m.Role != "user" && m.Role != "assistant" {
 			p.add(f+".role", "%q must be user or assistant", m.Role)
 		}
-		p.addActions(f+".content", actions.ValidateContent(m.Content))
+		p.addActions(f+".content", actions.ValidateContent(m.Content, nil))
 	}
 	validateSteps(p, pr.Steps)
 	for i, s := range pr.Steps {
@@ -451,3 +470,6 @@ func (Validator) Upstream(u catalog.Upstream) []catalog.Problem { return Validat
 
 // Catalog checks a whole catalog (ValidateCatalog).
 func (Validator) Catalog(c *catalog.Catalog) error { return ValidateCatalog(c) }
+
+// ToolChecks checks tools one at a time (ToolChecks).
+func (Validator) ToolChecks() func(catalog.Tool) []catalog.Problem { return ToolChecks() }

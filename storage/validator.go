@@ -17,4 +17,8 @@ type Validator interface {
 	// Catalog checks a whole catalog, the uniqueness of names and URIs
 	// included: nil, or a *catalog.ValidationError.
 	Catalog(*catalog.Catalog) error
+	// ToolChecks returns a check of tools handed to it one at a time, as
+	// Catalog checks a catalog's tools (a name an earlier one had
+	// included), for one goroutine.
+	ToolChecks() func(catalog.Tool) []catalog.Problem
 }

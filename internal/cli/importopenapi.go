@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/importer"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -35,9 +36,9 @@ func importOpenAPICmd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	conv := spec.Convert(importer.OpenAPIOptions{BaseURL: *base, Prefix: *prefix})
+	opts := importer.OpenAPIOptions{BaseURL: *base, Prefix: *prefix}
 	if *list {
-		listOperations(env.Stdout, spec, conv)
+		listOperations(env.Stdout, spec, spec.Convert(opts))
 		return nil
 	}
 	var ids []string
@@ -46,49 +47,71 @@ func importOpenAPICmd(ctx context.Context, args []string, env Env) error {
 			ids = append(ids, id)
 		}
 	}
-	ops, err := conv.Select(ids)
-	if err != nil {
-		return err
-	}
-	tools, secrets, err := importer.Build(ops)
-	if err != nil {
-		return fmt.Errorf("%s was not imported: %w", pos[0], err)
-	}
-	// What is said once the tools are stored is written now, so that
-	// nothing below reads the spec or its conversion: kin-openapi's model
-	// of a big spec (hundreds of MB) is garbage while the tools are
-	// checked and stored.
+	// The tools are stored as they are made (the spec's model and its
+	// tools are never held whole together); what is said of them is
+	// written once all are made, and printed once they are stored.
 	var report strings.Builder
-	fmt.Fprintf(&report, "imported %s from %s (%s):\n", plural(len(tools), "tool", "tools"), orAPI(spec.Title), spec.Format)
+	return withStore(*db, func(st *storage.Store) error {
+		err := importer.AddToolsAsMade(ctx, st, *replace, func(add func(catalog.Tool)) error {
+			// Every operation that can be a tool is one, unless some are
+			// chosen: then they are found once all are converted.
+			conv := spec.ConvertOnce(opts, func(o *importer.Operation) bool {
+				if len(ids) > 0 || o.Problem != "" {
+					return false
+				}
+				add(o.Tool)
+				return true
+			})
+			ops, err := conv.Select(ids)
+			if err != nil {
+				return err
+			}
+			tools, secrets, err := importer.Build(ops)
+			if err != nil {
+				return err
+			}
+			if len(ids) > 0 {
+				for _, t := range tools {
+					add(t)
+				}
+			}
+			writeImportReport(&report, spec, conv, ops, secrets, len(ids) == 0)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("%s was not imported: %w", pos[0], err)
+		}
+		_, err = io.WriteString(env.Stdout, report.String())
+		return err
+	})
+}
+
+// writeImportReport writes what import-openapi says once ops are stored
+// as tools; all says every operation was asked for.
+func writeImportReport(w io.Writer, spec *importer.Spec, conv *importer.Conversion, ops []*importer.Operation, secrets []importer.SecretRef, all bool) {
+	fmt.Fprintf(w, "imported %s from %s (%s):\n", plural(len(ops), "tool", "tools"), orAPI(spec.Title), spec.Format)
 	for _, o := range ops {
-		fmt.Fprintf(&report, "  %s  %s %s\n", o.Tool.Name, o.Method, o.Path)
+		fmt.Fprintf(w, "  %s  %s %s\n", o.Tool.Name, o.Method, o.Path)
 		for _, n := range o.Notes {
-			fmt.Fprintf(&report, "      note: %s\n", n)
+			fmt.Fprintf(w, "      note: %s\n", n)
 		}
 	}
 	for _, n := range conv.Notes {
-		fmt.Fprintf(&report, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	if len(ids) == 0 {
+	if all {
 		for _, o := range conv.Operations {
 			if o.Problem != "" {
-				fmt.Fprintf(&report, "skipped %s %s: %s\n", o.Method, o.Path, o.Problem)
+				fmt.Fprintf(w, "skipped %s %s: %s\n", o.Method, o.Path, o.Problem)
 			}
 		}
 	}
 	if len(secrets) > 0 {
-		fmt.Fprintln(&report, "The tools read these secrets; give each its value (Settings › Secrets in the app, or the command shown):")
+		fmt.Fprintln(w, "The tools read these secrets; give each its value (Settings › Secrets in the app, or the command shown):")
 		for _, s := range secrets {
-			fmt.Fprintf(&report, "  %s: %s\n      mcptray secret set %s\n", s.Name, s.Holds, s.Name)
+			fmt.Fprintf(w, "  %s: %s\n      mcptray secret set %s\n", s.Name, s.Holds, s.Name)
 		}
 	}
-	return withStore(*db, func(st *storage.Store) error {
-		if err := importer.AddTools(ctx, st, tools, *replace); err != nil {
-			return fmt.Errorf("%s was not imported: %w", pos[0], err)
-		}
-		_, err := io.WriteString(env.Stdout, report.String())
-		return err
-	})
 }
 
 func orAPI(title string) string {

@@ -2,7 +2,11 @@
 // store and serve.
 package testcatalog
 
-import "github.com/mcptray/mcptray/catalog"
+import (
+	"errors"
+
+	"github.com/mcptray/mcptray/catalog"
+)
 
 // RespondTool is a valid tool named name that answers text (a template).
 func RespondTool(name, text string) catalog.Tool {
@@ -29,4 +33,17 @@ func SyncTool() catalog.Tool {
 			Content: []catalog.Content{{Type: "text", Text: "synced"}},
 		}},
 	}
+}
+
+// ProblemPlaces lists where err's problems are, "ENTRY FIELD" each, in
+// their order; ok is false when err is no *catalog.ValidationError.
+func ProblemPlaces(err error) (places []string, ok bool) {
+	var ve *catalog.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, false
+	}
+	for _, p := range ve.Problems {
+		places = append(places, p.Entry+" "+p.Field)
+	}
+	return places, true
 }

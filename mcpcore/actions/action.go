@@ -23,7 +23,8 @@ type Problem struct {
 }
 
 // Validate lists every problem with the action; none means it can run.
-func Validate(s catalog.Action) []Problem {
+// tc remembers the templates checked across many definitions (nil: none).
+func Validate(s catalog.Action, tc *TemplateChecks) []Problem {
 	n := 0
 	for _, set := range []bool{s.Respond != nil, s.Command != nil, s.HTTP != nil, s.Upstream != nil} {
 		if set {
@@ -38,13 +39,13 @@ func Validate(s catalog.Action) []Problem {
 	}
 	switch {
 	case s.Respond != nil:
-		return prefix("respond", validateRespond(s.Respond))
+		return prefix("respond", validateRespond(s.Respond, tc))
 	case s.Command != nil:
-		return prefix("command", ValidateCommand(s.Command))
+		return prefix("command", ValidateCommand(s.Command, tc))
 	case s.Upstream != nil:
 		return prefix("upstream", validateUpstream(s.Upstream))
 	}
-	return prefix("http", ValidateHTTP(s.HTTP))
+	return prefix("http", ValidateHTTP(s.HTTP, tc))
 }
 
 // Reporter receives what an action streams while it runs. Progress is

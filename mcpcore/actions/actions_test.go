@@ -48,7 +48,7 @@ func TestRespondRendersStepsThenContent(t *testing.T) {
 			{DelayMs: 1, Log: &catalog.LogStep{Level: "info", Data: "done"}},
 		},
 	}
-	if ps := validateRespond(r); len(ps) > 0 {
+	if ps := validateRespond(r, nil); len(ps) > 0 {
 		t.Fatalf("valid action rejected: %v", ps)
 	}
 	rec := &recorder{}
@@ -86,7 +86,7 @@ func TestValidateReportsFields(t *testing.T) {
 		Steps:   []catalog.Step{{}, {Log: &catalog.LogStep{Level: "loud"}}},
 	}}
 	fields := map[string]bool{}
-	for _, p := range Validate(spec) {
+	for _, p := range Validate(spec, nil) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"respond.content[0].type", "respond.content[1].data", "respond.content[1].mimeType", "respond.content[2].uri", "respond.content[2].name", "respond.steps[0]", "respond.steps[1].log.level"} {
@@ -94,10 +94,10 @@ func TestValidateReportsFields(t *testing.T) {
 			t.Errorf("no problem reported on %s; got %v", f, fields)
 		}
 	}
-	if ps := Validate((catalog.Action{})); len(ps) != 1 {
+	if ps := Validate(catalog.Action{}, nil); len(ps) != 1 {
 		t.Errorf("missing action: %v", ps)
 	}
-	if ps := Validate((catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}, Command: &catalog.Command{Argv: []catalog.Template{"true"}}})); len(ps) != 1 {
+	if ps := Validate(catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "x"}}}, Command: &catalog.Command{Argv: []catalog.Template{"true"}}}, nil); len(ps) != 1 {
 		t.Errorf("two actions: %v", ps)
 	}
 }

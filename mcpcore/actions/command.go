@@ -155,8 +155,8 @@ func (d *Data) goos() string {
 }
 
 // ValidateCommand lists the problems of the command action.
-func ValidateCommand(c *catalog.Command) []Problem {
-	ps := validateCommandLine("", c.Argv, c.Dir)
+func ValidateCommand(c *catalog.Command, tc *TemplateChecks) []Problem {
+	ps := validateCommandLine("", c.Argv, c.Dir, tc)
 	for _, goos := range sortedKeys(c.OS) {
 		field := "os." + goos
 		if _, ok := catalog.OSNames[goos]; !ok {
@@ -167,7 +167,7 @@ func ValidateCommand(c *catalog.Command) []Problem {
 			ps = append(ps, problemf(field, "%q is not an operating system mcptray knows; use Go's name for it: %s", goos, strings.Join(known, ", ")))
 			continue
 		}
-		ps = append(ps, validateCommandLine(field, c.OS[goos].Argv, c.OS[goos].Dir)...)
+		ps = append(ps, validateCommandLine(field, c.OS[goos].Argv, c.OS[goos].Dir, tc)...)
 	}
 	ps = append(ps, validateInherit(c.InheritEnv)...)
 	for _, name := range sortedKeys(c.Env) {
@@ -175,11 +175,11 @@ func ValidateCommand(c *catalog.Command) []Problem {
 			ps = append(ps, problemf("env", "%v", err))
 			continue
 		}
-		if err := CheckTemplate(c.Env[name]); err != nil {
+		if err := tc.check(c.Env[name]); err != nil {
 			ps = append(ps, problemf("env."+name, "%v", err))
 		}
 	}
-	if err := CheckTemplate(c.Stdin); err != nil {
+	if err := tc.check(c.Stdin); err != nil {
 		ps = append(ps, problemf("stdin", "%v", err))
 	}
 	if c.TimeoutMs < 0 {
@@ -196,7 +196,7 @@ func ValidateCommand(c *catalog.Command) []Problem {
 
 // validateCommandLine lists the problems of a program, its arguments and
 // its folder, with fields under prefix ("" or "os.windows").
-func validateCommandLine(prefix string, argv []catalog.Template, dir catalog.Template) []Problem {
+func validateCommandLine(prefix string, argv []catalog.Template, dir catalog.Template, tc *TemplateChecks) []Problem {
 	field := func(f string) string {
 		if prefix == "" {
 			return f
@@ -208,11 +208,11 @@ func validateCommandLine(prefix string, argv []catalog.Template, dir catalog.Tem
 		ps = append(ps, problemf(field("argv"), "the program (argv[0]) is required"))
 	}
 	for i, a := range argv {
-		if err := CheckTemplate(a); err != nil {
+		if err := tc.check(a); err != nil {
 			ps = append(ps, problemf(field(fmt.Sprintf("argv[%d]", i)), "%v", err))
 		}
 	}
-	if err := CheckTemplate(dir); err != nil {
+	if err := tc.check(dir); err != nil {
 		ps = append(ps, problemf(field("dir"), "%v", err))
 	}
 	return append(ps, cmdValueProblems(field, argv)...)

@@ -509,7 +509,7 @@ func TestCommandValidate(t *testing.T) {
 		Stream:         "everything",
 	}
 	fields := map[string]bool{}
-	for _, p := range ValidateCommand(c) {
+	for _, p := range ValidateCommand(c, nil) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"argv[1]", "dir", "inheritEnv[1]", "env", "env.GOOD", "stdin", "timeoutMs", "maxOutputBytes", "stream"} {
@@ -520,11 +520,11 @@ func TestCommandValidate(t *testing.T) {
 	if len(fields) != 9 {
 		t.Errorf("unexpected problems: %v", fields)
 	}
-	if ps := ValidateCommand((&catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "some"}, Argv: []catalog.Template{""}})); len(ps) != 2 {
+	if ps := ValidateCommand(&catalog.Command{InheritEnv: catalog.InheritEnv{Mode: "some"}, Argv: []catalog.Template{""}}, nil); len(ps) != 2 {
 		t.Errorf("mode and program: %v", ps)
 	}
 	ok := &catalog.Command{Argv: []catalog.Template{"ls"}, InheritEnv: catalog.InheritEnv{Mode: "all"}, Env: map[string]catalog.Template{"X": "{{.args.x}}"}, Stream: "log", MaxOutputBytes: 10}
-	if ps := ValidateCommand(ok); len(ps) != 0 {
+	if ps := ValidateCommand(ok, nil); len(ps) != 0 {
 		t.Errorf("valid command rejected: %v", ps)
 	}
 }

@@ -13,10 +13,10 @@ import (
 )
 
 // Validate lists the problems of one block.
-func ValidateContent(c catalog.Content) []Problem {
+func ValidateContent(c catalog.Content, tc *TemplateChecks) []Problem {
 	var ps []Problem
 	check := func(field string, t catalog.Template) {
-		if err := CheckTemplate(t); err != nil {
+		if err := tc.check(t); err != nil {
 			ps = append(ps, problemf(field, "%v", err))
 		}
 	}

@@ -49,7 +49,7 @@ type Response struct {
 func (r *Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
 
 // Validate lists the problems of the http action.
-func ValidateHTTP(h *catalog.HTTP) []Problem {
+func ValidateHTTP(h *catalog.HTTP, tc *TemplateChecks) []Problem {
 	var ps []Problem
 	if h.Method != "" && !slices.Contains(catalog.HTTPMethods, strings.ToUpper(h.Method)) {
 		ps = append(ps, problemf("method", "unknown method %q; one of %s", h.Method, strings.Join(catalog.HTTPMethods, ", ")))
@@ -57,8 +57,8 @@ func ValidateHTTP(h *catalog.HTTP) []Problem {
 	switch raw := strings.TrimSpace(string(h.URL)); {
 	case raw == "":
 		ps = append(ps, problemf("url", "a URL is required"))
-	case CheckTemplate(h.URL) != nil:
-		ps = append(ps, problemf("url", "%v", CheckTemplate(h.URL)))
+	case tc.check(h.URL) != nil:
+		ps = append(ps, problemf("url", "%v", tc.check(h.URL)))
 	case !strings.Contains(raw, "{{"):
 		if _, err := parseHTTPURL(raw); err != nil {
 			ps = append(ps, problemf("url", "%v", err))
@@ -74,7 +74,7 @@ func ValidateHTTP(h *catalog.HTTP) []Problem {
 		if k == "" {
 			ps = append(ps, problemf("query", "a query parameter needs a name"))
 		}
-		if err := CheckTemplate(h.Query[k]); err != nil {
+		if err := tc.check(h.Query[k]); err != nil {
 			ps = append(ps, problemf("query."+k, "%v", err))
 		}
 	}
@@ -86,11 +86,11 @@ func ValidateHTTP(h *catalog.HTTP) []Problem {
 		case slices.Contains(managedHeaders, http.CanonicalHeaderKey(k)):
 			ps = append(ps, problemf("headers."+k, "%s is set by the HTTP client and cannot be defined", http.CanonicalHeaderKey(k)))
 		}
-		if err := CheckTemplate(h.Headers[k]); err != nil {
+		if err := tc.check(h.Headers[k]); err != nil {
 			ps = append(ps, problemf("headers."+k, "%v", err))
 		}
 	}
-	if err := CheckTemplate(h.Body); err != nil {
+	if err := tc.check(h.Body); err != nil {
 		ps = append(ps, problemf("body", "%v", err))
 	}
 	if h.TimeoutMs < 0 {

@@ -39,7 +39,7 @@ func TestHTTPGetEscapesPathAndQuery(t *testing.T) {
 		URL:   catalog.Template(srv.URL + "/items/{{pathescape .args.id}}/x?fixed=1"),
 		Query: map[string]catalog.Template{"q": "{{.args.q}}", "empty": "{{.args.missing}}", "n": "{{.args.n}}"},
 	}
-	if ps := ValidateHTTP(h); len(ps) > 0 {
+	if ps := ValidateHTTP(h, nil); len(ps) > 0 {
 		t.Fatalf("valid action rejected: %v", ps)
 	}
 	args := map[string]any{"id": "../a/b c?#", "q": "x&y=z #ü", "n": 3}
@@ -365,7 +365,7 @@ func TestHTTPValidate(t *testing.T) {
 		MaxBytes:  -1,
 	}
 	fields := map[string]bool{}
-	for _, p := range ValidateHTTP(h) {
+	for _, p := range ValidateHTTP(h, nil) {
 		fields[p.Field] = true
 	}
 	for _, f := range []string{"method", "url", "query.q", "headers", "headers.Content-Length", "headers.X-Ok", "body", "timeoutMs", "maxBytes"} {
@@ -374,15 +374,15 @@ func TestHTTPValidate(t *testing.T) {
 		}
 	}
 	for _, u := range []catalog.Template{"", "not a url", "https:///nohost", "{{.args.x"} {
-		if ps := ValidateHTTP((&catalog.HTTP{URL: u})); len(ps) != 1 || ps[0].Field != "url" {
+		if ps := ValidateHTTP(&catalog.HTTP{URL: u}, nil); len(ps) != 1 || ps[0].Field != "url" {
 			t.Errorf("url %q: %v", u, ps)
 		}
 	}
 	ok := &catalog.HTTP{Method: "delete", URL: "https://api.example.com/v1/{{pathescape .args.id}}", Headers: map[string]catalog.Template{"Accept": "application/json"}, TimeoutMs: 10, MaxBytes: 10}
-	if ps := ValidateHTTP(ok); len(ps) != 0 {
+	if ps := ValidateHTTP(ok, nil); len(ps) != 0 {
 		t.Errorf("valid action rejected: %v", ps)
 	}
-	if ps := Validate((catalog.Action{HTTP: &catalog.HTTP{}})); len(ps) != 1 || ps[0].Field != "http.url" {
+	if ps := Validate(catalog.Action{HTTP: &catalog.HTTP{}}, nil); len(ps) != 1 || ps[0].Field != "http.url" {
 		t.Errorf("spec: %v", ps)
 	}
 }

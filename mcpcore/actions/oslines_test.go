@@ -76,7 +76,7 @@ func TestValidateOSLines(t *testing.T) {
 		},
 	}
 	var got []string
-	for _, p := range ValidateCommand(c) {
+	for _, p := range ValidateCommand(c, nil) {
 		got = append(got, p.Field)
 	}
 	want := []string{"os.darwin.argv", "os.linux.argv[1]", "os.win", "os.windows.dir", "os.windows.argv[2]"}
@@ -88,7 +88,7 @@ func TestValidateOSLines(t *testing.T) {
 		{"run.bat", "{{.inputs.form.content.x}}"},
 		{"tool.cmd", "x{{.args.a}}"},
 	} {
-		if ps := ValidateCommand(&catalog.Command{Argv: argv}); len(ps) != 1 || !strings.Contains(ps[0].Message, "!NAME!") {
+		if ps := ValidateCommand(&catalog.Command{Argv: argv}, nil); len(ps) != 1 || !strings.Contains(ps[0].Message, "!NAME!") {
 			t.Errorf("%q: %v", argv, ps)
 		}
 	}
@@ -100,7 +100,7 @@ func TestValidateOSLines(t *testing.T) {
 			"darwin":  {Argv: []catalog.Template{"findstr", "/c:{{.args.q}}"}},
 		},
 	}
-	if ps := ValidateCommand(ok); len(ps) != 0 {
+	if ps := ValidateCommand(ok, nil); len(ps) != 0 {
 		t.Errorf("valid command rejected: %v", ps)
 	}
 }
@@ -231,7 +231,7 @@ func TestExamplesWindowsLines(t *testing.T) {
 			if !slices.Equal(argv, w.argv) || dir != w.dir {
 				t.Errorf("%s runs on Windows\n%q in %q, want\n%q in %q", tool.Name, argv, dir, w.argv, w.dir)
 			}
-			if ps := ValidateCommand(c); len(ps) != 0 {
+			if ps := ValidateCommand(c, nil); len(ps) != 0 {
 				t.Errorf("%s: %v", tool.Name, ps)
 			}
 			if !readByCmd(argv[0]) {

@@ -14,7 +14,7 @@ import (
 const maxStepDelay = 10 * time.Minute
 
 // Validate lists the problems of the respond action.
-func validateRespond(r *catalog.Respond) []Problem {
+func validateRespond(r *catalog.Respond, tc *TemplateChecks) []Problem {
 	var ps []Problem
 	if r.Error != nil {
 		if r.Error.Code > -32000 || r.Error.Code < -32768 {
@@ -27,13 +27,13 @@ func validateRespond(r *catalog.Respond) []Problem {
 		ps = append(ps, problemf("content", "a respond action needs content or structured output"))
 	}
 	for i, c := range r.Content {
-		ps = append(ps, prefix(fmt.Sprintf("content[%d]", i), ValidateContent(c))...)
+		ps = append(ps, prefix(fmt.Sprintf("content[%d]", i), ValidateContent(c, tc))...)
 	}
 	if len(r.Structured) > 0 {
 		var v any
 		if err := json.Unmarshal(r.Structured, &v); err != nil {
 			ps = append(ps, problemf("structured", "not valid JSON: %v", err))
-		} else if err := checkJSONTemplates(v); err != nil {
+		} else if err := checkJSONTemplates(v, tc); err != nil {
 			ps = append(ps, problemf("structured", "%v", err))
 		}
 	}
@@ -46,7 +46,7 @@ func validateRespond(r *catalog.Respond) []Problem {
 			ps = append(ps, problemf(f, "a step is either progress or log"))
 		}
 		if s.Progress != nil {
-			if err := CheckTemplate(s.Progress.Message); err != nil {
+			if err := tc.check(s.Progress.Message); err != nil {
 				ps = append(ps, problemf(f+".progress.message", "%v", err))
 			}
 			if s.Progress.Total != 0 && s.Progress.Progress > s.Progress.Total {
@@ -57,7 +57,7 @@ func validateRespond(r *catalog.Respond) []Problem {
 			if !validLevel(s.Log.Level) {
 				ps = append(ps, problemf(f+".log.level", "unknown level %q", s.Log.Level))
 			}
-			if err := CheckTemplate(s.Log.Data); err != nil {
+			if err := tc.check(s.Log.Data); err != nil {
 				ps = append(ps, problemf(f+".log.data", "%v", err))
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"text/template/parse"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/memo"
 )
 
 // Data is what templates see: {{.args.name}}, {{.inputs.key.content.field}},
@@ -227,6 +228,30 @@ func CheckTemplate(t catalog.Template) error {
 	return err
 }
 
+// TemplateChecks remembers what CheckTemplate found, by template text,
+// across one check of many definitions: an imported API's tools repeat
+// their headers and request bodies (a resource's create and replace send
+// the same body, and a generated API's resources often all do), and
+// parsing a body of a few KB takes a third of a millisecond. It holds no
+// parsed template, only the error. Safe for concurrent use; nil checks
+// every template anew.
+type TemplateChecks struct {
+	found *memo.Memo[catalog.Template, error]
+}
+
+// NewTemplateChecks returns an empty TemplateChecks.
+func NewTemplateChecks() *TemplateChecks {
+	return &TemplateChecks{found: memo.New[catalog.Template, error]()}
+}
+
+// check is CheckTemplate(t), or what it said of the same text before.
+func (tc *TemplateChecks) check(t catalog.Template) error {
+	if tc == nil || !strings.Contains(string(t), "{{") {
+		return CheckTemplate(t)
+	}
+	return tc.found.Get(t, func() error { return CheckTemplate(t) })
+}
+
 // Render executes the template over data. A missing key renders as empty,
 // never as "<no value>".
 func Render(t catalog.Template, data *Data) (string, error) {
@@ -296,19 +321,19 @@ func renderValue(v any, data *Data) (any, error) {
 
 // checkJSONTemplates reports the first template syntax error among the
 // string leaves of a JSON value.
-func checkJSONTemplates(v any) error {
+func checkJSONTemplates(v any, tc *TemplateChecks) error {
 	switch x := v.(type) {
 	case string:
-		return CheckTemplate(catalog.Template(x))
+		return tc.check(catalog.Template(x))
 	case []any:
 		for _, e := range x {
-			if err := checkJSONTemplates(e); err != nil {
+			if err := checkJSONTemplates(e, tc); err != nil {
 				return err
 			}
 		}
 	case map[string]any:
 		for _, e := range x {
-			if err := checkJSONTemplates(e); err != nil {
+			if err := checkJSONTemplates(e, tc); err != nil {
 				return err
 			}
 		}
