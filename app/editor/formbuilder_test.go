@@ -265,6 +265,12 @@ func TestFormStepBuiltFromFieldsIsAnsweredByTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	// The server serves a saved tool once its change feed says so: on a
+	// busy machine, a moment after Save returns.
+	testutil.Eventually(t, "order_pizza served", func() bool {
+		l, err := cs.ListTools(ctx, nil)
+		return err == nil && slices.ContainsFunc(l.Tools, func(t *mcp.Tool) bool { return t.Name == "order_pizza" })
+	})
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "order_pizza", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
