@@ -45,10 +45,11 @@ type Config struct {
 	// that a crash of mcptray leaves none running (an actions.Reaper, over
 	// the store); nil records nothing.
 	Processes actions.ProcessGroups
-	// Elicit answers a server's elicitation/create; nil answers that it is
-	// not supported (the capability is not declared). ctx is the call's
-	// own when the server asks as part of a call (a 2026-07-28
-	// input_required round).
+	// Elicit answers a server's elicitation/create, which a server on a
+	// 2025-11-25 session sends; nil answers that it is not supported (the
+	// capability is not declared). On 2026-07-28 a server asks within a
+	// call's result (input_required), which CallTool returns as it is:
+	// only the AI client can answer it.
 	Elicit func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Sample answers a server's sampling/createMessage; nil: not
 	// supported.

@@ -18,6 +18,10 @@ func (s *server) client() *mcp.Client {
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { s.listChanged() },
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { s.listChanged() },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { s.listChanged() },
+		// A server's input_required rounds go back to the AI client
+		// (mcpcore), which alone can answer them: go-sdk would answer
+		// them here, with handlers that know no client.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	}
 	if cfg.Elicit != nil {
 		opts.ElicitationHandler = func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

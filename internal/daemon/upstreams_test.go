@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/mcptray/mcptray/upstream"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -287,5 +289,111 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 	}
 	if got := r.Contents[0].Text; strings.Contains(got, "s3cr3t-value-123") || !strings.HasPrefix(got, "UP_KEY=") {
 		t.Fatalf("the server's secret was not redacted from its resource: %q", got)
+	}
+}
+
+// TestUpstreamQuestionsPassedOn: a server's question during a call or a
+// prompts/get reaches the AI client. On 2026-07-28 it is an input_required
+// round of mcptray's, whose requestState is mcptray's sealed one (a
+// tampered one is refused, never passed to the server); on 2025-11-25 it
+// is an elicitation/create on the client's session. The server sees the
+// client's capabilities: a client that declared no elicitation gets the
+// server's -32021 as it is, not a tool error.
+func TestUpstreamQuestionsPassedOn(t *testing.T) {
+	bin := buildUpserver(t)
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st := d.Store()
+	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}}}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
+		cs, err := st.UpstreamChanges(ctx, "up")
+		return err == nil && len(cs) >= 8
+	})
+	if _, err := gateway.Approve(ctx, st, "up", nil); err != nil {
+		t.Fatal(err)
+	}
+	connect := func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	text := func(res *mcp.CallToolResult, err error) string {
+		t.Helper()
+		if err != nil || res.IsError || len(res.Content) != 1 {
+			t.Fatalf("up_ask: %v %s", err, testutil.MustJSON(t, res))
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	grace := mcp.InputResponseMap{"who": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}}
+
+	// 2026-07-28, the rounds by hand.
+	modern := connect(&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}, "")
+	testutil.Eventually(t, "up_ask served", func() bool {
+		res, err := modern.ListTools(ctx, nil)
+		return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
+	})
+	// go-sdk's client writes its capabilities into the params it sends:
+	// each call gets its own.
+	ask := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}}
+	}
+	p := ask()
+	res, err := modern.CallTool(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, ok := res.InputRequests["who"].(*mcp.ElicitParams); !res.NeedsInput() || !ok || q.Message != "Who are you?" || !strings.HasPrefix(res.RequestState, "v1.") {
+		t.Fatalf("the server's question: %s", testutil.MustJSON(t, res))
+	}
+	answer := *p
+	answer.InputResponses, answer.RequestState = grace, res.RequestState+"x"
+	var je *jsonrpc.Error
+	if _, err := modern.CallTool(ctx, &answer); !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("a tampered requestState: %v", err)
+	}
+	answer.RequestState = res.RequestState
+	if got := text(modern.CallTool(ctx, &answer)); got != "accept Grace" {
+		t.Errorf("answered: %q", got)
+	}
+	pp := &mcp.GetPromptParams{Name: "up_greet_asked"}
+	pr, err := modern.GetPrompt(ctx, pp)
+	if err != nil || !pr.NeedsInput() || pr.InputRequests["who"] == nil {
+		t.Fatalf("the prompt's question: %v %s", err, testutil.MustJSON(t, pr))
+	}
+	pp.InputResponses, pp.RequestState = grace, pr.RequestState
+	if pr, err = modern.GetPrompt(ctx, pp); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "Say hello to Grace" {
+		t.Fatalf("the prompt answered: %v %s", err, testutil.MustJSON(t, pr))
+	}
+
+	bare := connect(nil, "")
+	if _, err := bare.CallTool(ctx, ask()); !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
+		t.Errorf("no elicitation declared: %v", err)
+	}
+
+	// 2025-11-25: the session's client is asked while the call waits.
+	var asked atomic.Int32
+	legacy := connect(&mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked.Add(1)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}, "2025-11-25")
+	if got := text(legacy.CallTool(ctx, ask())); got != "accept Ada" {
+		t.Errorf("on 2025-11-25: %q", got)
+	}
+	if pr, err = legacy.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up_greet_asked"}); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "Say hello to Ada" {
+		t.Fatalf("the prompt on 2025-11-25: %v %s", err, testutil.MustJSON(t, pr))
+	}
+	if n := asked.Load(); n != 2 {
+		t.Errorf("the 2025-11-25 client was asked %d times, want 2", n)
 	}
 }
