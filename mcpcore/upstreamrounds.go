@@ -171,3 +171,44 @@ func askSessionInputs(ctx context.Context, ss *mcp.ServerSession, reqs mcp.Input
 	wg.Wait()
 	return out, errors.Join(errs...)
 }
+
+// errNoCaller answers a server's question that no AI client can be asked.
+var errNoCaller = errors.New("no AI app can be asked: no single call of this server's tools is under way")
+
+// errModernCaller answers a server's question during a call from a
+// 2026-07-28 client, which can be asked only in a result.
+var errModernCaller = errors.New("the AI app calls over MCP 2026-07-28, which asks a client only within a result: the server must return input_required")
+
+// AskCaller asks the AI client whose request ctx is (a call of an
+// upstream tool, during which its server asks on a 2025-11-25 session of
+// its own) one input request, with the server→client request of its kind
+// on the client's session. A 2026-07-28 client, or no request, cannot be
+// asked this way: the error says why.
+func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, error) {
+	c := callRecordOf(ctx)
+	switch {
+	case c == nil || c.session == nil:
+		return nil, errNoCaller
+	case !isLegacy(c.session):
+		return nil, errModernCaller
+	}
+	return sessionAsk(ctx, c.session, ir)
+}
+
+// LogToCaller passes a server's log message, sent during a call of one of
+// its tools, to the AI client whose request ctx is: its session sends it
+// if the client asked for that level (logging/setLevel on 2025-11-25, the
+// request's _meta on 2026-07-28). Secrets the call resolved are redacted.
+func LogToCaller(ctx context.Context, p *mcp.LoggingMessageParams) {
+	c := callRecordOf(ctx)
+	if c == nil || c.session == nil || p == nil {
+		return
+	}
+	msg := *p
+	if s, ok := msg.Data.(string); ok {
+		msg.Data = c.redact(s)
+	} else if msg.Data != nil {
+		msg.Data = c.redactJSON(msg.Data)
+	}
+	_ = c.session.Log(ctx, &msg)
+}

@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -395,5 +397,106 @@ func TestUpstreamQuestionsPassedOn(t *testing.T) {
 	}
 	if n := asked.Load(); n != 2 {
 		t.Errorf("the 2025-11-25 client was asked %d times, want 2", n)
+	}
+}
+
+// TestUpstreamSessionRequestsRouted: a server on a 2025-11-25 session of
+// its own (Streamable HTTP with sessions) asks with elicitation/create and
+// logs with notifications/message during a call: both reach the AI app
+// that made the call, on its 2025-11-25 session (the log filtered by the
+// level it chose). A 2026-07-28 app cannot be asked so: the call fails
+// saying why, and nobody else is asked.
+func TestUpstreamSessionRequestsRouted(t *testing.T) {
+	bin := buildUpserver(t)
+	srv := exec.Command(bin, "-http", "streamable")
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the server's address: %v", err)
+	}
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st := d.Store()
+	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
+		cs, err := st.UpstreamChanges(ctx, "up")
+		return err == nil && len(cs) >= 8
+	})
+	if _, err := gateway.Approve(ctx, st, "up", nil); err != nil {
+		t.Fatal(err)
+	}
+	connect := func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	var (
+		mu    sync.Mutex
+		asked []string
+		logs  = make(chan string, 10)
+	)
+	legacy := connect(&mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			asked = append(asked, r.Params.Message)
+			mu.Unlock()
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- fmt.Sprint(r.Params.Data) },
+	}, "2025-11-25")
+	if err := legacy.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "up_ask served", func() bool {
+		res, err := legacy.ListTools(ctx, nil)
+		return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
+	})
+	res, err := legacy.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept Ada" {
+		t.Fatalf("up_ask: %v %s", err, testutil.MustJSON(t, res))
+	}
+	select {
+	case got := <-logs:
+		if got != "asking: Who are you?" {
+			t.Errorf("the server's log message: %q", got)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server's log message never came")
+	}
+	mu.Lock()
+	if len(asked) != 1 || asked[0] != "Who are you?" {
+		t.Errorf("asked: %q", asked)
+	}
+	mu.Unlock()
+
+	modern := connect(&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}}, "")
+	res, err = modern.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "And you?"}})
+	if err == nil && !res.IsError {
+		t.Fatalf("a 2026-07-28 app asked on a session: %s", testutil.MustJSON(t, res))
+	}
+	if msg := fmt.Sprint(err, testutil.MustJSON(t, res)); !strings.Contains(msg, "2026-07-28") {
+		t.Errorf("why the question could not be passed on: %s", msg)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Errorf("the 2025-11-25 app was asked the 2026-07-28 app's question: %q", asked)
 	}
 }

@@ -176,12 +176,14 @@ func newServer() *mcp.Server {
 			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation) and says the answer"},
-		func(_ context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
 			if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
 				data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{
 					RequiredCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}})
 				return nil, nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "elicitation required", Data: data}
 			}
+			// Sent only to a client that asked for a log level.
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "ask", Data: "asking: " + a.Text})
 			// The 2026-07-28 way, which go-sdk's server turns into an
 			// elicitation/create for a 2025-11-25 client.
 			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
