@@ -148,7 +148,7 @@ func (e *Engine) passUpstreamInput(ctx context.Context, c *toolCall, res *mcp.Ca
 }
 
 // askSessionInputs asks a 2025-11-25 session's client every request of a
-// round, concurrently.
+// round, concurrently, redacted of the secrets the request resolved.
 func askSessionInputs(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	var (
 		mu   sync.Mutex
@@ -156,7 +156,11 @@ func askSessionInputs(ctx context.Context, ss *mcp.ServerSession, reqs mcp.Input
 		errs []error
 		out  = make(mcp.InputResponseMap, len(reqs))
 	)
+	c := callRecordOf(ctx)
 	for key, ir := range reqs {
+		if c != nil {
+			c.redactInputRequest(ir)
+		}
 		wg.Go(func() {
 			resp, err := sessionAsk(ctx, ss, ir)
 			mu.Lock()
@@ -182,8 +186,9 @@ var errModernCaller = errors.New("the AI app calls over MCP 2026-07-28, which as
 // AskCaller asks the AI client whose request ctx is (a call of an
 // upstream tool, during which its server asks on a 2025-11-25 session of
 // its own) one input request, with the server→client request of its kind
-// on the client's session. A 2026-07-28 client, or no request, cannot be
-// asked this way: the error says why.
+// on the client's session, redacted of the secrets the call resolved. A
+// 2026-07-28 client, or no request, cannot be asked this way: the error
+// says why.
 func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, error) {
 	c := callRecordOf(ctx)
 	switch {
@@ -192,6 +197,7 @@ func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, err
 	case !isLegacy(c.session):
 		return nil, errModernCaller
 	}
+	c.redactInputRequest(ir)
 	return sessionAsk(ctx, c.session, ir)
 }
 

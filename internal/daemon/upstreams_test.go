@@ -300,15 +300,19 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 // tampered one is refused, never passed to the server); on 2025-11-25 it
 // is an elicitation/create on the client's session. The server sees the
 // client's capabilities: a client that declared no elicitation gets the
-// server's -32021 as it is, not a tool error.
+// server's -32021 as it is, not a tool error. A secret the server was
+// started with is redacted from its questions.
 func TestUpstreamQuestionsPassedOn(t *testing.T) {
 	bin := buildUpserver(t)
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	st := d.Store()
+	if err := d.Secrets().SetSecret(ctx, "up_key", "s3cr3t-value-123"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Command: &catalog.UpstreamCommand{Argv: []string{bin}}}); err != nil {
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}}); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
@@ -357,6 +361,10 @@ func TestUpstreamQuestionsPassedOn(t *testing.T) {
 	}
 	if q, ok := res.InputRequests["who"].(*mcp.ElicitParams); !res.NeedsInput() || !ok || q.Message != "Who are you?" || !strings.HasPrefix(res.RequestState, "v1.") {
 		t.Fatalf("the server's question: %s", testutil.MustJSON(t, res))
+	}
+	leak, err := modern.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Is your key $UP_KEY?"}})
+	if q, ok := leak.InputRequests["who"].(*mcp.ElicitParams); err != nil || !ok || strings.Contains(q.Message, "s3cr3t-value-123") || !strings.HasPrefix(q.Message, "Is your key ") {
+		t.Fatalf("the server's secret was not redacted from its question: %v %s", err, testutil.MustJSON(t, leak))
 	}
 	answer := *p
 	answer.InputResponses, answer.RequestState = grace, res.RequestState+"x"

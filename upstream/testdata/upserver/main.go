@@ -175,7 +175,7 @@ func newServer() *mcp.Server {
 			go cmd.Wait()
 			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation) and says the answer"},
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation; $VARS in the text expanded) and says the answer"},
 		func(ctx context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
 			if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
 				data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{
@@ -188,7 +188,7 @@ func newServer() *mcp.Server {
 			// elicitation/create for a 2025-11-25 client.
 			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
 			if !ok {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: a.Text,
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: os.ExpandEnv(a.Text),
 					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
 			}
 			return text(fmt.Sprintf("%s %v", res.Action, res.Content["name"])), nil, nil
