@@ -65,6 +65,7 @@ type Config struct {
 	// Log receives a server's log message (notifications/message) sent
 	// during a call; nil, or one sent outside a call, goes to Logger at
 	// debug level. A 2025-11-25 server is asked to log from debug on.
+	//lint:ignore SA1019 servers fronted may still log (deprecated as of 2026-07-28, SEP-2577)
 	Log func(ctx context.Context, server string, p *mcp.LoggingMessageParams)
 	// StartTimeout bounds a start, from the program's start (or the first
 	// request) to its answer to MCP's first request; 0 means

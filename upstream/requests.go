@@ -78,3 +78,21 @@ func (s *server) answerContext(ctx context.Context) context.Context {
 	}
 	return ctx
 }
+
+// logLevelPerRequest is the first revision whose requests carry their log
+// level (_meta), with no logging/setLevel.
+const logLevelPerRequest = "2026-07-28"
+
+// askToLog asks a server on 2025-11-25, which logs only once asked to (on
+// 2026-07-28 each request says its level), to log from debug on: what it
+// logs during a call reaches the call's client, whose session filters by
+// the level it chose.
+func (s *server) askToLog(ctx context.Context, name string, cs *mcp.ClientSession) {
+	r := cs.InitializeResult()
+	if r == nil || r.ProtocolVersion >= logLevelPerRequest || r.Capabilities == nil || r.Capabilities.Logging == nil {
+		return
+	}
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		s.m.log.Debug("upstream refused a logging level", "server", name, "error", err)
+	}
+}

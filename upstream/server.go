@@ -519,20 +519,9 @@ func (s *server) connect(ctx context.Context, def catalog.Upstream) (c *conn, er
 	if err != nil {
 		return nil, err
 	}
-	// A server on 2025-11-25 logs only once asked to (on 2026-07-28 each
-	// request says its level); what it logs during a call reaches the
-	// call's client, whose session filters by the level it chose.
-	if r := c.session.InitializeResult(); r != nil && r.ProtocolVersion < logLevelPerRequest && r.Capabilities != nil && r.Capabilities.Logging != nil {
-		if err := c.session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
-			s.m.log.Debug("upstream refused a logging level", "server", def.Name, "error", err)
-		}
-	}
+	s.askToLog(ctx, def.Name, c.session)
 	return c, nil
 }
-
-// logLevelPerRequest is the first revision whose requests carry their log
-// level (_meta), with no logging/setLevel.
-const logLevelPerRequest = "2026-07-28"
 
 // conn is one open session with a server.
 type conn struct {

@@ -1,5 +1,7 @@
 package daemon
 
+//lint:file-ignore SA1019 a server fronted on 2025-11-25 still logs, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"bufio"
 	"context"
@@ -294,6 +296,35 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 	}
 }
 
+// frontApproved has d front u (the test server, named "up") with its tools
+// approved, and returns what connects an AI client to d with opts, at a
+// protocol version ("" for the newest).
+func frontApproved(ctx context.Context, t *testing.T, d *Daemon, token string, u catalog.Upstream) func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	st := d.Store()
+	if _, err := st.SaveUpstream(ctx, "", u); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
+		cs, err := st.UpstreamChanges(ctx, u.Name)
+		return err == nil && len(cs) >= 8
+	})
+	if _, err := gateway.Approve(ctx, st, u.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	return func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+}
+
 // TestUpstreamQuestionsPassedOn: a server's question during a call or a
 // prompts/get reaches the AI client. On 2026-07-28 it is an input_required
 // round of mcptray's, whose requestState is mcptray's sealed one (a
@@ -307,32 +338,11 @@ func TestUpstreamQuestionsPassedOn(t *testing.T) {
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	st := d.Store()
 	if err := d.Secrets().SetSecret(ctx, "up_key", "s3cr3t-value-123"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}}); err != nil {
-		t.Fatal(err)
-	}
-	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
-		cs, err := st.UpstreamChanges(ctx, "up")
-		return err == nil && len(cs) >= 8
-	})
-	if _, err := gateway.Approve(ctx, st, "up", nil); err != nil {
-		t.Fatal(err)
-	}
-	connect := func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
-		t.Helper()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
-			&mcp.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
-	}
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}})
 	text := func(res *mcp.CallToolResult, err error) string {
 		t.Helper()
 		if err != nil || res.IsError || len(res.Content) != 1 {
@@ -432,29 +442,8 @@ func TestUpstreamSessionRequestsRouted(t *testing.T) {
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	st := d.Store()
-	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}}); err != nil {
-		t.Fatal(err)
-	}
-	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
-		cs, err := st.UpstreamChanges(ctx, "up")
-		return err == nil && len(cs) >= 8
-	})
-	if _, err := gateway.Approve(ctx, st, "up", nil); err != nil {
-		t.Fatal(err)
-	}
-	connect := func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
-		t.Helper()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
-			&mcp.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
-	}
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}})
 	var (
 		mu    sync.Mutex
 		asked []string
