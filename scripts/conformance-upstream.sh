@@ -62,9 +62,10 @@ everything=$work/everything-server
 say "building go-sdk's conformance everything-server (third_party/go-sdk)"
 (cd third_party/go-sdk && go build -o "$everything" ./conformance/everything-server) || die "building the everything-server failed"
 
-# serve_everything ARGS... -> its URL on stdout, once it accepts connections.
-# It listens where it is told, so a free port is found first: one that
-# refuses a connection now.
+# serve_everything ARGS... sets direct to its URL, once it accepts
+# connections (not through $(…): its pid must reach cleanup). It listens
+# where it is told, so a free port is found first: one that refuses a
+# connection now.
 serve_everything() {
   local port i
   for ((i = 0; i < 50; i++)); do
@@ -75,7 +76,7 @@ serve_everything() {
   pids+=($!)
   for ((i = 0; i < 100; i++)); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "http://127.0.0.1:$port/mcp"
+      direct=http://127.0.0.1:$port/mcp
       return
     fi
     kill -0 "${pids[-1]}" 2>/dev/null || break
@@ -112,10 +113,10 @@ fronted_db() {
 for rev in "${revisions[@]}"; do
   case $rev in
     2026-07-28)
-      direct=$(serve_everything)
+      serve_everything
       front=(-- "$everything") ;;
     2025-11-25)
-      direct=$(serve_everything -stateless=false)
+      serve_everything -stateless=false
       front=("$direct") ;;
     *) die "unknown revision '$rev' (2026-07-28 or 2025-11-25)" ;;
   esac
