@@ -53,7 +53,7 @@ step = @printf '\n==> %s\n' "$(1)"
 # of them; the serving process's tray (app/tray) and the link are too.
 HEADLESS_PKGS = $(shell $(GO) list -tags headless ./... | grep -v -e '/app$$' -e '/app/trayicon$$' -e '/app/ui$$' -e '/app/editor$$' -e '/app/internal/uitest$$')
 
-.PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient continue-cli conformance bench bench-shim clean distclean
+.PHONY: help check deps build install uninstall run smoke smoke-golden test fmt-check vet staticcheck headless cross unit fuzz fuzz-short tsclient continue-cli conformance conformance-upstream bench bench-shim clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
@@ -81,12 +81,12 @@ run: install ## build, install for the current user, and start the installed app
 	$(INSTALL_PREFIX)/bin/mcptray $(ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all problems;
-# the target fails if any step did. The last line on success is the conformance
-# summary "N passed, M failed": the check that the run left nothing behind
+# the target fails if any step did. The last lines on success are the tables of
+# the conformance suite through mcptray and their summary: the check that the run left nothing behind
 # (scripts/leftovers.sh) is silent when it holds.
 # make wine reuses the Windows programs of make windows's step.
-TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke wine tsclient continue-cli conformance
-test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, Windows programs under Wine, TypeScript client, Continue's CLI, conformance, then nothing left behind
+TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke wine tsclient continue-cli conformance conformance-upstream
+test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, Windows programs under Wine, TypeScript client, Continue's CLI, conformance (of mcptray, and through mcptray), then nothing left behind
 	@failed=""; built=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
 	for step in $(TEST_STEPS); do \
 	  if $(MAKE) $$step $$built; then [ $$step != windows ] || built=WINDOWS_BUILT=1; else failed="$$failed $$step"; fi; \
@@ -217,6 +217,11 @@ conformance: ## MCP conformance suite against bin/mcptray serve (both revisions;
 	$(call step,MCP conformance (scripts/conformance.sh))
 	@$(MAKE) build
 	@CONFORMANCE_STRICT_TASKS=$${CONFORMANCE_STRICT_TASKS:-1} MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/conformance.sh
+
+conformance-upstream: ## MCP conformance through mcptray fronting go-sdk's everything-server: both tables, fails when mcptray misses a scenario the server passes
+	$(call step,MCP conformance through mcptray (scripts/conformance-upstream.sh))
+	@$(MAKE) build
+	@MCPTRAY_BIN=$(CURDIR)/$(BIN) bash scripts/conformance-upstream.sh
 
 bench: ## benchmarks: scripts/bench.sh if present, else go test -bench over ./...
 	@if [ -f scripts/bench.sh ]; then set -x; bash scripts/bench.sh; \

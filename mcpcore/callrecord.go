@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // callRecord is what the engine keeps about one request while it is
@@ -25,6 +26,9 @@ type callRecord struct {
 	task *createTaskResult
 	// approvals are the approvals given or refused, for the activity log.
 	approvals []string
+	// session is the request's session: an upstream tool's server asks
+	// and logs to its client during the call (AskCaller, LogToCaller).
+	session *mcp.ServerSession
 }
 
 type callRecordKey struct{}

@@ -163,15 +163,7 @@ func askOne(ctx context.Context, ss *mcp.ServerSession, s catalog.InputStep, dat
 	}
 	var lastErr error
 	for range maxAsks {
-		var resp mcp.InputResponse
-		switch p := ir.(type) {
-		case *mcp.ElicitParams:
-			resp, err = ss.Elicit(ctx, p)
-		case *mcp.CreateMessageParams:
-			resp, err = ss.CreateMessage(ctx, p)
-		case *mcp.ListRootsParams:
-			resp, err = ss.ListRoots(ctx, p)
-		}
+		resp, err := sessionAsk(ctx, ss, ir)
 		if err != nil {
 			return nil, err
 		}
@@ -182,4 +174,20 @@ func askOne(ctx context.Context, ss *mcp.ServerSession, s catalog.InputStep, dat
 		lastErr = err
 	}
 	return nil, fmt.Errorf("no valid answer after %d tries: %w", maxAsks, lastErr)
+}
+
+// sessionAsk asks a 2025-11-25 session's client one input request with
+// the server→client request of its kind.
+func sessionAsk(ctx context.Context, ss *mcp.ServerSession, ir mcp.InputRequest) (mcp.InputResponse, error) {
+	switch p := ir.(type) {
+	case *mcp.ElicitParams:
+		return ss.Elicit(ctx, p)
+	case *mcp.CreateMessageParams:
+		return ss.CreateMessage(ctx, p)
+	case *mcp.CreateMessageWithToolsParams:
+		return ss.CreateMessageWithTools(ctx, p)
+	case *mcp.ListRootsParams:
+		return ss.ListRoots(ctx, p)
+	}
+	return nil, fmt.Errorf("a request of an unknown kind (%T)", ir)
 }

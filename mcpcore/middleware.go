@@ -45,6 +45,7 @@ func (e *Engine) middleware(sc *scope) mcp.Middleware {
 			}
 			ctx, c := withCallRecord(ctx)
 			c.owner = principalOf(req.GetExtra())
+			c.session, _ = req.GetSession().(*mcp.ServerSession)
 			res, err = e.limited(ctx, method, req, c.owner, described, func(ctx context.Context) (mcp.Result, error) {
 				return e.handle(ctx, sc, next, method, req)
 			})

@@ -25,7 +25,7 @@ func (e *Engine) addPrompt(srv *mcp.Server, p catalog.Prompt) error {
 func (e *Engine) promptHandler(p catalog.Prompt) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		if p.Upstream != nil {
-			return e.upstreamPrompt(ctx, p, req.Params.Arguments)
+			return e.upstreamPrompt(ctx, p, req)
 		}
 		args := map[string]any{}
 		for _, a := range p.Arguments {

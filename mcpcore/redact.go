@@ -1,5 +1,7 @@
 package mcpcore
 
+//lint:file-ignore SA1019 a server fronted may still ask for sampling, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577); its questions are redacted like the rest.
+
 import (
 	"encoding/json"
 
@@ -40,10 +42,12 @@ func (c *callRecord) redactResult(res mcp.Result) mcp.Result {
 		if r.StructuredContent != nil {
 			r.StructuredContent = c.redactJSON(r.StructuredContent)
 		}
+		c.redactInputRequests(r.InputRequests)
 	case *mcp.GetPromptResult:
 		if r == nil {
 			return res
 		}
+		c.redactInputRequests(r.InputRequests)
 		r.Description = c.redact(r.Description)
 		for _, m := range r.Messages {
 			if m != nil {
@@ -59,6 +63,43 @@ func (c *callRecord) redactResult(res mcp.Result) mcp.Result {
 		}
 	}
 	return res
+}
+
+// redactInputRequests redacts, in place, what an upstream server's
+// questions show the client: the messages, prompts and forms.
+func (c *callRecord) redactInputRequests(reqs mcp.InputRequestMap) {
+	for _, ir := range reqs {
+		c.redactInputRequest(ir)
+	}
+}
+
+func (c *callRecord) redactInputRequest(ir mcp.InputRequest) {
+	if !c.secrets.Load() {
+		return
+	}
+	switch p := ir.(type) {
+	case *mcp.ElicitParams:
+		p.Message, p.URL = c.redact(p.Message), c.redact(p.URL)
+		if p.RequestedSchema != nil {
+			p.RequestedSchema = c.redactJSON(p.RequestedSchema)
+		}
+	case *mcp.CreateMessageParams:
+		p.SystemPrompt = c.redact(p.SystemPrompt)
+		for _, m := range p.Messages {
+			if m != nil {
+				c.redactContent(m.Content)
+			}
+		}
+	case *mcp.CreateMessageWithToolsParams:
+		p.SystemPrompt = c.redact(p.SystemPrompt)
+		for _, m := range p.Messages {
+			if m != nil {
+				for _, b := range m.Content {
+					c.redactContent(b)
+				}
+			}
+		}
+	}
 }
 
 func (c *callRecord) redactContent(b mcp.Content) {

@@ -32,7 +32,12 @@ const stateVersion = "v1."
 // answers collected so far (which also say how far the flow has come).
 type roundState struct {
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
-	Expires int64                      `json:"e"`
+	// Upstream is set once an upstream tool's server asks for input: the
+	// request's inputResponses are then the server's, and UpstreamState
+	// the requestState the server sent with its questions.
+	Upstream      bool   `json:"u,omitempty"`
+	UpstreamState string `json:"us,omitempty"`
+	Expires       int64  `json:"e"`
 }
 
 // sealer seals and opens requestState with AES-256-GCM. The additional data

@@ -42,6 +42,11 @@ type toolCall struct {
 	// desk is what the desktop is told about the call; it names the task
 	// once there is one.
 	desk deskCall
+	// bind ties the call's sealed requestState to it; answers are the
+	// client's answers to the tool's own steps, sealed again with an
+	// upstream tool's server's round (upstreamrounds.go).
+	bind    binding
+	answers map[string]any
 }
 
 // callTool runs one tools/call: the plan, the client's rounds, and then,
@@ -65,9 +70,10 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
 	// one round and gets the next, until none is left; a 2025-11-25
 	// session is asked every round while this request waits.
+	c.bind = binding{Method: "tools/call", Name: t.Name, Arguments: c.data.Args, Principal: principal}
 	out, err := e.askClient(ctx, roundsRequest{
 		steps:     plan.client,
-		bind:      binding{Method: "tools/call", Name: t.Name, Arguments: c.data.Args, Principal: principal},
+		bind:      c.bind,
 		data:      c.data,
 		session:   req.Session,
 		responses: req.Params.InputResponses,
@@ -79,7 +85,16 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 	if out.Requests != nil {
 		return &mcp.CallToolResult{InputRequests: out.Requests, RequestState: out.State}, nil, nil
 	}
+	c.answers = out.Inputs
 	c.data.Inputs = withSkipped(plan.before, out.Inputs)
+	if t.Action.Upstream != nil {
+		// The server's own rounds, if it asks for input, come after the
+		// tool's.
+		caps := clientCapabilities(req.Params.GetMeta(), req.ClientCapabilities())
+		if c.data.Round, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
+			return nil, nil, err
+		}
+	}
 
 	if !asTask {
 		return e.finishCall(ctx, c, nil)
@@ -148,7 +163,11 @@ func (e *Engine) finishCall(ctx context.Context, c *toolCall, run *taskRun) (*mc
 	if run != nil {
 		rep = &taskReporter{r: run, data: c.data}
 	}
-	return e.runAction(ctx, c.tool, c.output, c.data, rep)
+	res, structured, err := e.runAction(ctx, c.tool, c.output, c.data, rep)
+	if err == nil && res.InputRequests != nil && c.data.Round != nil {
+		return e.passUpstreamInput(ctx, c, res, run, rep)
+	}
+	return res, structured, err
 }
 
 // inTask is the call as its task carries it on: with template data of the

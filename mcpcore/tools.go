@@ -6,12 +6,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,9 +80,17 @@ func (e *Engine) runAction(ctx context.Context, t catalog.Tool, output *jsonsche
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			// A server's JSON-RPC error (an upstream tool's) means the
+			// same to the client — -32021 for a capability it lacks,
+			// -32602 for a state the server refused — so it goes on as
+			// it is (the call record redacts it, as every error).
+			return nil, nil, je
+		}
 		return nil, nil, err // go-sdk turns a plain error into an isError result
 	}
-	if output == nil || res.IsError {
+	if output == nil || res.IsError || res.InputRequests != nil {
 		return res, nil, nil
 	}
 	structured, fromText := res.StructuredContent, false

@@ -18,8 +18,10 @@ import (
 // (internal/gateway).
 type Upstreams interface {
 	actions.UpstreamCaller
-	// GetUpstreamPrompt gets prompt from server with args.
-	GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string) (*mcp.GetPromptResult, error)
+	// GetUpstreamPrompt gets prompt from server with args, with the AI
+	// client's capabilities and answers of round; a server asking for
+	// input answers with InputRequests set.
+	GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string, round *actions.UpstreamRound) (*mcp.GetPromptResult, error)
 	// ReadUpstreamResource reads uri from server.
 	ReadUpstreamResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error)
 }
@@ -30,14 +32,41 @@ var errNoUpstreams = errors.New("other MCP servers are not available here")
 
 // upstreamPrompt gets p from its server, the arguments passed as given,
 // and what the server answers redacted of the secrets it was started with.
-func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, args map[string]string) (*mcp.GetPromptResult, error) {
+// A server asking for input has the AI client asked, as for a tool
+// (upstreamrounds.go).
+func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	if e.opts.Upstreams == nil {
 		return nil, internalError("prompt %q: %v", p.Name, errNoUpstreams)
 	}
-	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(p.Upstream.Server))
-	res, err := e.opts.Upstreams.GetUpstreamPrompt(ctx, p.Upstream.Server, p.Upstream.Prompt, args)
+	server := p.Upstream.Server
+	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
+	params := req.Params
+	bind := binding{Method: "prompts/get", Name: p.Name, Arguments: params.Arguments, Principal: principalOf(req.Extra)}
+	round, err := e.upstreamRound(bind, clientCapabilities(params.GetMeta(), req.ClientCapabilities()), params.InputResponses, params.RequestState, false)
 	if err != nil {
-		return nil, upstreamError(err, "prompt %q of server %q", p.Name, p.Upstream.Server)
+		return nil, err
+	}
+	var res *mcp.GetPromptResult
+	get := func() (mcp.InputRequestMap, string, error) {
+		var err error
+		if res, err = e.opts.Upstreams.GetUpstreamPrompt(ctx, server, p.Upstream.Prompt, params.Arguments, round); err != nil {
+			return nil, "", upstreamError(err, "prompt %q of server %q", p.Name, server)
+		}
+		return res.InputRequests, res.RequestState, nil
+	}
+	reqs, state, err := get()
+	switch {
+	case err != nil || reqs == nil:
+		return res, err
+	case !isLegacy(req.Session):
+		sealed, err := e.sealUpstream(bind, nil, state)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.GetPromptResult{InputRequests: reqs, RequestState: sealed}, nil
+	}
+	if err := answerOnSession(ctx, req.Session, server, round, reqs, state, get); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

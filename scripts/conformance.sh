@@ -24,6 +24,8 @@
 #   CONFORMANCE_KEEP=1         keep the work dir (results, logs) even when the run passes
 #   CONFORMANCE_CACHE          install dir (default .cache/conformance)
 #   CONFORMANCE_CATALOG        catalog for the server (default examples/conformance.json)
+#   CONFORMANCE_DB             serve this database as it is (no catalog imported), e.g. one
+#                              fronting another server (scripts/conformance-upstream.sh)
 #   CONFORMANCE_STARTUP_TIMEOUT  seconds to wait for the URL line (default 30)
 #   CONFORMANCE_SCENARIO_TIMEOUT_MS  per-scenario timeout passed to the suite (default 30000)
 #   MCPTRAY_BIN                use this binary instead of building bin/mcptray
@@ -132,14 +134,22 @@ start_server() {
     bin=$root/bin/mcptray
   fi
   [[ -x $bin ]] || die "no executable at $bin"
-  local catalog=${CONFORMANCE_CATALOG:-examples/conformance.json}
-  [[ -f $catalog ]] || die "catalog not found: $catalog"
+  local db=$work/conf.db source=(--catalog "${CONFORMANCE_CATALOG:-examples/conformance.json}")
+  if [[ -n ${CONFORMANCE_DB:-} ]]; then
+    db=$CONFORMANCE_DB source=()
+    [[ -f $db ]] || die "database not found: $db"
+  else
+    [[ -f ${source[1]} ]] || die "catalog not found: ${source[1]}"
+  fi
 
   # Keep the server away from the user's config, data and keyring dirs.
   mkdir -p "$work/home/config" "$work/home/data" "$work/home/cache" "$work/home/state"
+  # Made before the server starts: the loop below may read it before the
+  # background shell has opened it (and sed failing would end the script).
+  : >"$work/server.err"
   XDG_CONFIG_HOME=$work/home/config XDG_DATA_HOME=$work/home/data \
     XDG_CACHE_HOME=$work/home/cache XDG_STATE_HOME=$work/home/state \
-    "$bin" serve --db "$work/conf.db" --addr 127.0.0.1:0 --catalog "$catalog" --no-auth \
+    "$bin" serve --db "$db" --addr 127.0.0.1:0 "${source[@]}" --no-auth \
     </dev/null >"$work/server.out" 2>"$work/server.err" &
   server_pid=$!
 

@@ -45,10 +45,15 @@ type Config struct {
 	// that a crash of mcptray leaves none running (an actions.Reaper, over
 	// the store); nil records nothing.
 	Processes actions.ProcessGroups
-	// Elicit answers a server's elicitation/create; nil answers that it is
-	// not supported (the capability is not declared). ctx is the call's
-	// own when the server asks as part of a call (a 2026-07-28
-	// input_required round).
+	// Elicit answers a server's elicitation/create, which a server on a
+	// 2025-11-25 session sends; nil answers that it is not supported (the
+	// capability is not declared). On 2026-07-28 a server asks within a
+	// call's result (input_required), which CallTool returns as it is:
+	// only the AI client can answer it.
+	//
+	// Elicit, Sample, Roots and Log get the context of the call the
+	// server asks or logs in, CallTool's, when it can be told (a single
+	// call of the server under way); else the request's own.
 	Elicit func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Sample answers a server's sampling/createMessage; nil: not
 	// supported.
@@ -57,6 +62,11 @@ type Config struct {
 	// Roots answers a server's roots/list; nil declares no roots.
 	//lint:ignore SA1019 servers fronted may still ask (deprecated as of 2026-07-28, SEP-2577)
 	Roots func(ctx context.Context, server string) ([]*mcp.Root, error)
+	// Log receives a server's log message (notifications/message) sent
+	// during a call; nil, or one sent outside a call, goes to Logger at
+	// debug level. A 2025-11-25 server is asked to log from debug on.
+	//lint:ignore SA1019 servers fronted may still log (deprecated as of 2026-07-28, SEP-2577)
+	Log func(ctx context.Context, server string, p *mcp.LoggingMessageParams)
 	// StartTimeout bounds a start, from the program's start (or the first
 	// request) to its answer to MCP's first request; 0 means
 	// DefaultStartTimeout.
@@ -251,6 +261,15 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		params.Meta = maps.Clone(p.Meta)
 		params.SetProgressToken(token)
 	}
+	// The call stays known a moment after its result: go-sdk's client
+	// hands the notifications a server sent just before its result to
+	// their handler on a goroutine of their own, which may run after the
+	// result came back (callContext).
+	end, forget := s.trackCall(ctx)
+	defer func() {
+		end()
+		time.AfterFunc(notificationGrace, forget)
+	}()
 	var res *mcp.CallToolResult
 	err = s.use(ctx, func(c *conn) error {
 		// A stop (idle, Set, Close) cancels the calls still running, so
@@ -269,6 +288,10 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 	}
 	return res, nil
 }
+
+// notificationGrace is how long a call's log messages are still taken as
+// its own once its result came back.
+const notificationGrace = 250 * time.Millisecond
 
 // Close stops every server and waits for their programs to end. Calls
 // after it fail with ErrClosed.

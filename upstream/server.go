@@ -90,6 +90,66 @@ type server struct {
 	// cancelStart gives up the start under way (a stop, or Close).
 	cancelStart context.CancelFunc
 	retired     bool // removed, replaced or closed: never starts again
+	// inCall are the tool calls under way (CallTool), and those that
+	// ended a moment ago: what the server asks or logs while exactly one
+	// runs belongs to that call (callContext).
+	inCall map[*tracked]struct{}
+}
+
+// tracked is one call of a server's tool: its context, and whether its
+// result came back already.
+type tracked struct {
+	ctx   context.Context
+	ended bool
+}
+
+// trackCall notes a call under way with ctx; end says its result came
+// back, forget drops it.
+func (s *server) trackCall(ctx context.Context) (end, forget func()) {
+	t := &tracked{ctx: ctx}
+	s.mu.Lock()
+	if s.inCall == nil {
+		s.inCall = map[*tracked]struct{}{}
+	}
+	s.inCall[t] = struct{}{}
+	s.mu.Unlock()
+	end = func() {
+		s.mu.Lock()
+		t.ended = true
+		s.mu.Unlock()
+	}
+	forget = func() {
+		s.mu.Lock()
+		delete(s.inCall, t)
+		s.mu.Unlock()
+	}
+	return end, forget
+}
+
+// callContext is the context of the call a server's request or log
+// message belongs to, as far as it can be told: MCP's server→client
+// requests and notifications/message name no request, so it is the only
+// call under way, or, with ended, the only one that just ended (a log
+// message sent just before a result may be handled after it); with none
+// or several, ok is false.
+func (s *server) callContext(ended bool) (ctx context.Context, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var running, done []context.Context
+	for t := range s.inCall {
+		if t.ended {
+			done = append(done, t.ctx)
+		} else {
+			running = append(running, t.ctx)
+		}
+	}
+	switch {
+	case len(running) == 1:
+		return running[0], true
+	case ended && len(running) == 0 && len(done) == 1:
+		return done[0], true
+	}
+	return nil, false
 }
 
 // attempt is one start; done closes when it ended either way.
@@ -447,14 +507,20 @@ func (s *server) listChanged() {
 }
 
 // connect opens a session with the server as def says.
-func (s *server) connect(ctx context.Context, def catalog.Upstream) (*conn, error) {
+func (s *server) connect(ctx context.Context, def catalog.Upstream) (c *conn, err error) {
 	switch {
 	case def.Command != nil:
-		return s.connectCommand(ctx, def.Command)
+		c, err = s.connectCommand(ctx, def.Command)
 	case def.Remote != nil:
-		return s.connectRemote(ctx, def.Remote)
+		c, err = s.connectRemote(ctx, def.Remote)
+	default:
+		return nil, errors.New("neither a command line nor a web address is given")
 	}
-	return nil, errors.New("neither a command line nor a web address is given")
+	if err != nil {
+		return nil, err
+	}
+	s.askToLog(ctx, def.Name, c.session)
+	return c, nil
 }
 
 // conn is one open session with a server.

@@ -354,23 +354,52 @@ func TestSetReconciles(t *testing.T) {
 	}
 }
 
-// TestElicitationReachesConfig: a server's question during a call reaches
-// Config.Elicit with the server's name; without Elicit it is refused.
-func TestElicitationReachesConfig(t *testing.T) {
+// TestServerQuestions: a server's question during a call on a 2026-07-28
+// session comes back as the call's input_required result (only the AI
+// client can answer it: go-sdk's client must not answer it itself), and a
+// call with the answers gets the server's answer; on a 2025-11-25 session
+// the server asks with elicitation/create, which reaches Config.Elicit with
+// the server's name; without Elicit it is refused.
+func TestServerQuestions(t *testing.T) {
 	var asked []string
-	m := newManager(t, Config{Elicit: func(_ context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	elicit := Config{Elicit: func(_ context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 		asked = append(asked, server+": "+p.Message)
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
-	}}, command(t, "up"))
-	if got := call(t, m, "up", "ask", map[string]any{"text": "Who are you?"}); got != "accept Ada" {
-		t.Errorf("answer: %q", got)
+	}}
+	m := newManager(t, elicit, command(t, "up"))
+	p := &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "Who are you?"}}
+	res, err := m.CallTool(context.Background(), "up", p, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(asked) != 1 || asked[0] != "up: Who are you?" {
-		t.Errorf("asked: %q", asked)
+	q, ok := res.InputRequests["who"].(*mcp.ElicitParams)
+	if !res.NeedsInput() || !ok || q.Message != "Who are you?" {
+		t.Fatalf("the question: %s", testutil.MustJSON(t, res))
+	}
+	p.InputResponses = mcp.InputResponseMap{"who": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}}
+	res, err = m.CallTool(context.Background(), "up", p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "accept Grace" {
+		t.Errorf("answered: %q", got)
+	}
+	if len(asked) != 0 {
+		t.Errorf("Config.Elicit asked on 2026-07-28: %q", asked)
 	}
 
-	bare := newManager(t, Config{}, command(t, "up"))
-	res, err := bare.CallTool(context.Background(), "up", &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "?"}}, nil)
+	web := func(t *testing.T) catalog.Upstream {
+		return catalog.Upstream{Name: "web", Remote: &catalog.UpstreamRemote{URL: httpServer(t, "-http", "streamable"), Transport: catalog.UpstreamStreamable}}
+	}
+	m = newManager(t, elicit, web(t))
+	if got := call(t, m, "web", "ask", map[string]any{"text": "Who are you?"}); got != "accept Ada" {
+		t.Errorf("answer: %q", got)
+	}
+	if len(asked) != 1 || asked[0] != "web: Who are you?" {
+		t.Errorf("asked: %q", asked)
+	}
+	bare := newManager(t, Config{}, web(t))
+	res, err = bare.CallTool(context.Background(), "web", &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"text": "?"}}, nil)
 	if err == nil && !res.IsError {
 		t.Errorf("without Elicit: %s", testutil.MustJSON(t, res))
 	}

@@ -1,5 +1,7 @@
 package daemon
 
+//lint:file-ignore SA1019 servers fronted may still ask for sampling and roots, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"fmt"
@@ -8,8 +10,10 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/internal/gateway"
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/upstream"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // upstreams runs the other MCP servers the catalog holds and keeps their
@@ -35,6 +39,22 @@ func (d *Daemon) startUpstreams() *upstreams {
 		OnListChanged: u.listChanged,
 		Processes:     d.procs,
 		Version:       d.cfg.Version,
+		// What a server on a 2025-11-25 session asks or logs during a
+		// call goes to the AI app that made the call.
+		Elicit: func(ctx context.Context, _ string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			return askCaller[*mcp.ElicitResult](ctx, p)
+		},
+		Sample: func(ctx context.Context, _ string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+			return askCaller[*mcp.CreateMessageResult](ctx, p)
+		},
+		Roots: func(ctx context.Context, _ string) ([]*mcp.Root, error) {
+			r, err := askCaller[*mcp.ListRootsResult](ctx, &mcp.ListRootsParams{})
+			if err != nil {
+				return nil, err
+			}
+			return r.Roots, nil
+		},
+		Log: func(ctx context.Context, _ string, p *mcp.LoggingMessageParams) { mcpcore.LogToCaller(ctx, p) },
 	})
 	u.gw = gateway.New(u.run, d.st)
 	return u
@@ -110,6 +130,21 @@ func (u *upstreams) recordChanges(server string, changes []record.UpstreamChange
 // process asks for it over the link (app/link.UpstreamStatus).
 func (d *Daemon) UpstreamStatus(name string) upstream.Status {
 	return d.ups.run.Status(name)
+}
+
+// askCaller asks the AI app whose call ctx is (mcpcore.AskCaller) and
+// gives its answer as the kind R the server's request expects.
+func askCaller[R mcp.InputResponse](ctx context.Context, ir mcp.InputRequest) (R, error) {
+	var zero R
+	resp, err := mcpcore.AskCaller(ctx, ir)
+	if err != nil {
+		return zero, err
+	}
+	r, ok := resp.(R)
+	if !ok {
+		return zero, fmt.Errorf("the AI app answered with %T, not %T", resp, zero)
+	}
+	return r, nil
 }
 
 // close stops every server and waits for their processes.

@@ -1,8 +1,14 @@
 package daemon
 
+//lint:file-ignore SA1019 a server fronted on 2025-11-25 still logs, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
+	"bufio"
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +23,7 @@ import (
 	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/mcptray/mcptray/upstream"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -273,5 +280,207 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 	}
 	if got := r.Contents[0].Text; strings.Contains(got, "s3cr3t-value-123") || !strings.HasPrefix(got, "UP_KEY=") {
 		t.Fatalf("the server's secret was not redacted from its resource: %q", got)
+	}
+}
+
+// frontApproved has d front u (the test server, named "up") with its tools
+// approved, and returns what connects an AI client to d with opts, at a
+// protocol version ("" for the newest).
+func frontApproved(ctx context.Context, t *testing.T, d *Daemon, token string, u catalog.Upstream) func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	st := d.Store()
+	if _, err := st.SaveUpstream(ctx, "", u); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
+		cs, err := st.UpstreamChanges(ctx, u.Name)
+		return err == nil && len(cs) >= 8
+	})
+	if _, err := gateway.Approve(ctx, st, u.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	return func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+}
+
+// TestUpstreamQuestionsPassedOn: a server's question during a call or a
+// prompts/get reaches the AI client. On 2026-07-28 it is an input_required
+// round of mcptray's, whose requestState is mcptray's sealed one (a
+// tampered one is refused, never passed to the server); on 2025-11-25 it
+// is an elicitation/create on the client's session. The server sees the
+// client's capabilities: a client that declared no elicitation gets the
+// server's -32021 as it is, not a tool error. A secret the server was
+// started with is redacted from its questions.
+func TestUpstreamQuestionsPassedOn(t *testing.T) {
+	bin := testutil.Upserver(t)
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := d.Secrets().SetSecret(ctx, "up_key", "s3cr3t-value-123"); err != nil {
+		t.Fatal(err)
+	}
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}})
+	text := func(res *mcp.CallToolResult, err error) string {
+		t.Helper()
+		if err != nil || res.IsError || len(res.Content) != 1 {
+			t.Fatalf("up_ask: %v %s", err, testutil.MustJSON(t, res))
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	grace := mcp.InputResponseMap{"who": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Grace"}}}
+
+	// 2026-07-28, the rounds by hand.
+	modern := connect(&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}, "")
+	testutil.Eventually(t, "up_ask served", func() bool {
+		res, err := modern.ListTools(ctx, nil)
+		return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
+	})
+	// go-sdk's client writes its capabilities into the params it sends:
+	// each call gets its own.
+	ask := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}}
+	}
+	p := ask()
+	res, err := modern.CallTool(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, ok := res.InputRequests["who"].(*mcp.ElicitParams); !res.NeedsInput() || !ok || q.Message != "Who are you?" || !strings.HasPrefix(res.RequestState, "v1.") {
+		t.Fatalf("the server's question: %s", testutil.MustJSON(t, res))
+	}
+	leak, err := modern.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Is your key $UP_KEY?"}})
+	if q, ok := leak.InputRequests["who"].(*mcp.ElicitParams); err != nil || !ok || strings.Contains(q.Message, "s3cr3t-value-123") || !strings.HasPrefix(q.Message, "Is your key ") {
+		t.Fatalf("the server's secret was not redacted from its question: %v %s", err, testutil.MustJSON(t, leak))
+	}
+	answer := *p
+	answer.InputResponses, answer.RequestState = grace, res.RequestState+"x"
+	var je *jsonrpc.Error
+	if _, err := modern.CallTool(ctx, &answer); !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("a tampered requestState: %v", err)
+	}
+	answer.RequestState = res.RequestState
+	if got := text(modern.CallTool(ctx, &answer)); got != "accept Grace" {
+		t.Errorf("answered: %q", got)
+	}
+	pp := &mcp.GetPromptParams{Name: "up_greet_asked"}
+	pr, err := modern.GetPrompt(ctx, pp)
+	if err != nil || !pr.NeedsInput() || pr.InputRequests["who"] == nil {
+		t.Fatalf("the prompt's question: %v %s", err, testutil.MustJSON(t, pr))
+	}
+	pp.InputResponses, pp.RequestState = grace, pr.RequestState
+	if pr, err = modern.GetPrompt(ctx, pp); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "Say hello to Grace" {
+		t.Fatalf("the prompt answered: %v %s", err, testutil.MustJSON(t, pr))
+	}
+
+	bare := connect(nil, "")
+	if _, err := bare.CallTool(ctx, ask()); !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
+		t.Errorf("no elicitation declared: %v", err)
+	}
+
+	// 2025-11-25: the session's client is asked while the call waits.
+	var asked atomic.Int32
+	legacy := connect(&mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked.Add(1)
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}, "2025-11-25")
+	if got := text(legacy.CallTool(ctx, ask())); got != "accept Ada" {
+		t.Errorf("on 2025-11-25: %q", got)
+	}
+	if pr, err = legacy.GetPrompt(ctx, &mcp.GetPromptParams{Name: "up_greet_asked"}); err != nil || len(pr.Messages) != 1 || pr.Messages[0].Content.(*mcp.TextContent).Text != "Say hello to Ada" {
+		t.Fatalf("the prompt on 2025-11-25: %v %s", err, testutil.MustJSON(t, pr))
+	}
+	if n := asked.Load(); n != 2 {
+		t.Errorf("the 2025-11-25 client was asked %d times, want 2", n)
+	}
+}
+
+// TestUpstreamSessionRequestsRouted: a server on a 2025-11-25 session of
+// its own (Streamable HTTP with sessions) asks with elicitation/create and
+// logs with notifications/message during a call: both reach the AI app
+// that made the call, on its 2025-11-25 session (the log filtered by the
+// level it chose). A 2026-07-28 app cannot be asked so: the call fails
+// saying why, and nobody else is asked.
+func TestUpstreamSessionRequestsRouted(t *testing.T) {
+	bin := testutil.Upserver(t)
+	srv := exec.Command(bin, "-http", "streamable")
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the server's address: %v", err)
+	}
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}})
+	var (
+		mu    sync.Mutex
+		asked []string
+		logs  = make(chan string, 10)
+	)
+	legacy := connect(&mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			asked = append(asked, r.Params.Message)
+			mu.Unlock()
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { logs <- fmt.Sprint(r.Params.Data) },
+	}, "2025-11-25")
+	if err := legacy.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "up_ask served", func() bool {
+		res, err := legacy.ListTools(ctx, nil)
+		return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
+	})
+	res, err := legacy.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept Ada" {
+		t.Fatalf("up_ask: %v %s", err, testutil.MustJSON(t, res))
+	}
+	select {
+	case got := <-logs:
+		if got != "asking: Who are you?" {
+			t.Errorf("the server's log message: %q", got)
+		}
+	case <-ctx.Done():
+		t.Fatal("the server's log message never came")
+	}
+	mu.Lock()
+	if len(asked) != 1 || asked[0] != "Who are you?" {
+		t.Errorf("asked: %q", asked)
+	}
+	mu.Unlock()
+
+	modern := connect(&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}}, "")
+	res, err = modern.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "And you?"}})
+	if err == nil && !res.IsError {
+		t.Fatalf("a 2026-07-28 app asked on a session: %s", testutil.MustJSON(t, res))
+	}
+	if msg := fmt.Sprint(err, testutil.MustJSON(t, res)); !strings.Contains(msg, "2026-07-28") {
+		t.Errorf("why the question could not be passed on: %s", msg)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Errorf("the 2025-11-25 app was asked the 2026-07-28 app's question: %q", asked)
 	}
 }

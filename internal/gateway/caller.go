@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/record"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -69,8 +70,9 @@ func (g *Gateway) UpstreamSecrets(server string) []string {
 var errChanged = errors.New("the server changed this tool since you approved it: review the change in mcptray (Servers, or mcptray upstream changes) before it can be used")
 
 // CallUpstream calls tool on server when the server offers it with the
-// definition hashed pin.
-func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error) {
+// definition hashed pin, with the AI client's capabilities and answers of
+// round.
+func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, round *actions.UpstreamRound, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error) {
 	if err := g.usable(server); err != nil {
 		return nil, err
 	}
@@ -100,12 +102,29 @@ func (g *Gateway) CallUpstream(ctx context.Context, server, tool, pin string, ar
 		ctx, cancel = context.WithTimeoutCause(ctx, limit, fmt.Errorf("the server %q did not answer within %v (its callTimeoutMs)", server, limit))
 		defer cancel()
 	}
-	res, err := g.run.CallTool(ctx, server, &mcp.CallToolParams{Name: tool, Arguments: args}, onProgress)
+	p := &mcp.CallToolParams{Name: tool, Arguments: args}
+	p.Meta, p.InputResponses, p.RequestState = roundParams(round)
+	res, err := g.run.CallTool(ctx, server, p, onProgress)
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// Our limit's words (or the caller's deadline), not go-sdk's.
 		return nil, context.Cause(ctx)
 	}
 	return res, err
+}
+
+// roundParams are the params of a request to a server that carry round:
+// the AI client's capabilities in _meta (go-sdk's client adds its own only
+// where the request names none, so the server sees the AI client's), the
+// answers to the server's last round and its state.
+func roundParams(round *actions.UpstreamRound) (mcp.Meta, mcp.InputResponseMap, string) {
+	if round == nil {
+		return nil, nil, ""
+	}
+	var meta mcp.Meta
+	if round.Capabilities != nil {
+		meta = mcp.Meta{mcp.MetaKeyClientCapabilities: round.Capabilities}
+	}
+	return meta, round.Responses, round.State
 }
 
 // usable refuses a server the catalog does not hold, or holds turned off.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/mcptray/mcptray/storage"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -82,8 +83,9 @@ func orName(name, fallback string) string {
 	return fallback
 }
 
-// GetUpstreamPrompt gets prompt from server.
-func (g *Gateway) GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string) (*mcp.GetPromptResult, error) {
+// GetUpstreamPrompt gets prompt from server, with the AI client's
+// capabilities and answers of round.
+func (g *Gateway) GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string, round *actions.UpstreamRound) (*mcp.GetPromptResult, error) {
 	if err := g.usable(server); err != nil {
 		return nil, err
 	}
@@ -92,7 +94,9 @@ func (g *Gateway) GetUpstreamPrompt(ctx context.Context, server, prompt string, 
 		return nil, err
 	}
 	defer done()
-	return cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: prompt, Arguments: args})
+	p := &mcp.GetPromptParams{Name: prompt, Arguments: args}
+	p.Meta, p.InputResponses, p.RequestState = roundParams(round)
+	return cs.GetPrompt(ctx, p)
 }
 
 // ReadUpstreamResource reads uri from server.

@@ -42,6 +42,9 @@ type Data struct {
 	Processes ProcessGroups
 	// Upstreams, when set, calls the tools of the servers mcptray fronts.
 	Upstreams UpstreamCaller
+	// Round is the AI client's side of a server's input rounds for a
+	// call of an upstream tool; nil for any other.
+	Round *UpstreamRound
 
 	mu sync.Mutex
 	// used maps each secret value the call's templates resolved, and each

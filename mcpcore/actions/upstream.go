@@ -18,9 +18,27 @@ type UpstreamCaller interface {
 	// what the server answers, as it does for a command's.
 	UpstreamSecrets(server string) []string
 	// CallUpstream calls tool on server with args, when the server offers
-	// it with the definition whose hash is pin; progress receives the
-	// server's progress notifications for the call.
-	CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error)
+	// it with the definition whose hash is pin; round carries the AI
+	// client's side of the server's input rounds (nil: none); progress
+	// receives the server's progress notifications for the call. A server
+	// asking for input answers with a result whose InputRequests are set.
+	CallUpstream(ctx context.Context, server, tool, pin string, args map[string]any, round *UpstreamRound, progress func(progress, total float64, message string)) (*mcp.CallToolResult, error)
+}
+
+// UpstreamRound is what a call of a server's tool carries of the AI
+// client: a server asks for input (elicitation, sampling, roots) with an
+// input_required result, which the engine passes on to the client, and
+// the client's answers come back through the engine in the next call.
+type UpstreamRound struct {
+	// Capabilities are the client capabilities the AI client declared,
+	// as the JSON value of the request's _meta
+	// "io.modelcontextprotocol/clientCapabilities": the server then asks
+	// only what the client can answer. nil declares none.
+	Capabilities any
+	// Responses answer the server's last InputRequests, by key.
+	Responses mcp.InputResponseMap
+	// State is the requestState the server sent with them.
+	State string
 }
 
 // errNoUpstreams is the answer of an upstream action where no caller is
@@ -51,7 +69,7 @@ func runUpstream(ctx context.Context, u *catalog.UpstreamTool, data *Data, rep R
 			_ = rep.Progress(ctx, p, total, data.Redact(message))
 		}
 	}
-	res, err := data.Upstreams.CallUpstream(ctx, u.Server, u.Tool, u.Pin, data.Args, progress)
+	res, err := data.Upstreams.CallUpstream(ctx, u.Server, u.Tool, u.Pin, data.Args, data.Round, progress)
 	if err != nil {
 		return nil, fmt.Errorf("server %q: %w", u.Server, err)
 	}

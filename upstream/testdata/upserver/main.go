@@ -2,12 +2,14 @@
 // go-sdk's server over standard input and output, or over HTTP on
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
-// list and start a child process, a prompt, a resource, and a resource
+// list, start a child process and ask the client, two prompts (one
+// asking the client), a resource, and a resource
 // template that reads an environment variable.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -19,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -172,13 +175,20 @@ func newServer() *mcp.Server {
 			go cmd.Wait()
 			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation) and says the answer"},
-		func(_ context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "ask", Description: "asks the client (elicitation; $VARS in the text expanded) and says the answer"},
+		func(ctx context.Context, req *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+			if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil {
+				data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{
+					RequiredCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}})
+				return nil, nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "elicitation required", Data: data}
+			}
+			// Sent only to a client that asked for a log level.
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "ask", Data: "asking: " + a.Text})
 			// The 2026-07-28 way, which go-sdk's server turns into an
 			// elicitation/create for a 2025-11-25 client.
 			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
 			if !ok {
-				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: a.Text,
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: os.ExpandEnv(a.Text),
 					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil, nil
 			}
 			return text(fmt.Sprintf("%s %v", res.Action, res.Content["name"])), nil, nil
@@ -190,6 +200,15 @@ func newServer() *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "env", Description: "says an environment variable"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a nameArg) (*mcp.CallToolResult, any, error) {
 			return text(os.Getenv(a.Name)), nil, nil
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: "greet_asked", Description: "greets whom the client names (elicitation)"},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+			if !ok || req.Params.RequestState != "asked" {
+				return &mcp.GetPromptResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: "Whom to greet?",
+					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil
+			}
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: fmt.Sprintf("Say hello to %v", res.Content["name"])}}}}, nil
 		})
 	srv.AddPrompt(&mcp.Prompt{Name: "greet", Description: "greets someone", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -1,0 +1,220 @@
+package mcpcore
+
+//lint:file-ignore SA1019 a server fronted may ask a 2025-11-25 client for sampling and roots, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An upstream tool's server may answer a call with input_required: it asks
+// the AI client for input (elicitation, sampling, roots) before it
+// answers. Only the AI client can answer, so the engine passes the
+// questions on as they are and the answers back:
+//
+//   - a 2026-07-28 client gets an input_required round of mcptray's, whose
+//     requestState is sealed by mcptray and carries the server's own (a
+//     client cannot forge the server's state, nor replay it on another
+//     call, tool or token); its next request brings the answers;
+//   - a 2025-11-25 session is asked with server→client requests while the
+//     request waits, and the server is called again with the answers.
+//
+// The server sees the capabilities the AI client declared, so it asks only
+// what the client can answer.
+
+// maxUpstreamRounds bounds a server's rounds within one 2025-11-25 request,
+// as go-sdk's own client does.
+const maxUpstreamRounds = 10
+
+// upstreamRound is the AI client's side of an upstream entry's rounds in
+// this request: its capabilities (caps, the request's _meta value or the
+// session's), and, when the request answers the server's last round, the
+// answers and the server's state out of the sealed requestState. own says
+// whether the entry has client steps of mcptray's, whose answers a request
+// without a state carries instead.
+func (e *Engine) upstreamRound(bind binding, caps any, responses mcp.InputResponseMap, state string, own bool) (*actions.UpstreamRound, error) {
+	round := &actions.UpstreamRound{Capabilities: caps}
+	if state == "" {
+		if !own {
+			// A client may answer a round it was never asked (extra keys
+			// are the server's to ignore).
+			round.Responses = responses
+		}
+		return round, nil
+	}
+	st, err := e.openRoundState(bind, state)
+	if err != nil {
+		return nil, err
+	}
+	if st.Upstream {
+		round.Responses, round.State = responses, st.UpstreamState
+	}
+	return round, nil
+}
+
+// clientCapabilities is the value of the _meta clientCapabilities to send
+// the server: the request's own on 2026-07-28 (in meta), else the
+// session's (caps), in the 2026-07-28 form (roots an object when
+// declared).
+func clientCapabilities(meta mcp.Meta, caps *mcp.ClientCapabilities) any {
+	if v, ok := meta[mcp.MetaKeyClientCapabilities]; ok && v != nil {
+		return v
+	}
+	out := map[string]any{}
+	if caps == nil {
+		return out
+	}
+	b, err := json.Marshal(caps)
+	if err != nil || json.Unmarshal(b, &out) != nil {
+		return map[string]any{}
+	}
+	delete(out, "roots")
+	if caps.RootsV2 != nil {
+		out["roots"] = caps.RootsV2
+	} else if caps.Roots.ListChanged {
+		out["roots"] = map[string]any{"listChanged": true}
+	}
+	return out
+}
+
+// sealUpstream is the requestState of a round that passes a server's
+// questions on: the answers to the entry's own steps, and the server's
+// state.
+func (e *Engine) sealUpstream(bind binding, answers map[string]any, serverState string) (string, error) {
+	st := roundState{Answers: map[string]json.RawMessage{}, Upstream: true, UpstreamState: serverState}
+	for k, v := range answers {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", err
+		}
+		st.Answers[k] = b
+	}
+	return e.sealRoundState(bind, st)
+}
+
+// answerOnSession asks a 2025-11-25 session's client each round the server
+// asks (reqs, state), and has the server asked again (again) with the
+// answers in round, until it asks no more. It says why it gave up.
+func answerOnSession(ctx context.Context, ss *mcp.ServerSession, server string, round *actions.UpstreamRound, reqs mcp.InputRequestMap, state string, again func() (mcp.InputRequestMap, string, error)) error {
+	for range maxUpstreamRounds {
+		answers, err := askSessionInputs(ctx, ss, reqs)
+		if err != nil {
+			return fmt.Errorf("the server %q asked for input: %w", server, err)
+		}
+		round.Responses, round.State = answers, state
+		if reqs, state, err = again(); err != nil || reqs == nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the server %q kept asking for input: %d rounds answered", server, maxUpstreamRounds)
+}
+
+// passUpstreamInput is the answer to a call whose server asked for input
+// (res.InputRequests): a round for a 2026-07-28 client, or, on a
+// 2025-11-25 session, the server's answer once the session's client
+// answered every round. A task cannot pass questions on: its call ends
+// saying so.
+func (e *Engine) passUpstreamInput(ctx context.Context, c *toolCall, res *mcp.CallToolResult, run *taskRun, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
+	server := c.tool.Action.Upstream.Server
+	if run != nil {
+		return errorResult(fmt.Sprintf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", server)), nil, nil
+	}
+	if !isLegacy(c.req.Session) {
+		sealed, err := e.sealUpstream(c.bind, c.answers, res.RequestState)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{InputRequests: res.InputRequests, RequestState: sealed}, nil, nil
+	}
+	var structured any
+	err := answerOnSession(ctx, c.req.Session, server, c.data.Round, res.InputRequests, res.RequestState, func() (mcp.InputRequestMap, string, error) {
+		var err error
+		res, structured, err = e.runAction(ctx, c.tool, c.output, c.data, rep)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.InputRequests, res.RequestState, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, structured, nil
+}
+
+// askSessionInputs asks a 2025-11-25 session's client every request of a
+// round, concurrently, redacted of the secrets the request resolved.
+func askSessionInputs(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		out  = make(mcp.InputResponseMap, len(reqs))
+	)
+	c := callRecordOf(ctx)
+	for key, ir := range reqs {
+		if c != nil {
+			c.redactInputRequest(ir)
+		}
+		wg.Go(func() {
+			resp, err := sessionAsk(ctx, ss, ir)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", key, err))
+				return
+			}
+			out[key] = resp
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// errNoCaller answers a server's question that no AI client can be asked.
+var errNoCaller = errors.New("no AI app can be asked: no single call of this server's tools is under way")
+
+// errModernCaller answers a server's question during a call from a
+// 2026-07-28 client, which can be asked only in a result.
+var errModernCaller = errors.New("the AI app calls over MCP 2026-07-28, which asks a client only within a result: the server must return input_required")
+
+// AskCaller asks the AI client whose request ctx is (a call of an
+// upstream tool, during which its server asks on a 2025-11-25 session of
+// its own) one input request, with the server→client request of its kind
+// on the client's session, redacted of the secrets the call resolved. A
+// 2026-07-28 client, or no request, cannot be asked this way: the error
+// says why.
+func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, error) {
+	c := callRecordOf(ctx)
+	switch {
+	case c == nil || c.session == nil:
+		return nil, errNoCaller
+	case !isLegacy(c.session):
+		return nil, errModernCaller
+	}
+	c.redactInputRequest(ir)
+	return sessionAsk(ctx, c.session, ir)
+}
+
+// LogToCaller passes a server's log message, sent during a call of one of
+// its tools, to the AI client whose request ctx is: its session sends it
+// if the client asked for that level (logging/setLevel on 2025-11-25, the
+// request's _meta on 2026-07-28). Secrets the call resolved are redacted.
+func LogToCaller(ctx context.Context, p *mcp.LoggingMessageParams) {
+	c := callRecordOf(ctx)
+	if c == nil || c.session == nil || p == nil {
+		return
+	}
+	msg := *p
+	if s, ok := msg.Data.(string); ok {
+		msg.Data = c.redact(s)
+	} else if msg.Data != nil {
+		msg.Data = c.redactJSON(msg.Data)
+	}
+	_ = c.session.Log(ctx, &msg)
+}
