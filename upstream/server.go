@@ -90,6 +90,10 @@ type server struct {
 	// cancelStart gives up the start under way (a stop, or Close).
 	cancelStart context.CancelFunc
 	retired     bool // removed, replaced or closed: never starts again
+	// oauth signs in to a remote server behind OAuth; made at its first
+	// connection, kept while its address stays (another makes a new
+	// server).
+	oauth *oauthHandler
 }
 
 // attempt is one start; done closes when it ended either way.
@@ -452,7 +456,7 @@ func (s *server) connect(ctx context.Context, def catalog.Upstream) (*conn, erro
 	case def.Command != nil:
 		return s.connectCommand(ctx, def.Command)
 	case def.Remote != nil:
-		return s.connectRemote(ctx, def.Remote)
+		return s.connectRemote(ctx, def.Name, def.Remote)
 	}
 	return nil, errors.New("neither a command line nor a web address is given")
 }
