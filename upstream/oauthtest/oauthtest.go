@@ -34,7 +34,6 @@ import (
 // it protects (go-sdk's RequireBearerToken and protected-resource
 // metadata), on 127.0.0.1.
 type World struct {
-	t      *testing.T
 	as, rs *httptest.Server
 	// MCPURL is the protected MCP server's address.
 	MCPURL string
@@ -64,8 +63,8 @@ type authRequest struct {
 	clientID, redirect, state, challenge, resource string
 }
 
-func New(t *testing.T) *World {
-	w := &World{t: t, clients: map[string][]string{}, consents: map[string]authRequest{},
+func New(t testing.TB) *World {
+	w := &World{clients: map[string][]string{}, consents: map[string]authRequest{},
 		codes: map[string]authRequest{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	asMux := http.NewServeMux()
 	asMux.HandleFunc("GET /.well-known/oauth-authorization-server", w.metadata)
