@@ -75,6 +75,25 @@ func (s *signIn) accessToken() string {
 	return s.Token.AccessToken
 }
 
+// ForgetTokens drops the tokens of the sign-in tokens keeps for server and
+// keeps its client registration: the next start signs in anew, as the same
+// client (`mcptray upstream signin`).
+func ForgetTokens(ctx context.Context, tokens TokenStore, server string) error {
+	data, err := tokens.LoadSignIn(ctx, server)
+	if err != nil || data == nil {
+		return err
+	}
+	var s signIn
+	if json.Unmarshal(data, &s) != nil {
+		return nil // unreadable: a start signs in anew anyway
+	}
+	s.Token = nil
+	if data, err = json.Marshal(&s); err != nil {
+		return err
+	}
+	return tokens.SaveSignIn(ctx, server, data)
+}
+
 // signInError is a sign-in that failed, said in words: the HTTP 401 that
 // led to it says less.
 type signInError struct{ err error }
@@ -119,11 +138,15 @@ type oauthHandler struct {
 	failed error
 }
 
-// newStart lets the next refusal lead to a sign-in again.
+// newStart lets the next refusal lead to a sign-in again, and reads the
+// stored sign-in again: another process may have signed in or out.
 func (h *oauthHandler) newStart() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.failed = nil
+	if h.cfg.Tokens != nil {
+		h.loaded = false
+	}
 }
 
 func newOAuthHandler(name string, r *catalog.UpstreamRemote, cfg *Config, log *slog.Logger) *oauthHandler {
@@ -202,7 +225,7 @@ func (h *oauthHandler) refresh(ctx context.Context, stale string) (*signIn, erro
 	if cur.accessToken() != stale && cur.Token.Valid() {
 		return cur, nil
 	}
-	if cur.Token.RefreshToken == "" {
+	if cur.Token == nil || cur.Token.RefreshToken == "" {
 		return nil, nil
 	}
 	// oauth2 refreshes a token it sees expired: this one was refused, or
@@ -267,7 +290,7 @@ func (h *oauthHandler) load(ctx context.Context) (*signIn, error) {
 		h.log.Warn("upstream sign-in: the stored one is not readable; signing in anew", "server", h.name)
 		return nil, nil
 	}
-	if s.Resource != h.url || s.Token == nil {
+	if s.Resource != h.url {
 		return nil, nil // for another address of the server
 	}
 	return &s, nil
