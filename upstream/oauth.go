@@ -419,18 +419,23 @@ func (h *oauthHandler) authorize(ctx context.Context, req *http.Request, resp *h
 	return nil
 }
 
-// asksForOAuth says whether a refusal is an OAuth server's: a Bearer
-// challenge naming its resource metadata (RFC 9728), or that metadata at
-// its well-known address. Any other 401 is the headers' matter.
+// asksForOAuth says whether a sign-in may mend a refusal: a 401 with a
+// Bearer challenge naming the server's resource metadata (RFC 9728), or
+// that metadata at its well-known address; a 403 asking for more scopes
+// (insufficient_scope). Any other is the headers' matter.
 func (h *oauthHandler) asksForOAuth(ctx context.Context, resp *http.Response) error {
-	if resp.StatusCode != http.StatusUnauthorized {
-		return nil // a 403: go-sdk asks again with more scopes, or not
-	}
 	cs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	for _, c := range cs {
-		if c.Scheme == "bearer" && c.Params["resource_metadata"] != "" {
+		switch {
+		case c.Scheme != "bearer":
+		case resp.StatusCode == http.StatusForbidden && c.Params["error"] == "insufficient_scope":
+			return nil // signed in, with too few scopes: go-sdk asks for more
+		case resp.StatusCode == http.StatusUnauthorized && c.Params["resource_metadata"] != "":
 			return nil
 		}
+	}
+	if resp.StatusCode != http.StatusUnauthorized {
+		return errNotOAuth // forbidden, whoever asks
 	}
 	u, err := url.Parse(h.url)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/upstream/oauthtest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestOAuthSignInAndRefresh: a server behind a local authorization server
@@ -39,10 +41,20 @@ func TestOAuthSignInAndRefresh(t *testing.T) {
 		t.Errorf("kept: %+v", s)
 	}
 
+	// Calls refused together wait for one refresh (the refresh token is
+	// rotated: a second refresh with it would be refused).
 	w.ExpireAccess()
-	if got := call(t, m, "cloud", "echo", map[string]any{"text": "refreshed"}); got != "refreshed" {
-		t.Errorf("echo: %q", got)
+	var calls sync.WaitGroup
+	for i := range 4 {
+		calls.Go(func() {
+			text := fmt.Sprintf("refreshed %d", i)
+			res, err := m.CallTool(context.Background(), "cloud", &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": text}}, nil)
+			if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != text {
+				t.Errorf("echo %q: %v", text, err)
+			}
+		})
 	}
+	calls.Wait()
 	wantCounts(t, w, "after the access token was refused", oauthtest.Counts{Opened: 1, Registrations: 1, Codes: 1, Refreshes: 1})
 	m.Close()
 
@@ -87,8 +99,8 @@ func TestOAuthWrongStateRefused(t *testing.T) {
 }
 
 // TestOAuthWithoutBrowser: with no browser to open (the serving process),
-// a server behind OAuth says how to sign in; a refused consent is said
-// in words.
+// a server behind OAuth says how to sign in; a refused consent and a
+// sign-in nobody completes are said in words.
 func TestOAuthWithoutBrowser(t *testing.T) {
 	w := oauthtest.New(t)
 	u := catalog.Upstream{Name: "cloud", Remote: &catalog.UpstreamRemote{URL: w.MCPURL}}
@@ -102,6 +114,10 @@ func TestOAuthWithoutBrowser(t *testing.T) {
 		q.Set("error_description", "the person said no")
 	})})
 	if want := "the sign-in to cloud was refused: access_denied: the person said no"; err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	_, err = Test(context.Background(), u, Config{SignInTimeout: 50 * time.Millisecond, OpenBrowser: func(string) error { return nil }})
+	if want := "the sign-in to cloud was not completed within 50ms"; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
