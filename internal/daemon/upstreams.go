@@ -35,6 +35,9 @@ func (d *Daemon) startUpstreams() *upstreams {
 		OnListChanged: u.listChanged,
 		Processes:     d.procs,
 		Version:       d.cfg.Version,
+		// Sign-ins to servers behind OAuth, made by `mcptray upstream
+		// signin`: the serving process opens no browser by itself.
+		Tokens: d.sec,
 	})
 	u.gw = gateway.New(u.run, d.st)
 	return u
