@@ -159,9 +159,12 @@ func (h *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, err
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.loaded {
+		// Read once a start. A store that fails (a locked keyring) must
+		// not stop a server that asks for no sign-in: the request goes
+		// without a token, and a refusal reads the store again.
 		s, err := h.load(ctx)
 		if err != nil {
-			return nil, err
+			h.log.Warn("upstream sign-in: the kept one could not be read", "server", h.name, "error", err)
 		}
 		h.saved, h.loaded = s, true
 	}
