@@ -408,13 +408,15 @@ func (h *oauthHandler) authorize(ctx context.Context, req *http.Request, resp *h
 		if errors.As(err, &words) {
 			return err
 		}
+		// go-sdk says it only in its words: no registration endpoint, and
+		// no client id given.
 		if strings.Contains(err.Error(), "no configured client registration methods") {
 			return &signInError{fmt.Errorf("the sign-in to %s needs a client id: its authorization server does not register clients by itself; register mcptray there (redirect address http://127.0.0.1/callback) and give the id with `mcptray upstream signin %s --client-id ID`", h.name, h.name)}
 		}
 		return &signInError{fmt.Errorf("the sign-in to %s failed: %w", h.name, err)}
 	}
 	if got == nil {
-		return nil // a 403 that no sign-in mends: the retry says it
+		return nil // go-sdk ran no flow: the retry's answer says why
 	}
 	got.Registered = acfg.DynamicClientRegistrationConfig != nil || reuse
 	h.keep(ctx, got)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,5 +174,29 @@ func wantCounts(t *testing.T, w *oauthtest.World, when string, want oauthtest.Co
 	}
 	if got != want {
 		t.Errorf("%s: %+v, want %+v", when, got, want)
+	}
+}
+
+// TestOAuthClientIDAndScopes: an authorization server without dynamic
+// registration needs a client id, said in words; with the one the person
+// registered (any loopback port) and the scopes they set, the sign-in
+// goes through, registering nothing.
+func TestOAuthClientIDAndScopes(t *testing.T) {
+	w := oauthtest.New(t)
+	w.WithoutRegistration()
+	cfg := Config{OpenBrowser: w.Browser(nil)}
+	u := catalog.Upstream{Name: "cloud", Remote: &catalog.UpstreamRemote{URL: w.MCPURL}}
+	_, err := Test(context.Background(), u, cfg)
+	if want := "the sign-in to cloud needs a client id"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	w.Preregister("by-hand")
+	u.Remote.OAuth = &catalog.UpstreamOAuth{ClientID: "by-hand", Scopes: []string{"notes.read"}}
+	if tools, err := Test(context.Background(), u, cfg); err != nil || len(tools) != 1 {
+		t.Fatalf("%d tools, %v", len(tools), err)
+	}
+	wantCounts(t, w, "after the sign-in", oauthtest.Counts{Opened: 1, Codes: 1})
+	if got := w.Scopes(); !slices.Equal(got, []string{"notes.read", "offline_access"}) {
+		t.Errorf("scopes asked for: %q", got)
 	}
 }

@@ -46,6 +46,33 @@ type World struct {
 	refresh  map[string]bool      // refresh token → still good
 	all      []string             // every token issued
 	n        Counts
+	// preregistered are client ids registered by hand: any loopback
+	// port of their redirect address is taken (RFC 8252 §7.3).
+	preregistered map[string]bool
+	noDCR         bool     // no dynamic registration offered
+	scopes        []string // asked for by the last authorization request
+}
+
+// Preregister registers a client by hand, as a person does at an
+// authorization server without dynamic registration.
+func (w *World) Preregister(clientID string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.preregistered[clientID] = true
+}
+
+// WithoutRegistration stops offering dynamic client registration.
+func (w *World) WithoutRegistration() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.noDCR = true
+}
+
+// Scopes are the scopes the last authorization request asked for.
+func (w *World) Scopes() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.scopes
 }
 
 // Counts is what happened, for the tests to compare.
@@ -64,7 +91,7 @@ type authRequest struct {
 }
 
 func New(t testing.TB) *World {
-	w := &World{clients: map[string][]string{}, consents: map[string]authRequest{},
+	w := &World{clients: map[string][]string{}, preregistered: map[string]bool{}, consents: map[string]authRequest{},
 		codes: map[string]authRequest{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	asMux := http.NewServeMux()
 	asMux.HandleFunc("GET /.well-known/oauth-authorization-server", w.metadata)
@@ -94,13 +121,19 @@ func New(t testing.TB) *World {
 }
 
 func (w *World) metadata(rw http.ResponseWriter, _ *http.Request) {
-	writeJSON(rw, http.StatusOK, map[string]any{
+	meta := map[string]any{
 		"issuer": w.as.URL, "authorization_endpoint": w.as.URL + "/authorize", "token_endpoint": w.as.URL + "/token",
 		"registration_endpoint": w.as.URL + "/register", "response_types_supported": []string{"code"},
 		"grant_types_supported":            []string{"authorization_code", "refresh_token"},
 		"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
 		"scopes_supported": []string{"mcp", "offline_access"},
-	})
+	}
+	w.mu.Lock()
+	if w.noDCR {
+		delete(meta, "registration_endpoint")
+	}
+	w.mu.Unlock()
+	writeJSON(rw, http.StatusOK, meta)
 }
 
 func (w *World) register(rw http.ResponseWriter, r *http.Request) {
@@ -127,8 +160,9 @@ func (w *World) authorize(rw http.ResponseWriter, r *http.Request) {
 		challenge: q.Get("code_challenge"), resource: q.Get("resource")}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.scopes = strings.Fields(q.Get("scope"))
 	switch {
-	case !slices.Contains(w.clients[req.clientID], req.redirect):
+	case !slices.Contains(w.clients[req.clientID], req.redirect) && !w.anyPort(req):
 		http.Error(rw, "unknown client or redirect address", http.StatusBadRequest)
 	case q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || req.challenge == "":
 		http.Error(rw, "the code flow with PKCE S256 only", http.StatusBadRequest)
@@ -139,6 +173,13 @@ func (w *World) authorize(rw http.ResponseWriter, r *http.Request) {
 		w.consents[id] = req
 		fmt.Fprintf(rw, "consent %s", id)
 	}
+}
+
+// anyPort says whether req's client was registered by hand and comes back
+// to a loopback address; w.mu is held.
+func (w *World) anyPort(req authRequest) bool {
+	u, err := url.Parse(req.redirect)
+	return err == nil && w.preregistered[req.clientID] && u.Scheme == "http" && u.Hostname() == "127.0.0.1"
 }
 
 // consent is the person's yes: back to the client with a code.
