@@ -94,6 +94,57 @@ func ForgetTokens(ctx context.Context, tokens TokenStore, server string) error {
 	return tokens.SaveSignIn(ctx, server, data)
 }
 
+// oauthTransport signs in the requests of a transport with no OAuth hook
+// of its own (HTTP+SSE) as go-sdk's Streamable HTTP transport does with an
+// auth.OAuthHandler: the token on each request, and on a refusal
+// Authorize, then the request once again.
+type oauthTransport struct {
+	base http.RoundTripper
+	h    *oauthHandler
+}
+
+// RoundTrip sends req with the token, signing in when it is refused.
+func (t *oauthTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	sent, resp, err := t.send(req, req.Body)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden ||
+		req.Body != nil && req.GetBody == nil { // a body that cannot be sent again
+		return resp, err
+	}
+	if err := t.h.Authorize(req.Context(), sent, resp); err != nil {
+		return nil, err
+	}
+	var body io.ReadCloser
+	if req.GetBody != nil {
+		if body, err = req.GetBody(); err != nil {
+			return nil, err
+		}
+	}
+	_, resp, err = t.send(req, body)
+	return resp, err
+}
+
+// send sends a copy of req with body and the token, if any.
+func (t *oauthTransport) send(req *http.Request, body io.ReadCloser) (*http.Request, *http.Response, error) {
+	r := req.Clone(req.Context())
+	r.Body = body
+	ts, err := t.h.TokenSource(req.Context())
+	var tok *oauth2.Token
+	if err == nil && ts != nil {
+		tok, err = ts.Token()
+	}
+	if err != nil {
+		if body != nil {
+			body.Close()
+		}
+		return nil, nil, err
+	}
+	if tok != nil {
+		r.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	}
+	resp, err := t.base.RoundTrip(r)
+	return r, resp, err
+}
+
 // signInError is a sign-in that failed, said in words: the HTTP 401 that
 // led to it says less.
 type signInError struct{ err error }

@@ -200,3 +200,20 @@ func TestOAuthClientIDAndScopes(t *testing.T) {
 		t.Errorf("scopes asked for: %q", got)
 	}
 }
+
+// TestOAuthSSE: a server on the older HTTP+SSE transport behind the same
+// authorization server is reached after the sign-in, and after a refresh.
+func TestOAuthSSE(t *testing.T) {
+	w := oauthtest.New(t)
+	u := catalog.Upstream{Name: "cloud", Remote: &catalog.UpstreamRemote{URL: w.SSEURL, Transport: catalog.UpstreamSSE}}
+	m := newManager(t, Config{OpenBrowser: w.Browser(nil)}, u)
+	if got := call(t, m, "cloud", "echo", map[string]any{"text": "over sse"}); got != "over sse" {
+		t.Errorf("echo: %q", got)
+	}
+	wantCounts(t, w, "after the sign-in", oauthtest.Counts{Opened: 1, Registrations: 1, Codes: 1})
+	w.ExpireAccess()
+	if got := call(t, m, "cloud", "echo", map[string]any{"text": "refreshed"}); got != "refreshed" {
+		t.Errorf("echo: %q", got)
+	}
+	wantCounts(t, w, "after the access token was refused", oauthtest.Counts{Opened: 1, Registrations: 1, Codes: 1, Refreshes: 1})
+}

@@ -103,10 +103,10 @@ func (s *server) connectRemote(ctx context.Context, name string, r *catalog.Upst
 	}
 	ht := &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: headers}
 	hc := &http.Client{Transport: ht}
-	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc,
-		OAuthHandler: s.oauthHandler(name, r)}
+	oauth := s.oauthHandler(name, r)
+	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc, OAuthHandler: oauth}
 	if r.Transport == catalog.UpstreamSSE {
-		t = &mcp.SSEClientTransport{Endpoint: r.URL, HTTPClient: hc}
+		t = &mcp.SSEClientTransport{Endpoint: r.URL, HTTPClient: &http.Client{Transport: &oauthTransport{base: ht, h: oauth}}}
 	}
 	life, endLife := context.WithCancel(context.Background())
 	cs, err := s.client().Connect(ctx, lifetime{t, life}, nil)

@@ -39,11 +39,8 @@ func signIn(ctx context.Context, st *storage.Store, name, clientID string, scope
 	if err != nil {
 		return err
 	}
-	switch {
-	case u.Remote == nil:
+	if u.Remote == nil {
 		return fmt.Errorf("%s is a program mcptray starts: only a server on the web signs in", name)
-	case u.Remote.Transport == catalog.UpstreamSSE:
-		return fmt.Errorf("%s speaks the older HTTP+SSE transport, which mcptray does not sign in to: give it a header with a token instead (--header)", name)
 	}
 	if clientID != "" || len(scopes) > 0 {
 		u.Remote.OAuth = oauthSettings(u.Remote.OAuth, clientID, scopes)

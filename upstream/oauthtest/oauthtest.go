@@ -35,8 +35,9 @@ import (
 // metadata), on 127.0.0.1.
 type World struct {
 	as, rs *httptest.Server
-	// MCPURL is the protected MCP server's address.
-	MCPURL string
+	// MCPURL is the protected MCP server's address (Streamable HTTP),
+	// SSEURL the same server's over HTTP+SSE.
+	MCPURL, SSEURL string
 
 	mu       sync.Mutex
 	clients  map[string][]string // client id → its redirect addresses
@@ -90,6 +91,7 @@ type authRequest struct {
 	clientID, redirect, state, challenge, resource string
 }
 
+// New starts the servers, stopped when the test ends.
 func New(t testing.TB) *World {
 	w := &World{clients: map[string][]string{}, preregistered: map[string]bool{}, consents: map[string]authRequest{},
 		codes: map[string]authRequest{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
@@ -111,13 +113,21 @@ func New(t testing.TB) *World {
 	rsMux := http.NewServeMux()
 	w.rs = httptest.NewServer(rsMux)
 	t.Cleanup(w.rs.Close)
-	w.MCPURL = w.rs.URL + "/mcp"
-	metaPath := "/.well-known/oauth-protected-resource/mcp"
-	rsMux.Handle(metaPath, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource: w.MCPURL, AuthorizationServers: []string{w.as.URL}, ScopesSupported: []string{"mcp"}}))
-	protect := auth.RequireBearerToken(w.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: w.rs.URL + metaPath})
-	rsMux.Handle("/mcp", w.counting(protect(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))))
+	w.MCPURL, w.SSEURL = w.rs.URL+"/mcp", w.rs.URL+"/sse"
+	get := func(*http.Request) *mcp.Server { return srv }
+	for path, h := range map[string]http.Handler{"/mcp": mcp.NewStreamableHTTPHandler(get, nil), "/sse": mcp.NewSSEHandler(get, nil)} {
+		metaPath := "/.well-known/oauth-protected-resource" + path
+		rsMux.Handle(metaPath, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource: w.rs.URL + path, AuthorizationServers: []string{w.as.URL}, ScopesSupported: []string{"mcp"}}))
+		protect := auth.RequireBearerToken(w.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: w.rs.URL + metaPath})
+		rsMux.Handle(path, w.counting(protect(h)))
+	}
 	return w
+}
+
+// resource says whether r names one of the protected servers.
+func (w *World) resource(r string) bool {
+	return r == w.MCPURL || r == w.SSEURL
 }
 
 func (w *World) metadata(rw http.ResponseWriter, _ *http.Request) {
@@ -166,8 +176,8 @@ func (w *World) authorize(rw http.ResponseWriter, r *http.Request) {
 		http.Error(rw, "unknown client or redirect address", http.StatusBadRequest)
 	case q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || req.challenge == "":
 		http.Error(rw, "the code flow with PKCE S256 only", http.StatusBadRequest)
-	case req.resource != w.MCPURL:
-		http.Error(rw, fmt.Sprintf("resource %q, want %q", req.resource, w.MCPURL), http.StatusBadRequest)
+	case !w.resource(req.resource):
+		http.Error(rw, fmt.Sprintf("resource %q is none of this server's", req.resource), http.StatusBadRequest)
 	default:
 		id := rand.Text()
 		w.consents[id] = req
@@ -212,7 +222,7 @@ func (w *World) token(rw http.ResponseWriter, r *http.Request) {
 			client = r.FormValue("client_id")
 		}
 		if !ok || req.clientID != client || req.redirect != r.FormValue("redirect_uri") ||
-			base64.RawURLEncoding.EncodeToString(sum[:]) != req.challenge || r.FormValue("resource") != w.MCPURL {
+			base64.RawURLEncoding.EncodeToString(sum[:]) != req.challenge || r.FormValue("resource") != req.resource {
 			writeJSON(rw, http.StatusBadRequest, map[string]string{"error": "invalid_grant"})
 			return
 		}
