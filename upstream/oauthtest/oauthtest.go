@@ -112,7 +112,12 @@ func New(t testing.TB) *World {
 	})
 	rsMux := http.NewServeMux()
 	w.rs = httptest.NewServer(rsMux)
-	t.Cleanup(w.rs.Close)
+	t.Cleanup(func() {
+		// A client still connected (an event stream open) would keep
+		// Close waiting for its requests to end.
+		w.rs.CloseClientConnections()
+		w.rs.Close()
+	})
 	w.MCPURL, w.SSEURL = w.rs.URL+"/mcp", w.rs.URL+"/sse"
 	get := func(*http.Request) *mcp.Server { return srv }
 	for path, h := range map[string]http.Handler{"/mcp": mcp.NewStreamableHTTPHandler(get, nil), "/sse": mcp.NewSSEHandler(get, nil)} {
