@@ -19,7 +19,8 @@ import (
 //	  "command": {"argv": ["npx", "-y", "@modelcontextprotocol/server-github"],
 //	              "env": {"GITHUB_TOKEN": "{{secret \"github_token\"}}"}, "dir": ""},
 //	  "remote": {"url": "https://example.com/mcp", "transport": "streamable",
-//	             "headers": {"Authorization": "Bearer {{secret \"x\"}}"}},
+//	             "headers": {"Authorization": "Bearer {{secret \"x\"}}"},
+//	             "oauth": {"clientId": "", "scopes": []}},       // [absent: sign in as the server asks]
 //	  "start": "onUse",                  // "onUse" | "atStart" ["onUse"]
 //	  "idleStopMs": 600000,              // stop a command server unused this long [10 min]; -1 never
 //	  "callTimeoutMs": 600000,           // a call of one of its tools ends with an error after this [10 min]; -1 never
@@ -66,6 +67,21 @@ type UpstreamRemote struct {
 	// Headers are sent with every request; values are templates where only
 	// {{secret "NAME"}} has a value.
 	Headers map[string]Template `json:"headers,omitempty"`
+	// OAuth is what the person set for a server behind an OAuth sign-in;
+	// nil: mcptray signs in when the server asks for it, registering itself
+	// with the server's authorization server.
+	OAuth *UpstreamOAuth `json:"oauth,omitempty"`
+}
+
+// UpstreamOAuth is what the person set for signing in to a remote server:
+// what an authorization server without dynamic client registration needs,
+// or narrower scopes than the server asks for.
+type UpstreamOAuth struct {
+	// ClientID is the client id mcptray was registered under by the
+	// person; "" registers dynamically.
+	ClientID string `json:"clientId,omitempty"`
+	// Scopes are the scopes asked for; none: the ones the server names.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // When an upstream command server starts, and how a remote one is reached.

@@ -73,6 +73,18 @@ type Config struct {
 	StartTimeout time.Duration
 	// Version is mcptray's version, sent to servers as the client's.
 	Version string
+	// Tokens keeps the sign-ins to remote servers behind OAuth; nil keeps
+	// them for the Manager's life only.
+	Tokens TokenStore
+	// OpenBrowser shows the person the address where they sign in to a
+	// remote server behind OAuth (their browser; a test follows it
+	// itself). nil: such a server's start fails, saying how to sign in
+	// from the command line.
+	OpenBrowser func(url string) error
+	// SignInTimeout bounds the wait for the person's sign-in; 0 means
+	// DefaultSignInTimeout. The start's own bound (StartTimeout) applies
+	// too.
+	SignInTimeout time.Duration
 }
 
 // DefaultStartTimeout leaves time for a first `npx -y` or `uvx`, which

@@ -77,6 +77,10 @@ func (c cancelOnClose) Close() error {
 
 // explain turns err, from a connection or a call, into words.
 func (t *headerTransport) explain(url string, err error) error {
+	var words *signInError
+	if errors.As(err, &words) {
+		return words
+	}
 	t.mu.Lock()
 	bad, netErr := t.bad, t.netErr
 	t.mu.Unlock()
@@ -88,7 +92,7 @@ func (t *headerTransport) explain(url string, err error) error {
 
 // connectRemote opens a session with a server over HTTP: Streamable HTTP,
 // or the older HTTP+SSE transport.
-func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (*conn, error) {
+func (s *server) connectRemote(ctx context.Context, name string, r *catalog.UpstreamRemote) (*conn, error) {
 	headers := make(map[string]string, len(r.Headers))
 	for k, v := range r.Headers {
 		val, err := s.m.cfg.expand(ctx, v)
@@ -99,9 +103,10 @@ func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (
 	}
 	ht := &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), headers: headers}
 	hc := &http.Client{Transport: ht}
-	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc}
+	oauth := s.oauthHandler(name, r)
+	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: r.URL, HTTPClient: hc, OAuthHandler: oauth}
 	if r.Transport == catalog.UpstreamSSE {
-		t = &mcp.SSEClientTransport{Endpoint: r.URL, HTTPClient: hc}
+		t = &mcp.SSEClientTransport{Endpoint: r.URL, HTTPClient: &http.Client{Transport: &oauthTransport{base: ht, h: oauth}}}
 	}
 	life, endLife := context.WithCancel(context.Background())
 	cs, err := s.client().Connect(ctx, lifetime{t, life}, nil)
@@ -125,6 +130,18 @@ func (s *server) connectRemote(ctx context.Context, r *catalog.UpstreamRemote) (
 		return httpWords(r.URL, 0, err)
 	}
 	return c, nil
+}
+
+// oauthHandler is the server's sign-in, kept across its sessions: a
+// session started anew uses the token in memory.
+func (s *server) oauthHandler(name string, r *catalog.UpstreamRemote) *oauthHandler {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.oauth == nil {
+		s.oauth = newOAuthHandler(name, r, &s.m.cfg, s.m.log)
+	}
+	s.oauth.newStart()
+	return s.oauth
 }
 
 // lifetime connects its transport with ctx rather than the start's

@@ -94,6 +94,10 @@ type server struct {
 	// ended a moment ago: what the server asks or logs while exactly one
 	// runs belongs to that call (callContext).
 	inCall map[*tracked]struct{}
+	// oauth signs in to a remote server behind OAuth; made at its first
+	// connection, kept while its address stays (another makes a new
+	// server).
+	oauth *oauthHandler
 }
 
 // tracked is one call of a server's tool: its context, and whether its
@@ -512,7 +516,7 @@ func (s *server) connect(ctx context.Context, def catalog.Upstream) (c *conn, er
 	case def.Command != nil:
 		c, err = s.connectCommand(ctx, def.Command)
 	case def.Remote != nil:
-		c, err = s.connectRemote(ctx, def.Remote)
+		c, err = s.connectRemote(ctx, def.Name, def.Remote)
 	default:
 		return nil, errors.New("neither a command line nor a web address is given")
 	}

@@ -22,14 +22,26 @@ import (
 )
 
 const upstreamUsage = `usage: mcptray upstream add NAME [--prefix P] [--env K=V]... [--dir D] [--at-start] [--yes] -- COMMAND [ARG...]
-       mcptray upstream add NAME URL [--header K=V]... [--sse] [--prefix P] [--yes]
+       mcptray upstream add NAME URL [--header K=V]... [--sse] [--client-id ID] [--scope S]... [--prefix P] [--yes]
+       mcptray upstream signin NAME [--client-id ID] [--scope S]... | signout NAME
        mcptray upstream list | tools NAME | changes [NAME] | approve NAME [TOOL...]
        mcptray upstream refresh NAME | test NAME | remove NAME | enable NAME | disable NAME
        mcptray upstream import [CLIENT|FILE] [--only NAME,...] [--move] [--yes] | import --undo CLIENT|FILE`
 
+// startTimeout bounds a server's start from the command line: a first
+// `npx -y` downloads the server, a sign-in waits for the person.
+func startTimeout(u catalog.Upstream) time.Duration {
+	if u.Remote != nil {
+		return upstream.DefaultSignInTimeout + 30*time.Second
+	}
+	return upstream.DefaultStartTimeout
+}
+
 // upstreamTimeout bounds connecting to a server and listing its tools from
-// the command line: a first `npx -y` downloads the server.
-const upstreamTimeout = upstream.DefaultStartTimeout + 30*time.Second
+// the command line.
+func upstreamTimeout(u catalog.Upstream) time.Duration {
+	return startTimeout(u) + 30*time.Second
+}
 
 // upstreamCmd manages the other MCP servers mcptray fronts.
 func upstreamCmd(ctx context.Context, args []string, env Env) error {
@@ -48,6 +60,9 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 	fs.Var(&headers, "header", `a header sent to a web server, K=V; a secret as K={{secret "NAME"}} (repeat it)`)
 	dir := fs.String("dir", "", "the folder the server's program runs in")
 	sse := fs.Bool("sse", false, "the web server speaks the older HTTP+SSE transport")
+	clientID := fs.String("client-id", "", "the client id mcptray is registered under with a web server's sign-in (OAuth), when its authorization server does not register clients by itself")
+	var scopes listFlag
+	fs.Var(&scopes, "scope", "a scope to ask for at a web server's sign-in (OAuth), rather than the ones it names (repeat it)")
 	atStart := fs.Bool("at-start", false, "start the server with mcptray, not at its first use")
 	yes := fs.Bool("yes", false, "serve all of the server's tools without asking")
 	pos, err := parseFlags(fs, args, env.Stdout)
@@ -80,11 +95,16 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 					u.Remote.Transport = catalog.UpstreamSSE
 				}
 				u.Remote.Headers, err = templates("--header", headers)
+				u.Remote.OAuth = oauthSettings(nil, *clientID, scopes)
 			}
 			if err != nil {
 				return err
 			}
 			return addUpstream(ctx, st, u, *yes, env)
+		case sub == "signin" && len(pos) == 1:
+			return signIn(ctx, st, pos[0], *clientID, scopes, env)
+		case sub == "signout" && len(pos) == 1:
+			return signOut(ctx, st, pos[0], env.Stdout)
 		case sub == "list" && len(pos) == 0:
 			return listUpstreams(ctx, st, env.Stdout)
 		case sub == "tools" && len(pos) == 1:
@@ -111,7 +131,7 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 			}
 			var tools []*mcp.Tool
 			var changes []record.UpstreamChange
-			err = withGateway(ctx, st, u, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
+			err = withGateway(ctx, st, u, env.Stderr, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
 				if tools, err = m.Tools(ctx, u.Name); err != nil {
 					return err
 				}
@@ -127,7 +147,7 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 			}
 			return nil
 		case sub == "test" && len(pos) == 1:
-			tools, err := testUpstream(ctx, st, pos[0])
+			tools, err := testUpstream(ctx, st, pos[0], env.Stderr)
 			if err != nil {
 				return err
 			}
@@ -142,7 +162,7 @@ func upstreamCmd(ctx context.Context, args []string, env Env) error {
 				return err
 			}
 			fmt.Fprintf(env.Stdout, "Removed the server %s and its tools.\n", pos[0])
-			return nil
+			return forgetSignIn(ctx, st, pos[0])
 		case (sub == "enable" || sub == "disable") && len(pos) == 1:
 			if err := st.SetUpstreamDisabled(ctx, pos[0], sub == "disable"); err != nil {
 				return err
@@ -176,39 +196,53 @@ func templates(flagName string, kvs []string) (map[string]catalog.Template, erro
 	return out, nil
 }
 
-// upstreamConfig is how the command line runs a server: secrets from the
-// store, and its own time to start it.
-func upstreamConfig(ctx context.Context, st *storage.Store) (upstream.Config, error) {
+// upstreamConfig is how the command line runs u: secrets and sign-ins
+// from the store, and its own time to start it. A server behind OAuth
+// signs in in the person's browser, its address written to signIn; nil
+// signIn leaves the sign-in to `mcptray upstream signin`.
+func upstreamConfig(ctx context.Context, st *storage.Store, u catalog.Upstream, signIn io.Writer) (upstream.Config, error) {
 	sec, err := st.OpenSecrets(ctx)
 	if err != nil {
 		return upstream.Config{}, err
 	}
-	return upstream.Config{Expand: gateway.Expander(sec)}, nil
+	cfg := upstream.Config{Expand: gateway.Expander(sec), Tokens: sec, StartTimeout: startTimeout(u)}
+	if signIn != nil {
+		cfg.OpenBrowser = func(url string) error {
+			fmt.Fprintf(signIn, "Sign in to %s in your browser; if it does not open, open this address:\n  %s\n", u.Name, url)
+			if err := openBrowser(url); err != nil {
+				fmt.Fprintf(signIn, "(the browser could not be opened: %v)\n", err)
+			}
+			return nil // the address is written: the person can open it
+		}
+	}
+	return cfg, nil
 }
 
-// testUpstream connects to a stored server and lists its tools.
-func testUpstream(ctx context.Context, st *storage.Store, name string) ([]*mcp.Tool, error) {
+// testUpstream connects to a stored server and lists its tools, signing in
+// if it asks for it.
+func testUpstream(ctx context.Context, st *storage.Store, name string, signIn io.Writer) ([]*mcp.Tool, error) {
 	u, err := st.Upstream(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := upstreamConfig(ctx, st)
+	cfg, err := upstreamConfig(ctx, st, u, signIn)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
+	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout(u))
 	defer cancel()
 	return upstream.Test(ctx, u, cfg)
 }
 
 // withGateway runs fn with a Manager running u alone (stopped when fn
-// returns) and a Gateway over it and st, within upstreamTimeout.
-func withGateway(ctx context.Context, st *storage.Store, u catalog.Upstream, fn func(context.Context, *upstream.Manager, *gateway.Gateway) error) error {
-	cfg, err := upstreamConfig(ctx, st)
+// returns) and a Gateway over it and st, within upstreamTimeout; signIn is
+// upstreamConfig's.
+func withGateway(ctx context.Context, st *storage.Store, u catalog.Upstream, signIn io.Writer, fn func(context.Context, *upstream.Manager, *gateway.Gateway) error) error {
+	cfg, err := upstreamConfig(ctx, st, u, signIn)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
+	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout(u))
 	defer cancel()
 	m := upstream.New(cfg)
 	defer m.Close()
@@ -231,7 +265,7 @@ func addUpstream(ctx context.Context, st *storage.Store, u catalog.Upstream, yes
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "Connecting to %s…\n", u.Name)
-	err := withGateway(ctx, st, u, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
+	err := withGateway(ctx, st, u, env.Stderr, func(ctx context.Context, m *upstream.Manager, g *gateway.Gateway) error {
 		tools, err := m.Tools(ctx, u.Name)
 		if err != nil {
 			return fmt.Errorf("server %q: %w", u.Name, err)
@@ -247,7 +281,8 @@ func addUpstream(ctx context.Context, st *storage.Store, u catalog.Upstream, yes
 		return err
 	})
 	if err != nil {
-		return err
+		// Nothing added: no sign-in is kept for it either.
+		return errors.Join(err, forgetSignIn(ctx, st, u.Name))
 	}
 	approved, err := gateway.Approve(ctx, st, u.Name, nil)
 	if err != nil {

@@ -178,7 +178,9 @@ func adoptTools(ctx context.Context, st *storage.Store, u catalog.Upstream) (int
 		return 0, nil
 	}
 	var n int
-	err := withGateway(ctx, st, u, func(ctx context.Context, _ *upstream.Manager, g *gateway.Gateway) error {
+	// A server behind OAuth is signed in to later (mcptray upstream
+	// signin): an import of many would open as many browsers.
+	err := withGateway(ctx, st, u, nil, func(ctx context.Context, _ *upstream.Manager, g *gateway.Gateway) error {
 		if _, err := g.Sync(ctx, u.Name); err != nil {
 			return err
 		}

@@ -55,6 +55,9 @@ func (d *Daemon) startUpstreams() *upstreams {
 			return r.Roots, nil
 		},
 		Log: func(ctx context.Context, _ string, p *mcp.LoggingMessageParams) { mcpcore.LogToCaller(ctx, p) },
+		// Sign-ins to servers behind OAuth, made by `mcptray upstream
+		// signin`: the serving process opens no browser by itself.
+		Tokens: d.sec,
 	})
 	u.gw = gateway.New(u.run, d.st)
 	return u
