@@ -550,13 +550,7 @@ func (d *serverDetail) showChanges(data *serverData) {
 		heading(words.Count(len(data.changes), "change waits for your approval", "changes wait for your approval"))))
 	d.changes.Add(ui.Hint("The server offers tools other than those you approved: until you approve, what changed is not served."))
 	for _, c := range data.changes {
-		var approved *catalog.Tool
-		for i := range data.tools {
-			if data.tools[i].Action.Upstream.Tool == c.Tool {
-				approved = &data.tools[i]
-			}
-		}
-		lines := widget.NewLabel(readable(gateway.Explain(data.u, c, approved)))
+		lines := widget.NewLabel(readable(gateway.Explain(data.u, c, data.tools)))
 		lines.Wrapping = fyne.TextWrapBreak
 		lines.TextStyle = fyne.TextStyle{Monospace: true}
 		tool := c.Tool

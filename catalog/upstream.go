@@ -118,25 +118,23 @@ func (u Upstream) ToolPrefix() string {
 }
 
 // IdleStop is how long an unused command server runs; 0 means never.
-func (u Upstream) IdleStop() time.Duration {
-	switch {
-	case u.IdleStopMs < 0:
-		return 0
-	case u.IdleStopMs == 0:
-		return DefaultUpstreamIdleStop
-	}
-	return time.Duration(u.IdleStopMs) * time.Millisecond
-}
+func (u Upstream) IdleStop() time.Duration { return msOr(u.IdleStopMs, DefaultUpstreamIdleStop) }
 
 // CallTimeout bounds a call of one of its tools; 0 means never.
 func (u Upstream) CallTimeout() time.Duration {
+	return msOr(u.CallTimeoutMs, DefaultUpstreamCallTimeout)
+}
+
+// msOr reads a duration field in milliseconds: 0 is def, a negative value
+// never (0).
+func msOr(ms int, def time.Duration) time.Duration {
 	switch {
-	case u.CallTimeoutMs < 0:
+	case ms < 0:
 		return 0
-	case u.CallTimeoutMs == 0:
-		return DefaultUpstreamCallTimeout
+	case ms == 0:
+		return def
 	}
-	return time.Duration(u.CallTimeoutMs) * time.Millisecond
+	return time.Duration(ms) * time.Millisecond
 }
 
 // Problems lists what is wrong with the upstream's definition, each a

@@ -408,13 +408,7 @@ func showChanges(ctx context.Context, st *storage.Store, server string, w io.Wri
 		}
 		fmt.Fprintf(w, "%s:\n", name)
 		for _, c := range byServer[name] {
-			var approved *catalog.Tool
-			for i := range tools {
-				if tools[i].Action.Upstream.Tool == c.Tool {
-					approved = &tools[i]
-				}
-			}
-			for _, line := range gateway.Explain(u, c, approved) {
+			for _, line := range gateway.Explain(u, c, tools) {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
 		}

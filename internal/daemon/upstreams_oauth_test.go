@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -41,13 +40,7 @@ func TestUpstreamBehindOAuth(t *testing.T) {
 	if _, err := gateway.Approve(ctx, st, "cloud", nil); err != nil {
 		t.Fatal(err)
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "oauth-test", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := aiClient(ctx, t, d, token, nil, "")
 	echo := func(text string) {
 		t.Helper()
 		testutil.Eventually(t, "cloud_echo to be served", func() bool {

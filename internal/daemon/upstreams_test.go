@@ -57,15 +57,9 @@ func TestUpstreamServedAndPinned(t *testing.T) {
 		return err == nil && len(cs) >= 8
 	})
 	var changed atomic.Int32
-	c := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, &mcp.ClientOptions{
+	cs := aiClient(ctx, t, d, token, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed.Add(1) },
-	})
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	}, "")
 	list := func() []string {
 		t.Helper()
 		res, err := cs.ListTools(ctx, nil)
@@ -193,12 +187,7 @@ func TestUpstreamApprovalBoundToDefinition(t *testing.T) {
 	if err := st.PutTool(ctx, echo); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "approval-test", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := aiClient(ctx, t, d, token, nil, "")
 	call := func(name string, args map[string]any) string {
 		t.Helper()
 		var res *mcp.CallToolResult
@@ -256,12 +245,7 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}}); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := aiClient(ctx, t, d, token, nil, "")
 	testutil.Eventually(t, "the server's prompt served", func() bool {
 		res, err := cs.ListPrompts(ctx, nil)
 		return err == nil && slices.ContainsFunc(res.Prompts, func(p *mcp.Prompt) bool { return p.Name == "up_greet" })
@@ -301,15 +285,25 @@ func frontApproved(ctx context.Context, t *testing.T, d *Daemon, token string, u
 	}
 	return func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 		t.Helper()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}},
-			&mcp.ClientSessionOptions{ProtocolVersion: version})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return aiClient(ctx, t, d, token, opts, version)
 	}
+}
+
+// aiClient connects a go-sdk client to d's endpoint with token and opts,
+// at a protocol version ("" for the newest); it closes when t ends.
+func aiClient(ctx context.Context, t *testing.T, d *Daemon, token string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	var so *mcp.ClientSessionOptions
+	if version != "" {
+		so = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "upstream-test", Version: "1"}, opts).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: d.URL(), MaxRetries: -1, HTTPClient: &http.Client{Transport: bearer{token}}}, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // TestUpstreamQuestionsPassedOn: a server's question during a call or a

@@ -16,8 +16,14 @@ const maxShown = 2000
 
 // Explain says in lines what a waiting change is: for a changed tool,
 // each part that changed, as it was approved and as the server offers it
-// now. approved is the tool as served (nil for a new tool).
-func Explain(u catalog.Upstream, c record.UpstreamChange, approved *catalog.Tool) []string {
+// now. tools are the server's tools in the catalog (UpstreamTools).
+func Explain(u catalog.Upstream, c record.UpstreamChange, tools []catalog.Tool) []string {
+	var approved *catalog.Tool
+	for i := range tools {
+		if tools[i].Action.Upstream.Tool == c.Tool {
+			approved = &tools[i]
+		}
+	}
 	switch c.Kind {
 	case record.UpstreamGone:
 		return []string{fmt.Sprintf("%s: the server no longer offers it; approving takes it out of mcptray", c.Tool)}

@@ -86,28 +86,29 @@ func orName(name, fallback string) string {
 // GetUpstreamPrompt gets prompt from server, with the AI client's
 // capabilities and answers of round.
 func (g *Gateway) GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string, round *actions.UpstreamRound) (*mcp.GetPromptResult, error) {
-	if err := g.usable(server); err != nil {
-		return nil, err
-	}
-	cs, done, err := g.run.Session(ctx, server)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	p := &mcp.GetPromptParams{Name: prompt, Arguments: args}
 	p.Meta, p.InputResponses, p.RequestState = roundParams(round)
-	return cs.GetPrompt(ctx, p)
+	return withSession(ctx, g, server, func(cs *mcp.ClientSession) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
 }
 
 // ReadUpstreamResource reads uri from server.
 func (g *Gateway) ReadUpstreamResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error) {
+	return withSession(ctx, g, server, func(cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	})
+}
+
+// withSession runs f on server's session, when the catalog holds the
+// server turned on.
+func withSession[R any](ctx context.Context, g *Gateway, server string, f func(*mcp.ClientSession) (R, error)) (R, error) {
+	var zero R
 	if err := g.usable(server); err != nil {
-		return nil, err
+		return zero, err
 	}
 	cs, done, err := g.run.Session(ctx, server)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer done()
-	return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	return f(cs)
 }

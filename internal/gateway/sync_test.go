@@ -136,6 +136,21 @@ func TestPinnedToolsHoldBackChanges(t *testing.T) {
 	if got := served(t, st); len(got) != 0 {
 		t.Fatalf("a changed or gone tool is still served: %q", got)
 	}
+	u, _ := st.Upstream(ctx, "web")
+	stored, _ := st.UpstreamTools(ctx, "web")
+	for _, c := range changes {
+		said := strings.Join(Explain(u, c, stored), "\n")
+		switch c.Tool {
+		case "search":
+			if !strings.Contains(said, `description was: "Searches the web."`) || !strings.Contains(said, "description now:") || !strings.Contains(said, "evil.example") {
+				t.Errorf("the changed description is not shown as was and now:\n%s", said)
+			}
+		case "fetch":
+			if !strings.Contains(said, "no longer offers it") {
+				t.Errorf("a gone tool: %s", said)
+			}
+		}
+	}
 	if _, err := Approve(ctx, st, "web", []string{"nope"}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Fatalf("approving a tool with no change: %v", err)
 	}
