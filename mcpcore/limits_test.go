@@ -24,6 +24,10 @@ var limitTools = &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalo
 			Content: []catalog.Content{{Type: "text", Text: "slow"}}}},
 	},
 	{
+		Name: "l_held", Description: "Asks the person first.", Approval: catalog.ApprovalAlways,
+		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: "held"}}}},
+	},
+	{
 		// 20 KiB of NUL bytes: 120 KiB once JSON escapes each as \u0000.
 		Name: "l_nuls", Description: "Answers NUL bytes.",
 		Action: catalog.Action{Respond: &catalog.Respond{Content: []catalog.Content{{Type: "text", Text: catalog.Template(strings.Repeat("\x00", 20<<10))}}}},
@@ -61,9 +65,12 @@ func wantLimit(t *testing.T, rep *reply, setting string) *rpcError {
 	return re
 }
 
+// TestLimitCallsPerToken: two calls held open by a question on the desktop
+// are the most token a may run; a third is refused at once, another token
+// and what is no call go on, and answering makes room.
 func TestLimitCallsPerToken(t *testing.T) {
-	testutil.Long(t, "holds calls open for seconds")
-	e := newEnv(t, envOptions{auth: true, extra: limitTools, settings: func(s *catalog.Settings) { s.MaxCallsPerToken = 2 }})
+	asker := newFakeAsker()
+	e := newEnv(t, envOptions{auth: true, extra: limitTools, asker: asker, settings: func(s *catalog.Settings) { s.MaxCallsPerToken = 2 }})
 	a, err := e.st.CreateToken(testCtx(t), "a", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -72,24 +79,24 @@ func TestLimitCallsPerToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each held call is running once its question reaches the desktop;
+	// waiting for that, not for a time, keeps the count certain on a busy
+	// machine.
 	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() { completed(t, toolCall{name: "l_slow", token: a}.send(t, e)) })
+	held := make([]*question, 2)
+	for i := range held {
+		wg.Go(func() { completed(t, toolCall{name: "l_held", token: a}.send(t, e)) })
+		held[i] = asker.next(t)
 	}
-	// Once both slow calls run, a quick one is refused.
-	var rep *reply
-	testutil.Eventually(t, "a third call of token a refused", func() bool {
-		rep = toolCall{name: "test_simple_text", token: a}.send(t, e)
-		m := rep.response(t)
-		return m.Error != nil
-	})
-	re := wantLimit(t, rep, "maxCallsPerToken")
+	re := wantLimit(t, toolCall{name: "test_simple_text", token: a}.send(t, e), "maxCallsPerToken")
 	if !strings.Contains(re.Message, `"a"`) {
 		t.Errorf("the message does not name the token: %q", re.Message)
 	}
-	// Another token, and what is no call, go on.
 	completed(t, toolCall{name: "test_simple_text", token: b}.send(t, e))
 	e.send(t, e.modern("tools/list", nil).as(a).Request).result(t, nil)
+	for _, q := range held {
+		q.answer <- mcpcore.Answer{Action: "accept"}
+	}
 	wg.Wait()
 	completed(t, toolCall{name: "test_simple_text", token: a}.send(t, e))
 }
