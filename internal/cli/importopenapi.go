@@ -15,14 +15,14 @@ import (
 
 const importOpenAPIUsage = "usage: mcptray import-openapi SPEC [--base-url URL] [--only ID,...] [--prefix P] [--replace] [--list]"
 
-// importOpenAPICmd adds a tool for each operation of an OpenAPI (3.0,
-// 3.1) or Swagger 2.0 spec, a file or a URL, all or nothing. Unlike
-// `import`, it adds to the catalog: a name the catalog has is a problem,
-// unless --replace.
 // importMemoryLimit is the import's soft memory limit (see
 // importOpenAPICmd).
 const importMemoryLimit = 170 << 20
 
+// importOpenAPICmd adds a tool for each operation of an OpenAPI (3.0,
+// 3.1) or Swagger 2.0 spec, a file or a URL, all or nothing. Unlike
+// `import`, it adds to the catalog: a name the catalog has is a problem,
+// unless --replace.
 func importOpenAPICmd(ctx context.Context, args []string, env Env) error {
 	fs, db := newFlags("import-openapi")
 	base := fs.String("base-url", "", "the API's address, in place of the spec's servers")
