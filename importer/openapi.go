@@ -163,14 +163,14 @@ func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, e
 	// refuses it: a node tree of the whole spec, several times the time and
 	// memory of reading JSON as JSON (a 6 MB spec: ~60% of an import). A
 	// spec that is JSON is read as JSON here; YAML takes kin's way.
-	isJSON := json.Valid(data)
-	var version struct {
-		Swagger string `json:"swagger"`
-		OpenAPI string `json:"openapi"`
-	}
-	if isJSON {
-		// Any JSON value: one that is not an object has no version, said below.
-		_ = json.Unmarshal(data, &version)
+	// The document's members are read once, here, and taken apart below.
+	var top map[string]json.RawMessage
+	isObject := json.Unmarshal(data, &top) == nil
+	isJSON := isObject || json.Valid(data)
+	var version struct{ Swagger, OpenAPI string }
+	if isObject {
+		// A JSON value that is not an object has no version, said below.
+		version.Swagger, version.OpenAPI = memberString(top, "swagger"), memberString(top, "openapi")
 	}
 	var doc2 openapi2.T
 	switch {
@@ -198,7 +198,7 @@ func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, e
 	}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
-	doc, err := loadOpenAPI3(loader, data, isJSON && version.OpenAPI != "")
+	doc, err := loadOpenAPI3(loader, data, top, isJSON && version.OpenAPI != "")
 	if err != nil {
 		if strings.Contains(err.Error(), "external") {
 			return nil, fmt.Errorf("reading the spec: it refers to other files, which mcptray does not read: bundle it into one file first (%w)", err)
@@ -219,12 +219,13 @@ func ParseOpenAPI(ctx context.Context, data []byte, location *url.URL) (*Spec, e
 }
 
 // loadOpenAPI3 reads an OpenAPI 3 document and resolves its references
-// within it, as loader.LoadFromData does; asJSON reads it as JSON.
-func loadOpenAPI3(loader *openapi3.Loader, data []byte, asJSON bool) (*openapi3.T, error) {
+// within it, as loader.LoadFromData does; asJSON reads it as JSON, whose
+// members top are (see decodeOpenAPI3JSON).
+func loadOpenAPI3(loader *openapi3.Loader, data []byte, top map[string]json.RawMessage, asJSON bool) (*openapi3.T, error) {
 	if !asJSON {
 		return loader.LoadFromData(data)
 	}
-	doc, err := decodeOpenAPI3JSON(data)
+	doc, err := decodeOpenAPI3JSON(data, top)
 	if err != nil {
 		return nil, err
 	}
@@ -1385,4 +1386,22 @@ func Build(ops []*Operation) ([]catalog.Tool, []SecretRef, error) {
 		return nil, nil, &catalog.ValidationError{Problems: ps}
 	}
 	return tools, secrets, nil
+}
+
+// memberString is the string member name of a JSON object's members, as
+// encoding/json would read it into a field of that name (whose case it
+// ignores); "" when there is none, or it is not a string.
+func memberString(members map[string]json.RawMessage, name string) string {
+	raw, ok := members[name]
+	if !ok {
+		for k, v := range members {
+			if strings.EqualFold(k, name) {
+				raw = v
+				break
+			}
+		}
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
 }

@@ -18,12 +18,13 @@ import (
 // is decoded over and over, and all on one core. Here each path item and
 // each component schema is decoded straight from its bytes, on every
 // core: for a spec of 10,000 operations that was the larger part of
-// reading it. References are left for the loader.
-func decodeOpenAPI3JSON(data []byte) (*openapi3.T, error) {
+// reading it. top are data's members (nil when it is not an object),
+// read once by the caller; they are taken apart here. References are left
+// for the loader.
+func decodeOpenAPI3JSON(data []byte, top map[string]json.RawMessage) (*openapi3.T, error) {
 	doc := &openapi3.T{}
-	var top map[string]json.RawMessage
 	var items map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil || json.Unmarshal(top["paths"], &items) != nil || items == nil {
+	if top == nil || json.Unmarshal(top["paths"], &items) != nil || items == nil {
 		// Not an object, or paths that are not one (or none): kin's own
 		// decoding says what it makes of them.
 		return doc, json.Unmarshal(data, doc)
@@ -41,7 +42,10 @@ func decodeOpenAPI3JSON(data []byte) (*openapi3.T, error) {
 		return nil, err
 	}
 	if schemas != nil {
-		keys, decoded, err := decodeEach[openapi3.SchemaRef](schemas, func(string) bool { return true })
+		keys, decoded, err := decodeEach(schemas, func(string) bool { return true }, func(b []byte) (*openapi3.SchemaRef, error) {
+			s := &openapi3.SchemaRef{}
+			return s, s.UnmarshalJSON(b)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +54,7 @@ func decodeOpenAPI3JSON(data []byte) (*openapi3.T, error) {
 			doc.Components.Schemas[k] = decoded[i]
 		}
 	}
-	keys, decoded, err := decodeEach[openapi3.PathItem](items, func(k string) bool { return !strings.HasPrefix(k, "x-") })
+	keys, decoded, err := decodeEach(items, func(k string) bool { return !strings.HasPrefix(k, "x-") }, decodePathItem)
 	if err != nil {
 		return nil, err
 	}
@@ -97,21 +101,16 @@ func takeSchemas(top map[string]json.RawMessage) (map[string]json.RawMessage, er
 	return schemas, nil
 }
 
-// decodeEach decodes, on every core, the values of raw whose key decode
-// says (a *T each, with T's UnmarshalJSON), and returns raw's keys in
-// order with them: nil for the others. The first error in that order is
-// returned.
-func decodeEach[T any, PT interface {
-	*T
-	UnmarshalJSON([]byte) error
-}](raw map[string]json.RawMessage, decode func(key string) bool) ([]string, []*T, error) {
+// decodeEach decodes, on every core, the values of raw whose key keep
+// says, and returns raw's keys in order with them: nil for the others.
+// The first error in that order is returned.
+func decodeEach[T any](raw map[string]json.RawMessage, keep func(key string) bool, decode func([]byte) (*T, error)) ([]string, []*T, error) {
 	keys := slices.Sorted(maps.Keys(raw))
 	decoded := make([]*T, len(keys))
 	errs := make([]error, len(keys))
 	parallel.Each(len(keys), 64, func(i int) {
-		if decode(keys[i]) {
-			decoded[i] = new(T)
-			errs[i] = PT(decoded[i]).UnmarshalJSON(raw[keys[i]])
+		if keep(keys[i]) {
+			decoded[i], errs[i] = decode(raw[keys[i]])
 		}
 	})
 	for _, err := range errs {

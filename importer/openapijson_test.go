@@ -9,7 +9,7 @@ import (
 )
 
 // TestDecodeOpenAPI3JSONAsKinDoes: the JSON decoder gives the model kin's
-// own decoding gives, for the specs of testdata written as JSON, the
+// own decoding gives (but for the responses it leaves out, slimResponses), for the specs of testdata written as JSON, the
 // hostile spec, one whose paths hold an extension, documents whose paths
 // are missing, null or not an object, and documents whose component
 // schemas are there with other components and extensions, alone, null,
@@ -46,7 +46,9 @@ func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
 	for name, data := range specs {
 		want := &openapi3.T{}
 		wantErr := json.Unmarshal(data, want)
-		got, gotErr := decodeOpenAPI3JSON(data)
+		var top map[string]json.RawMessage
+		_ = json.Unmarshal(data, &top)
+		got, gotErr := decodeOpenAPI3JSON(data, top)
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Errorf("%s: kin says %v, the decoder %v", name, wantErr, gotErr)
 			continue
@@ -54,10 +56,42 @@ func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
 		if wantErr != nil {
 			continue
 		}
+		slimResponses(want)
 		w, _ := json.Marshal(want)
 		g, _ := json.Marshal(got)
 		if string(w) != string(g) {
 			t.Errorf("%s: the decoder's model\n%s\nis not kin's\n%s", name, g, w)
+		}
+	}
+}
+
+// slimResponses leaves out of doc's responses what decodeResponses does:
+// all but each inline response's description and media types.
+func slimResponses(doc *openapi3.T) {
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses == nil {
+				continue
+			}
+			for _, r := range op.Responses.Map() {
+				if r == nil || r.Value == nil || r.Ref != "" {
+					continue
+				}
+				slim := &openapi3.Response{Description: r.Value.Description}
+				if r.Value.Content != nil {
+					slim.Content = openapi3.Content{}
+					for mt, m := range r.Value.Content {
+						slim.Content[mt] = nil
+						if m != nil {
+							slim.Content[mt] = openapi3.NewMediaType()
+						}
+					}
+				}
+				r.Value = slim
+			}
 		}
 	}
 }
