@@ -1299,7 +1299,7 @@ func (c *opConv) finishParams(t *catalog.Tool) string {
 	if len(required) > 0 {
 		schema["required"] = required
 	}
-	b, err := json.Marshal(schema)
+	b, err := marshalSchema(schema)
 	if err != nil {
 		// YAML has values JSON has not (.nan, .inf).
 		return fmt.Sprintf("the parameters' schemas cannot be written as JSON: %v", err)
