@@ -20,8 +20,9 @@ const maxCompletions = 100
 
 // complete offers the values a definition lists for a prompt argument or a
 // template variable, filtered by the typed prefix; a folder template's path
-// variable is completed from the folder's entries (folderCompletions).
-func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+// variable is completed from the folder's entries (folderCompletions), and
+// another server's prompt or template by that server (upstreamComplete).
+func (e *Engine) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	cat := e.catalog.Load()
 	ref, arg := req.Params.Ref, req.Params.Argument
 	var values []string
@@ -30,6 +31,9 @@ func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	case "ref/prompt":
 		for _, p := range cat.Prompts {
 			if p.Name == ref.Name && !p.Disabled {
+				if p.Upstream != nil {
+					return e.upstreamComplete(ctx, p.Upstream.Server, req.Params, &mcp.CompleteReference{Type: ref.Type, Name: p.Upstream.Prompt})
+				}
 				found = true
 				for _, a := range p.Arguments {
 					if a.Name == arg.Name {
@@ -41,6 +45,10 @@ func (e *Engine) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	case "ref/resource":
 		for _, t := range cat.ResourceTemplates {
 			if t.URITemplate == ref.URI && !t.Disabled {
+				if t.Upstream != nil {
+					// Served as the server offers it: the same template.
+					return e.upstreamComplete(ctx, t.Upstream.Server, req.Params, ref)
+				}
 				found = true
 				values = t.Completions[arg.Name]
 				if t.Folder != "" && folderVariable(t) == arg.Name {

@@ -24,6 +24,10 @@ type Upstreams interface {
 	GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string, round *actions.UpstreamRound) (*mcp.GetPromptResult, error)
 	// ReadUpstreamResource reads uri from server.
 	ReadUpstreamResource(ctx context.Context, server, uri string) (*mcp.ReadResourceResult, error)
+	// CompleteUpstream asks server to complete an argument of its prompt or
+	// resource template; a server that offers no completions offers no
+	// values.
+	CompleteUpstream(ctx context.Context, server string, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
 }
 
 // errNoUpstreams answers a prompt or resource of another server where the
@@ -80,6 +84,26 @@ func (e *Engine) upstreamRead(ctx context.Context, server, uri string) (*mcp.Rea
 	res, err := e.opts.Upstreams.ReadUpstreamResource(ctx, server, uri)
 	if err != nil {
 		return nil, upstreamError(err, "resource %s of server %q", uri, server)
+	}
+	return res, nil
+}
+
+// upstreamComplete has server complete the argument of params, for ref
+// (its name for the prompt), redacted as upstreamPrompt is, and no more
+// values than the spec allows.
+func (e *Engine) upstreamComplete(ctx context.Context, server string, params *mcp.CompleteParams, ref *mcp.CompleteReference) (*mcp.CompleteResult, error) {
+	if e.opts.Upstreams == nil {
+		return nil, internalError("completion: %v", errNoUpstreams)
+	}
+	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
+	p := *params
+	p.Ref = ref
+	res, err := e.opts.Upstreams.CompleteUpstream(ctx, server, &p)
+	if err != nil {
+		return nil, upstreamError(err, "completion by server %q", server)
+	}
+	if c := &res.Completion; len(c.Values) > maxCompletions {
+		c.Values, c.HasMore = c.Values[:maxCompletions], true
 	}
 	return res, nil
 }

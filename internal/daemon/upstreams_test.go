@@ -230,8 +230,8 @@ func (f fixed) Tools(context.Context, string) ([]*mcp.Tool, error) { return f, n
 
 // TestUpstreamPromptsAndResources: a server's prompt (under its prefix),
 // resource and resource template are served through mcptray as the
-// server offers them; what the server answers is redacted of the secrets
-// it was started with.
+// server offers them, their arguments completed by the server; what the
+// server answers is redacted of the secrets it was started with.
 func TestUpstreamPromptsAndResources(t *testing.T) {
 	bin := testutil.Upserver(t)
 	d, token := startStarter(t)
@@ -264,6 +264,22 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 	}
 	if got := r.Contents[0].Text; strings.Contains(got, "s3cr3t-value-123") || !strings.HasPrefix(got, "UP_KEY=") {
 		t.Fatalf("the server's secret was not redacted from its resource: %q", got)
+	}
+	for _, version := range []string{"", "2025-11-25"} {
+		cs := aiClient(ctx, t, d, token, nil, version)
+		for _, c := range []struct {
+			ref   *mcp.CompleteReference
+			typed string
+			want  []string
+		}{
+			{&mcp.CompleteReference{Type: "ref/prompt", Name: "up_greet"}, "a", []string{"Ada", "Alan"}},
+			{&mcp.CompleteReference{Type: "ref/resource", URI: "upserver://env/{name}"}, "u", []string{"UP_KEY"}},
+		} {
+			res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: c.ref, Argument: mcp.CompleteParamsArgument{Name: "name", Value: c.typed}})
+			if err != nil || !slices.Equal(res.Completion.Values, c.want) {
+				t.Errorf("protocol %q (\"\": the newest): completing %+v from %q: %v %+v, want %v", version, c.ref, c.typed, err, res, c.want)
+			}
+		}
 	}
 }
 

@@ -98,6 +98,18 @@ func (g *Gateway) ReadUpstreamResource(ctx context.Context, server, uri string) 
 	})
 }
 
+// CompleteUpstream asks server to complete p; a server that offers no
+// completions offers no values, rather than an error the AI app would
+// show.
+func (g *Gateway) CompleteUpstream(ctx context.Context, server string, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	return withSession(ctx, g, server, func(cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+		if init := cs.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Completions == nil {
+			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}, nil
+		}
+		return cs.Complete(ctx, p)
+	})
+}
+
 // withSession runs f on server's session, when the catalog holds the
 // server turned on.
 func withSession[R any](ctx context.Context, g *Gateway, server string, f func(*mcp.ClientSession) (R, error)) (R, error) {

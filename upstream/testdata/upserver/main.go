@@ -4,7 +4,8 @@
 // echo, wait until cancelled, report progress, crash, change the tool
 // list, start a child process and ask the client, two prompts (one
 // asking the client), a resource, and a resource
-// template that reads an environment variable.
+// template that reads an environment variable, whose arguments it
+// completes.
 package main
 
 import (
@@ -122,7 +123,7 @@ func text(s string) *mcp.CallToolResult {
 
 func newServer() *mcp.Server {
 	// A small page, so that listing the tools takes several.
-	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3, CompletionHandler: complete})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "says text back"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
 			return text(a.Text), nil, nil
@@ -224,4 +225,25 @@ func newServer() *mcp.Server {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: name + "=" + os.Getenv(name)}}}, nil
 		})
 	return srv
+}
+
+// complete offers names for the greet prompt's argument and the env
+// template's variable, those starting with what was typed.
+func complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	var names []string
+	switch ref := req.Params.Ref; {
+	case ref.Type == "ref/prompt" && ref.Name == "greet":
+		names = []string{"Ada", "Alan", "Grace"}
+	case ref.Type == "ref/resource" && ref.URI == "upserver://env/{name}":
+		names = []string{"HOME", "PATH", "UP_KEY"}
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "nothing to complete for " + ref.Type}
+	}
+	values := []string{}
+	for _, n := range names {
+		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(req.Params.Argument.Value)) {
+			values = append(values, n)
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
 }
