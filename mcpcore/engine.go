@@ -355,8 +355,8 @@ func (e *Engine) newServer(sc *scope) *mcp.Server {
 			Extensions:  map[string]any{TasksExtension: map[string]any{}},
 		},
 		CompletionHandler:  e.complete,
-		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		SubscribeHandler:   e.subscribe,
+		UnsubscribeHandler: e.unsubscribe,
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
 			s := e.currentSettings()
 			c.TTLMs, c.CacheScope = s.CacheTTLMs, s.CacheScope

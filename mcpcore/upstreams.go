@@ -11,6 +11,7 @@ import (
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
 )
 
 // Upstreams reaches the other MCP servers mcptray fronts: their tools
@@ -28,6 +29,12 @@ type Upstreams interface {
 	// resource template; a server that offers no completions offers no
 	// values.
 	CompleteUpstream(ctx context.Context, server string, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
+	// SubscribeUpstream and UnsubscribeUpstream follow the updates of
+	// server's resource uri for one more, or one fewer, subscriber: the
+	// server is subscribed while any is, and its updates reach the engine
+	// through ResourceUpdated.
+	SubscribeUpstream(server, uri string)
+	UnsubscribeUpstream(server, uri string)
 }
 
 // errNoUpstreams answers a prompt or resource of another server where the
@@ -106,6 +113,51 @@ func (e *Engine) upstreamComplete(ctx context.Context, server string, params *mc
 		c.Values, c.HasMore = c.Values[:maxCompletions], true
 	}
 	return res, nil
+}
+
+// upstreamOf names the server whose resource, or template, uri is; "" for
+// one of mcptray's own.
+func (e *Engine) upstreamOf(uri string) string {
+	cat := e.catalog.Load()
+	for _, r := range cat.Resources {
+		if r.URI == uri && !r.Disabled && r.Upstream != nil {
+			return r.Upstream.Server
+		}
+	}
+	for _, t := range cat.ResourceTemplates {
+		if t.Disabled || t.Upstream == nil {
+			continue
+		}
+		if tmpl, err := uritemplate.New(t.URITemplate); err == nil && tmpl.Regexp().MatchString(uri) {
+			return t.Upstream.Server
+		}
+	}
+	return ""
+}
+
+// subscribe and unsubscribe pass a subscription to a resource of another
+// server on to it; mcptray's own resources need nothing (go-sdk keeps the
+// subscribers, resourceUpdated tells them).
+func (e *Engine) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	if server := e.upstreamOf(req.Params.URI); server != "" && e.opts.Upstreams != nil {
+		e.opts.Upstreams.SubscribeUpstream(server, req.Params.URI)
+	}
+	return nil
+}
+
+func (e *Engine) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	if server := e.upstreamOf(req.Params.URI); server != "" && e.opts.Upstreams != nil {
+		e.opts.Upstreams.UnsubscribeUpstream(server, req.Params.URI)
+	}
+	return nil
+}
+
+// ResourceUpdated tells the AI clients subscribed to uri, a resource of
+// another server, that the server says it changed.
+func (e *Engine) ResourceUpdated(ctx context.Context, uri string) {
+	if e.upstreamOf(uri) != "" {
+		e.resourceUpdated(ctx, uri)
+	}
 }
 
 // upstreamError passes a server's JSON-RPC error on as it is (its code

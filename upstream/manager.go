@@ -41,6 +41,9 @@ type Config struct {
 	// (list_changed), or it was (re)connected. It may be called from
 	// several goroutines at once.
 	OnListChanged func(server string)
+	// OnResourceUpdated is called when a server says its resource uri
+	// changed (notifications/resources/updated, for a subscription).
+	OnResourceUpdated func(server, uri string)
 	// Processes records the process groups of the programs started, so
 	// that a crash of mcptray leaves none running (an actions.Reaper, over
 	// the store); nil records nothing.

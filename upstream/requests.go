@@ -19,6 +19,11 @@ func (s *server) client() *mcp.Client {
 		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { s.listChanged() },
 		PromptListChangedHandler:    func(context.Context, *mcp.PromptListChangedRequest) { s.listChanged() },
 		ResourceListChangedHandler:  func(context.Context, *mcp.ResourceListChangedRequest) { s.listChanged() },
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			if f := cfg.OnResourceUpdated; f != nil && r.Params != nil {
+				f(name, r.Params.URI)
+			}
+		},
 		// A server's input_required rounds go back to the AI client
 		// (mcpcore), which alone can answer them: go-sdk would answer
 		// them here, with handlers that know no client.

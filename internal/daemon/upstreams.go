@@ -37,8 +37,10 @@ func (d *Daemon) startUpstreams() *upstreams {
 		Expand:        gateway.Expander(d.sec),
 		Logger:        d.cfg.Logger,
 		OnListChanged: u.listChanged,
-		Processes:     d.procs,
-		Version:       d.cfg.Version,
+		// d.eng is made before follow hands the manager any server.
+		OnResourceUpdated: func(_, uri string) { d.eng.ResourceUpdated(context.Background(), uri) },
+		Processes:         d.procs,
+		Version:           d.cfg.Version,
 		// What a server on a 2025-11-25 session asks or logs during a
 		// call goes to the AI app that made the call.
 		Elicit: func(ctx context.Context, _ string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {

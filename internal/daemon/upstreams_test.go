@@ -494,3 +494,54 @@ func TestUpstreamSessionRequestsRouted(t *testing.T) {
 		t.Errorf("the 2025-11-25 app was asked the 2026-07-28 app's question: %q", asked)
 	}
 }
+
+// TestUpstreamResourceSubscriptions: an AI client subscribed to a server's
+// resource through mcptray, in either revision, hears when the server
+// says it changed.
+func TestUpstreamResourceSubscriptions(t *testing.T) {
+	bin := testutil.Upserver(t)
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}}})
+	const uri = "upserver://hello"
+	for _, version := range []string{"", "2025-11-25"} {
+		updated := make(chan string, 64)
+		cs := connect(&mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			updated <- r.Params.URI
+		}}, version)
+		testutil.Eventually(t, "the server's resource served", func() bool {
+			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			return err == nil
+		})
+		// On 2026-07-28 a subscription is a listen stream, open until
+		// Unsubscribe.
+		subscribed := make(chan error, 1)
+		go func() { subscribed <- cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}) }()
+		// The server is subscribed in the background: the first changes
+		// may come before it is.
+		testutil.Eventually(t, "an update of the server's resource", func() bool {
+			if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_echo", Arguments: map[string]any{"text": "touch"}}); err != nil {
+				t.Fatalf("protocol %q: changing the resource: %v", version, err)
+			}
+			select {
+			case got := <-updated:
+				if got != uri {
+					t.Fatalf("protocol %q: an update of %q, want %q", version, got, uri)
+				}
+				return true
+			default:
+				return false
+			}
+		})
+		if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}); err != nil {
+			t.Fatalf("protocol %q: unsubscribing: %v", version, err)
+		}
+		if version == "" {
+			if err := <-subscribed; err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("the listen stream ended with %v", err)
+			}
+		}
+	}
+}

@@ -36,12 +36,15 @@ type Gateway struct {
 	offered map[string]map[string]string
 	// syncs serializes the reads of each server.
 	syncs map[string]*sync.Mutex
+	// subscribers counts, for each server and resource URI, the AI
+	// clients' subscriptions (subscribe.go).
+	subscribers map[string]map[string]int
 }
 
 // New makes a Gateway over the servers run runs and the catalog st keeps.
 func New(run Runner, st Store) *Gateway {
 	return &Gateway{run: run, store: st, upstreams: map[string]catalog.Upstream{},
-		offered: map[string]map[string]string{}, syncs: map[string]*sync.Mutex{}}
+		offered: map[string]map[string]string{}, syncs: map[string]*sync.Mutex{}, subscribers: map[string]map[string]int{}}
 }
 
 // SetUpstreams tells the gateway the servers the catalog holds now.
@@ -174,5 +177,8 @@ func (g *Gateway) Sync(ctx context.Context, server string) ([]record.UpstreamCha
 	if err != nil {
 		return nil, fmt.Errorf("server %q: %w", server, err)
 	}
+	// Sync follows each (re)start: the subscriptions a new session lacks
+	// are made again.
+	g.resubscribe(server)
 	return syncOffered(ctx, g.store, server, live, more)
 }

@@ -8,16 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Session is the sessioner: the one session, kept open.
-func (l *liveServer) Session(context.Context, string) (*mcp.ClientSession, func(), error) {
-	return l.cs, func() {}, nil
-}
-
-// CallTool completes the Runner; these tests call no tool.
-func (l *liveServer) CallTool(ctx context.Context, _ string, p *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
-	return l.cs.CallTool(ctx, p)
-}
-
 // TestCompleteAServerWithoutCompletions: a server that declares no
 // completions offers no values, not an error for the AI app to show; a
 // server the catalog does not hold is refused, naming it.

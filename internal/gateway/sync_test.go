@@ -23,8 +23,13 @@ type liveServer struct {
 
 func newLiveServer(t *testing.T) *liveServer {
 	t.Helper()
+	return connectLive(t, mcp.NewServer(&mcp.Implementation{Name: "fake-upstream", Version: "1"}, nil))
+}
+
+// connectLive connects a client to srv.
+func connectLive(t *testing.T, srv *mcp.Server) *liveServer {
+	t.Helper()
 	ctx := context.Background()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "fake-upstream", Version: "1"}, nil)
 	ct, st := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -54,6 +59,16 @@ func (l *liveServer) Tools(ctx context.Context, _ string) ([]*mcp.Tool, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// Session is the sessioner: the one session, kept open.
+func (l *liveServer) Session(context.Context, string) (*mcp.ClientSession, func(), error) {
+	return l.cs, func() {}, nil
+}
+
+// CallTool completes the Runner; these tests call no tool.
+func (l *liveServer) CallTool(ctx context.Context, _ string, p *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+	return l.cs.CallTool(ctx, p)
 }
 
 func openStore(t *testing.T) *storage.Store {

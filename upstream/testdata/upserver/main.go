@@ -2,7 +2,8 @@
 // go-sdk's server over standard input and output, or over HTTP on
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
-// list, start a child process and ask the client, two prompts (one
+// list, start a child process and ask the client (echoing "touch" says
+// the resource changed), two prompts (one
 // asking the client), a resource, and a resource
 // template that reads an environment variable, whose arguments it
 // completes.
@@ -123,9 +124,16 @@ func text(s string) *mcp.CallToolResult {
 
 func newServer() *mcp.Server {
 	// A small page, so that listing the tools takes several.
-	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3, CompletionHandler: complete})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3, CompletionHandler: complete,
+		// go-sdk keeps the subscribers; these only accept them.
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "says text back"},
-		func(_ context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
+			if a.Text == "touch" {
+				// The subscription tests' way to change a resource.
+				return text(a.Text), nil, srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "upserver://hello"})
+			}
 			return text(a.Text), nil, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "wait", Description: "waits until cancelled"},
