@@ -47,6 +47,9 @@ type toolCall struct {
 	// upstream tool's server's round (upstreamrounds.go).
 	bind    binding
 	answers map[string]any
+	// deskForms says an upstream tool's server was told the client shows
+	// forms because the desktop does (upstreamdesk.go).
+	deskForms bool
 }
 
 // callTool runs one tools/call: the plan, the client's rounds, and then,
@@ -90,7 +93,8 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 	if t.Action.Upstream != nil {
 		// The server's own rounds, if it asks for input, come after the
 		// tool's.
-		caps := clientCapabilities(req.Params.GetMeta(), req.ClientCapabilities())
+		var caps any
+		caps, c.deskForms = e.withDesktopForms(clientCapabilities(req.Params.GetMeta(), req.ClientCapabilities()))
 		if c.data.Round, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
 			return nil, nil, err
 		}

@@ -118,10 +118,14 @@ func answerOnSession(ctx context.Context, ss *mcp.ServerSession, server string, 
 // passUpstreamInput is the answer to a call whose server asked for input
 // (res.InputRequests): a round for a 2026-07-28 client, or, on a
 // 2025-11-25 session, the server's answer once the session's client
-// answered every round. A task cannot pass questions on: its call ends
-// saying so.
+// answered every round; forms the client cannot show are filled in on the
+// desktop (upstreamdesk.go). A task cannot pass questions on to the client:
+// its call ends saying so.
 func (e *Engine) passUpstreamInput(ctx context.Context, c *toolCall, res *mcp.CallToolResult, run *taskRun, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
 	server := c.tool.Action.Upstream.Server
+	if c.deskForms && onlyForms(res.InputRequests) {
+		return e.answerFormsOnDesktop(ctx, c, res, run, rep)
+	}
 	if run != nil {
 		return errorResult(fmt.Sprintf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", server)), nil, nil
 	}

@@ -1,0 +1,85 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// formAsker fills in every form on the desktop with name Grace, and
+// keeps the questions.
+type formAsker struct {
+	mu        sync.Mutex
+	questions []mcpcore.Question
+}
+
+func (f *formAsker) Ask(_ context.Context, q mcpcore.Question) (mcpcore.Answer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.questions = append(f.questions, q)
+	return mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
+}
+
+func (f *formAsker) asked() []mcpcore.Question {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]mcpcore.Question(nil), f.questions...)
+}
+
+// TestUpstreamFormOnTheDesktop: a server's form during a call from an AI
+// app that shows no forms is filled in at the computer, in either
+// revision, and the call goes on with the answer; an app that shows forms
+// is asked itself (TestUpstreamQuestionsPassedOn), the desktop not.
+func TestUpstreamFormOnTheDesktop(t *testing.T) {
+	bin := testutil.Upserver(t)
+	asker := &formAsker{}
+	cfg := testConfig(t.TempDir())
+	cfg.Asker = asker
+	d := start(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	token, err := d.Store().CreateToken(ctx, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}}})
+	for i, version := range []string{"", "2025-11-25"} {
+		cs := connect(nil, version)
+		testutil.Eventually(t, "up_ask served", func() bool {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_echo", Arguments: map[string]any{"text": "x"}})
+			return err == nil
+		})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+		if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "accept Grace" {
+			t.Fatalf("protocol %q: the call, its form filled in on the desktop: %v %s", version, err, testutil.MustJSON(t, res))
+		}
+		qs := asker.asked()
+		if len(qs) != i+1 {
+			t.Fatalf("protocol %q: %d questions on the desktop, want %d", version, len(qs), i+1)
+		}
+		q := qs[i]
+		var schema map[string]any
+		if q.Kind != catalog.StepForm || q.Message != "Who are you?" || q.Tool != "up_ask" || json.Unmarshal(q.Schema, &schema) != nil || schema["properties"] == nil {
+			t.Errorf("protocol %q: the desktop's question: %+v", version, q)
+		}
+	}
+	// An app that shows forms answers them itself.
+	cs := connect(&mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+	}}, "2025-11-25")
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "accept Ada" {
+		t.Fatalf("the app's own answer: %v %s", err, testutil.MustJSON(t, res))
+	}
+	if n := len(asker.asked()); n != 2 {
+		t.Errorf("%d questions on the desktop in all, want 2", n)
+	}
+}

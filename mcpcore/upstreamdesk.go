@@ -1,0 +1,96 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A server's form (elicitation) during a call of one of its tools goes to
+// the AI app when the app can show forms; when it cannot, the person at
+// the computer fills it in, as for mcptray's own form steps. The server
+// is told the client shows forms only then, so it does not ask an app
+// that cannot answer, nor give up when the desktop could.
+
+// desktopAnswers reports whether a person at the computer can answer a
+// form now: the desktop app runs and may open a window.
+func (e *Engine) desktopAnswers() bool {
+	if _, policy := e.opts.Asker.(PolicyAsker); e.opts.Asker == nil || policy {
+		return false
+	}
+	return !e.clientFallback()
+}
+
+// withDesktopForms is caps, the AI client's capabilities as the server is
+// told them, with forms added when the client shows none and the desktop
+// can answer; desk says they were added.
+func (e *Engine) withDesktopForms(caps any) (_ any, desk bool) {
+	m, ok := caps.(map[string]any)
+	if !ok || m["elicitation"] != nil || !e.desktopAnswers() {
+		return caps, false
+	}
+	out := maps.Clone(m)
+	out["elicitation"] = map[string]any{"form": map[string]any{}}
+	return out, true
+}
+
+// onlyForms reports whether every request of a server's round is a form,
+// which the desktop can answer.
+func onlyForms(reqs mcp.InputRequestMap) bool {
+	for _, ir := range reqs {
+		p, ok := ir.(*mcp.ElicitParams)
+		if !ok || p.Mode != "" && p.Mode != "form" {
+			return false
+		}
+	}
+	return len(reqs) > 0
+}
+
+// answerFormsOnDesktop has the person at the computer fill in the forms
+// the server asks for (res.InputRequests), and calls the server again with
+// the answers, until it asks no more, or asks what only the AI app could
+// answer (passUpstreamInput then passes it on).
+func (e *Engine) answerFormsOnDesktop(ctx context.Context, c *toolCall, res *mcp.CallToolResult, run *taskRun, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
+	server := c.tool.Action.Upstream.Server
+	args, _ := json.MarshalIndent(c.desk.args, "", "  ")
+	for range maxUpstreamRounds {
+		answers := make(mcp.InputResponseMap, len(res.InputRequests))
+		for _, key := range slices.Sorted(maps.Keys(res.InputRequests)) {
+			p := res.InputRequests[key].(*mcp.ElicitParams)
+			schema, err := json.Marshal(p.RequestedSchema)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the server %q asked for a form mcptray cannot show: %w", server, err)
+			}
+			q := Question{Client: c.desk.client, Token: c.desk.token, Tool: c.desk.tool, ToolTitle: c.desk.title,
+				Arguments: c.data.Redact(string(args)), Hints: c.desk.hints, TaskID: c.desk.taskID, Key: key,
+				Kind: catalog.StepForm, Message: c.data.Redact(p.Message), Schema: schema}
+			ans, err := e.askInTime(ctx, e.opts.Asker, q)
+			switch {
+			case err != nil && ctx.Err() != nil:
+				return nil, nil, ctx.Err()
+			case err != nil && errors.Is(err, context.Canceled):
+				return nil, nil, fmt.Errorf("mcptray stopped before anyone at the computer answered %q's question, so %q did not finish", server, c.tool.Name)
+			case err != nil:
+				return nil, nil, fmt.Errorf("asking %q's question on the desktop: %w", server, err)
+			}
+			answers[key] = &mcp.ElicitResult{Action: ans.Action, Content: ans.Content}
+		}
+		c.data.Round.Responses, c.data.Round.State = answers, res.RequestState
+		var structured any
+		var err error
+		if res, structured, err = e.runAction(ctx, c.tool, c.output, c.data, rep); err != nil || res.InputRequests == nil {
+			return res, structured, err
+		}
+		if !onlyForms(res.InputRequests) {
+			return e.passUpstreamInput(ctx, c, res, run, rep)
+		}
+	}
+	return nil, nil, fmt.Errorf("the server %q kept asking for input: %d rounds answered", server, maxUpstreamRounds)
+}
