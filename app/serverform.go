@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/url"
 	"reflect"
 	"regexp"
 	"strings"
@@ -69,10 +71,13 @@ type serverForm struct {
 	program, web *fyne.Container
 	problems     *widget.Label
 	result       *widget.Label
-	offered      *widget.Label
-	busy         *widget.ProgressBarInfinite
-	testBtn      *widget.Button
-	saveBtn      *widget.Button
+	// signIn opens a server's sign-in page again, shown while the Test
+	// waits for the person to sign in.
+	signIn  *widget.Hyperlink
+	offered *widget.Label
+	busy    *widget.ProgressBarInfinite
+	testBtn *widget.Button
+	saveBtn *widget.Button
 
 	// prefixTyped: the person typed a prefix; until then it follows the
 	// name (NAME_).
@@ -133,6 +138,8 @@ func newServerForm(tab *ServersTab) *serverForm {
 	f.problems = ui.FieldError()
 	f.result = ui.WrapLabel("")
 	f.result.Hide()
+	f.signIn = widget.NewHyperlink("Open the sign-in page", nil)
+	f.signIn.Hide()
 	f.offered = widget.NewLabel("")
 	f.offered.TextStyle = fyne.TextStyle{Monospace: true}
 	f.offered.Wrapping = fyne.TextWrapBreak
@@ -157,7 +164,7 @@ func newServerForm(tab *ServersTab) *serverForm {
 		ui.Labelled("Its tools are served under the names (prefix + their own name)", f.prefix),
 		ui.Labelled("It starts", f.start),
 		f.problems,
-		f.busy, f.result, f.offered,
+		f.busy, f.result, f.signIn, f.offered,
 	)
 	f.page = ui.NewPage(f.body)
 	buttons := container.NewHBox(cancel, layout.NewSpacer(), f.testBtn, f.saveBtn)
@@ -226,10 +233,38 @@ func valueLines(text, sep string) (map[string]catalog.Template, error) {
 // already stored.
 func (f *serverForm) config() upstream.Config {
 	var secrets gateway.SecretReader // none: a {{secret}} says it cannot be read
+	cfg := upstream.Config{Version: f.tab.cfg.Version}
 	if sec := f.tab.cfg.Secrets; sec != nil {
 		secrets = sec
+		// A server behind a sign-in (OAuth) is signed in to in the
+		// person's browser, and the sign-in kept for the serving process.
+		cfg.Tokens = sec
+		cfg.OpenBrowser = f.openSignIn
 	}
-	return upstream.Config{Version: f.tab.cfg.Version, Expand: gateway.Expander(secrets)}
+	cfg.Expand = gateway.Expander(secrets)
+	return cfg
+}
+
+// openSignIn opens a server's sign-in page in the person's browser, and
+// shows the page's link in case it did not open. It runs on the Test's
+// goroutine, which then waits for the sign-in.
+func (f *serverForm) openSignIn(addr string) error {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return fmt.Errorf("the server's sign-in page %q: %w", addr, err)
+	}
+	fyne.Do(func() {
+		f.result.Importance = widget.MediumImportance
+		f.result.SetText("Sign in to " + strings.TrimSpace(f.name.Text) + " in your browser: mcptray waits for you here. If no browser page opened:")
+		f.signIn.SetURL(u)
+		f.signIn.Show()
+		f.reveal()
+	})
+	if err := f.tab.openURL(u); err != nil {
+		// The link is shown: the person can open it.
+		slog.Warn("opening the sign-in page", "err", err)
+	}
+	return nil
 }
 
 // Test connects to the server as the form describes it, in the
@@ -257,7 +292,12 @@ func (f *serverForm) run(u catalog.Upstream, done func([]*mcp.Tool, error), save
 		tools = f.testedTools
 	}
 	f.work.Run(func() {
-		ctx, cancel := context.WithTimeout(f.tab.life, testTimeout)
+		limit := testTimeout
+		if u.Remote != nil {
+			// It may wait for the person to sign in, in their browser.
+			limit = max(limit, upstream.DefaultSignInTimeout+30*time.Second)
+		}
+		ctx, cancel := context.WithTimeout(f.tab.life, limit)
 		defer cancel()
 		if !reuse {
 			tools, err = upstream.Test(ctx, u, cfg)
@@ -287,6 +327,7 @@ func (f *serverForm) busyWith(what string) {
 	} else {
 		f.busy.Stop()
 		f.busy.Hide()
+		f.signIn.Hide()
 	}
 	f.reveal()
 }
@@ -300,6 +341,9 @@ func (f *serverForm) reveal() {
 		return
 	}
 	ui.ScrollIntoView(f.page, f.result)
+	if f.signIn.Visible() {
+		ui.ScrollIntoView(f.page, f.signIn)
+	}
 	if f.offered.Visible() {
 		ui.ScrollIntoView(f.page, f.offered)
 	}
@@ -322,7 +366,11 @@ func (f *serverForm) showTested(u catalog.Upstream, tools []*mcp.Tool, err error
 	f.result.SetText(fmt.Sprintf("It works: %s offers %s. Save serves them to your AI apps, as they are now:", u.Name, words.Count(len(tools), "tool", "tools")))
 	var lines []string
 	for _, t := range tools {
-		lines = append(lines, gateway.ServedName(u.ToolPrefix(), t.Name)+"  —  "+firstLine(strings.TrimSpace(t.Description)))
+		line := gateway.ServedName(u.ToolPrefix(), t.Name)
+		if d := firstLine(strings.TrimSpace(t.Description)); d != "" {
+			line += "  —  " + d
+		}
+		lines = append(lines, line)
 	}
 	f.offered.SetText(strings.Join(lines, "\n"))
 	f.offered.Show()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -47,6 +48,9 @@ type ServersTab struct {
 	cfg  Config
 	win  fyne.Window
 	life context.Context
+	// openURL opens an address in the person's browser (a server's
+	// sign-in page).
+	openURL func(*url.URL) error
 
 	content fyne.CanvasObject
 	intro   *widget.Label
@@ -86,7 +90,7 @@ type serverRow struct {
 
 // newServersTab builds the tab; it reads the servers at once.
 func newServersTab(life context.Context, win fyne.Window, cfg Config) *ServersTab {
-	s := &ServersTab{cfg: cfg, win: win, life: life}
+	s := &ServersTab{cfg: cfg, win: win, life: life, openURL: fyne.CurrentApp().OpenURL}
 	s.list = widget.NewList(
 		func() int { return len(s.rows) },
 		func() fyne.CanvasObject {

@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"context"
+	"net/url"
 	"os/exec"
 	"slices"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcptray/mcptray/internal/gateway"
 	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/upstream"
+	"github.com/mcptray/mcptray/upstream/oauthtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -434,5 +436,51 @@ func TestServersAddAWebServer(t *testing.T) {
 	}
 	if got := s.CallText(t, "web_echo", map[string]any{"text": "through mcptray"}); got != "through mcptray" {
 		t.Errorf("web_echo: %q", got)
+	}
+}
+
+// TestSignInFromTheWindow: a server behind a sign-in (OAuth) is added in
+// the window: its Test opens the sign-in page in the browser, shows the
+// page's link meanwhile, and lists the tools once signed in; after Save,
+// the serving process reaches the server with the sign-in kept.
+func TestSignInFromTheWindow(t *testing.T) {
+	w := oauthtest.New(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := serversManager(t, a, s)
+	browser := w.Browser(nil)
+	var shown string
+	m.servers.openURL = func(u *url.URL) error {
+		// What the person sees while the browser opens, once the form's
+		// fyne.Do has run.
+		fyne.DoAndWait(func() {})
+		shown = m.servers.form.result.Text
+		if !m.servers.form.signIn.Visible() || m.servers.form.signIn.URL.String() != u.String() {
+			t.Errorf("the sign-in page's link is not shown: %v %v", m.servers.form.signIn.Visible(), m.servers.form.signIn.URL)
+		}
+		return browser(u.String())
+	}
+
+	m.servers.ShowAdd()
+	f := m.servers.form
+	test.Type(f.name, "cloud")
+	f.kind.SetSelected(runsWeb)
+	test.Type(f.url, w.MCPURL)
+	test.Tap(f.testBtn)
+	f.work.Wait()
+	if want := "Sign in to cloud in your browser: mcptray waits for you here. If no browser page opened:"; shown != want {
+		t.Errorf("while signing in the form said %q, want %q", shown, want)
+	}
+	uitest.Sees(t, "the test, signed in", uitest.Seen(f.content), `re:label: It works: cloud offers \d+ tools?\. .* \{success\}`)
+	if f.signIn.Visible() {
+		t.Error("the sign-in page's link is still shown")
+	}
+	test.Tap(f.saveBtn)
+	f.work.Wait()
+	if _, err := s.St.Upstream(context.Background(), "cloud"); err != nil {
+		t.Fatalf("Save stored nothing: %v (%s)", err, f.result.Text)
+	}
+	if got := s.CallText(t, "cloud_echo", map[string]any{"text": "signed in"}); got != "signed in" {
+		t.Errorf("cloud_echo: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/ui"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/upstream/oauthtest"
 )
 
 // TestShotsIssue29 draws the Servers tab of issue 29's item 7 at 1366x768
@@ -63,6 +65,38 @@ func TestShotsIssue29(t *testing.T) {
 				t.Error("the tool of the server does not show")
 			}
 			uitest.Capture(t, m.win, "29-7-upstream-tool-"+v.Name+".png")
+		})
+	}
+}
+
+// TestShotsSignIn draws the Add form of a server behind a sign-in while
+// it waits for the person to sign in in their browser, and once signed
+// in, at 1366x768 in both themes. Only with MCPTRAY_SHOTS set.
+func TestShotsSignIn(t *testing.T) {
+	if os.Getenv("MCPTRAY_SHOTS") == "" {
+		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
+	}
+	for _, v := range uitest.Variants {
+		t.Run(v.Name, func(t *testing.T) {
+			w := oauthtest.New(t)
+			a := uitest.NewTestApp(t)
+			a.Settings().SetTheme(ui.ThemeVariant(v.Variant))
+			s := uitest.NewServed(t)
+			m := serversManager(t, a, s)
+			browser := w.Browser(nil)
+			m.servers.openURL = func(u *url.URL) error {
+				fyne.DoAndWait(func() {})
+				uitest.Capture(t, m.win, "29-signin-waiting-"+v.Name+".png")
+				return browser(u.String())
+			}
+			m.servers.ShowAdd()
+			f := m.servers.form
+			test.Type(f.name, "cloud")
+			f.kind.SetSelected(runsWeb)
+			test.Type(f.url, w.MCPURL)
+			test.Tap(f.testBtn)
+			f.work.Wait()
+			uitest.Capture(t, m.win, "29-signin-tested-"+v.Name+".png")
 		})
 	}
 }
