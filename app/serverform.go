@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net/url"
 	"reflect"
 	"regexp"
 	"strings"
@@ -71,9 +69,8 @@ type serverForm struct {
 	program, web *fyne.Container
 	problems     *widget.Label
 	result       *widget.Label
-	// signIn opens a server's sign-in page again, shown while the Test
-	// waits for the person to sign in.
-	signIn  *widget.Hyperlink
+	// signIn says where the person signs in while the Test waits.
+	signIn  signInNote
 	offered *widget.Label
 	busy    *widget.ProgressBarInfinite
 	testBtn *widget.Button
@@ -138,8 +135,8 @@ func newServerForm(tab *ServersTab) *serverForm {
 	f.problems = ui.FieldError()
 	f.result = ui.WrapLabel("")
 	f.result.Hide()
-	f.signIn = widget.NewHyperlink("Open the sign-in page", nil)
-	f.signIn.Hide()
+	f.signIn = signInNote{says: f.result, link: widget.NewHyperlink("Open the sign-in page", nil)}
+	f.signIn.link.Hide()
 	f.offered = widget.NewLabel("")
 	f.offered.TextStyle = fyne.TextStyle{Monospace: true}
 	f.offered.Wrapping = fyne.TextWrapBreak
@@ -164,7 +161,7 @@ func newServerForm(tab *ServersTab) *serverForm {
 		ui.Labelled("Its tools are served under the names (prefix + their own name)", f.prefix),
 		ui.Labelled("It starts", f.start),
 		f.problems,
-		f.busy, f.result, f.signIn, f.offered,
+		f.busy, f.result, f.signIn.link, f.offered,
 	)
 	f.page = ui.NewPage(f.body)
 	buttons := container.NewHBox(cancel, layout.NewSpacer(), f.testBtn, f.saveBtn)
@@ -229,44 +226,6 @@ func valueLines(text, sep string) (map[string]catalog.Template, error) {
 	return out, nil
 }
 
-// config is how the window runs a server for a Test: with the secrets
-// already stored.
-func (f *serverForm) config() upstream.Config {
-	var secrets gateway.SecretReader // none: a {{secret}} says it cannot be read
-	cfg := upstream.Config{Version: f.tab.cfg.Version}
-	if sec := f.tab.cfg.Secrets; sec != nil {
-		secrets = sec
-		// A server behind a sign-in (OAuth) is signed in to in the
-		// person's browser, and the sign-in kept for the serving process.
-		cfg.Tokens = sec
-		cfg.OpenBrowser = f.openSignIn
-	}
-	cfg.Expand = gateway.Expander(secrets)
-	return cfg
-}
-
-// openSignIn opens a server's sign-in page in the person's browser, and
-// shows the page's link in case it did not open. It runs on the Test's
-// goroutine, which then waits for the sign-in.
-func (f *serverForm) openSignIn(addr string) error {
-	u, err := url.Parse(addr)
-	if err != nil {
-		return fmt.Errorf("the server's sign-in page %q: %w", addr, err)
-	}
-	fyne.Do(func() {
-		f.result.Importance = widget.MediumImportance
-		f.result.SetText("Sign in to " + strings.TrimSpace(f.name.Text) + " in your browser: mcptray waits for you here. If no browser page opened:")
-		f.signIn.SetURL(u)
-		f.signIn.Show()
-		f.reveal()
-	})
-	if err := f.tab.openURL(u); err != nil {
-		// The link is shown: the person can open it.
-		slog.Warn("opening the sign-in page", "err", err)
-	}
-	return nil
-}
-
 // Test connects to the server as the form describes it, in the
 // background, and lists the tools it offers.
 func (f *serverForm) Test() {
@@ -284,7 +243,7 @@ func (f *serverForm) Test() {
 // done's.
 func (f *serverForm) run(u catalog.Upstream, done func([]*mcp.Tool, error), save func([]*mcp.Tool) error) {
 	f.busyWith("Connecting to " + u.Name + "… (a first npx or uvx may take a minute to download it)")
-	cfg := f.config()
+	cfg := f.tab.runConfig(f.signIn, strings.TrimSpace(f.name.Text), f.reveal)
 	var tools []*mcp.Tool
 	var err error
 	reuse := f.tested != nil && reflect.DeepEqual(*f.tested, u)
@@ -327,7 +286,7 @@ func (f *serverForm) busyWith(what string) {
 	} else {
 		f.busy.Stop()
 		f.busy.Hide()
-		f.signIn.Hide()
+		f.signIn.link.Hide()
 	}
 	f.reveal()
 }
@@ -341,8 +300,8 @@ func (f *serverForm) reveal() {
 		return
 	}
 	ui.ScrollIntoView(f.page, f.result)
-	if f.signIn.Visible() {
-		ui.ScrollIntoView(f.page, f.signIn)
+	if f.signIn.link.Visible() {
+		ui.ScrollIntoView(f.page, f.signIn.link)
 	}
 	if f.offered.Visible() {
 		ui.ScrollIntoView(f.page, f.offered)

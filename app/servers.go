@@ -449,6 +449,11 @@ type serverDetail struct {
 	// shown is what the sections show, so that a reload that reads the
 	// same leaves them (and the person's scrolling) as they are.
 	shown *serverData
+	// signInBtn signs in to a server on the web again (signInAgain), and
+	// signIn says where and how it went; work runs it.
+	signInBtn *widget.Button
+	signIn    signInNote
+	work      ui.Background
 }
 
 // serverData is what the store holds of one server.
@@ -466,6 +471,11 @@ func newServerDetail(tab *ServersTab, name string) *serverDetail {
 	d.how.Selectable = true
 	d.state = ui.WrapLabel("")
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), tab.readStatuses)
+	d.signInBtn = widget.NewButtonWithIcon("Sign in again…", theme.LoginIcon(), d.signInAgain)
+	d.signInBtn.Hide()
+	d.signIn = signInNote{says: ui.WrapLabel(""), link: widget.NewHyperlink("Open the sign-in page", nil)}
+	d.signIn.says.Hide()
+	d.signIn.link.Hide()
 	remove := widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), d.confirmRemove)
 	remove.Importance = widget.DangerImportance
 	d.changes = container.NewVBox()
@@ -474,8 +484,8 @@ func newServerDetail(tab *ServersTab, name string) *serverDetail {
 	d.stderrScroll = container.NewScroll(container.NewPadded(d.stderr))
 	stderrBox := ui.MinHeight(220, ui.ChainWheel(d.stderrScroll))
 	d.body = container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(refresh), title),
-		d.how, d.state,
+		container.NewBorder(nil, nil, nil, container.NewHBox(d.signInBtn, refresh), title),
+		d.how, d.state, d.signIn.says, d.signIn.link,
 		d.changes,
 		heading("Its tools"),
 		ui.Hint("On: served to your AI apps. Ask me first: mcptray asks you, on this computer, before each call."),
@@ -516,6 +526,11 @@ func (d *serverDetail) reload() {
 		start = "It starts with mcptray."
 	}
 	d.how.SetText(howItRuns(u) + "\n" + start + " Its tools are served as " + u.ToolPrefix() + "NAME.")
+	if u.Remote != nil && d.tab.cfg.Secrets != nil {
+		d.signInBtn.Show()
+	} else {
+		d.signInBtn.Hide()
+	}
 	d.showChanges(data)
 	d.showTools(data)
 	d.body.Refresh()

@@ -448,31 +448,19 @@ func TestSignInFromTheWindow(t *testing.T) {
 	a := uitest.NewTestApp(t)
 	s := uitest.NewServed(t)
 	m := serversManager(t, a, s)
-	browser := w.Browser(nil)
 	var shown string
-	m.servers.openURL = func(u *url.URL) error {
-		// What the person sees while the browser opens, once the form's
-		// fyne.Do has run.
-		fyne.DoAndWait(func() {})
+	signInWith(m, w, func(u *url.URL) {
 		shown = m.servers.form.result.Text
-		if !m.servers.form.signIn.Visible() || m.servers.form.signIn.URL.String() != u.String() {
-			t.Errorf("the sign-in page's link is not shown: %v %v", m.servers.form.signIn.Visible(), m.servers.form.signIn.URL)
+		if !m.servers.form.signIn.link.Visible() || m.servers.form.signIn.link.URL.String() != u.String() {
+			t.Errorf("the sign-in page's link is not shown: %v %v", m.servers.form.signIn.link.Visible(), m.servers.form.signIn.link.URL)
 		}
-		return browser(u.String())
-	}
-
-	m.servers.ShowAdd()
-	f := m.servers.form
-	test.Type(f.name, "cloud")
-	f.kind.SetSelected(runsWeb)
-	test.Type(f.url, w.MCPURL)
-	test.Tap(f.testBtn)
-	f.work.Wait()
+	})
+	f := testCloud(m, w)
 	if want := "Sign in to cloud in your browser: mcptray waits for you here. If no browser page opened:"; shown != want {
 		t.Errorf("while signing in the form said %q, want %q", shown, want)
 	}
 	uitest.Sees(t, "the test, signed in", uitest.Seen(f.content), `re:label: It works: cloud offers \d+ tools?\. .* \{success\}`)
-	if f.signIn.Visible() {
+	if f.signIn.link.Visible() {
 		t.Error("the sign-in page's link is still shown")
 	}
 	test.Tap(f.saveBtn)
@@ -483,4 +471,48 @@ func TestSignInFromTheWindow(t *testing.T) {
 	if got := s.CallText(t, "cloud_echo", map[string]any{"text": "signed in"}); got != "signed in" {
 		t.Errorf("cloud_echo: %q", got)
 	}
+
+	// Signing in again, from the server's page.
+	fyne.DoAndWait(func() { m.servers.Show("cloud") })
+	d := m.servers.detail
+	shown = ""
+	signInWith(m, w, func(*url.URL) { shown = d.signIn.says.Text })
+	if !d.signInBtn.Visible() {
+		t.Fatal("a server on the web has no Sign in again button")
+	}
+	test.Tap(d.signInBtn)
+	d.work.Wait()
+	if want := "Sign in to cloud in your browser: mcptray waits for you here. If no browser page opened:"; shown != want {
+		t.Errorf("while signing in again the page said %q, want %q", shown, want)
+	}
+	if want := "Signed in to cloud, which offers 1 tool. mcptray uses the new sign-in from the server's next start."; d.signIn.says.Text != want {
+		t.Errorf("after signing in again: %q, want %q", d.signIn.says.Text, want)
+	}
+	if n := w.Counts().Opened; n != 2 {
+		t.Errorf("the sign-in page was opened %d times, want 2", n)
+	}
+}
+
+// signInWith has w's browser sign in when the window opens a sign-in
+// page, after seen sees what the window shows meanwhile.
+func signInWith(m *Manager, w *oauthtest.World, seen func(*url.URL)) {
+	browser := w.Browser(nil)
+	m.servers.openURL = func(u *url.URL) error {
+		// Once the window's fyne.Do has run.
+		fyne.DoAndWait(func() {})
+		seen(u)
+		return browser(u.String())
+	}
+}
+
+// testCloud tests, in the Add form, the server w protects as "cloud".
+func testCloud(m *Manager, w *oauthtest.World) *serverForm {
+	m.servers.ShowAdd()
+	f := m.servers.form
+	test.Type(f.name, "cloud")
+	f.kind.SetSelected(runsWeb)
+	test.Type(f.url, w.MCPURL)
+	test.Tap(f.testBtn)
+	f.work.Wait()
+	return f
 }

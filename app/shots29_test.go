@@ -71,7 +71,8 @@ func TestShotsIssue29(t *testing.T) {
 
 // TestShotsSignIn draws the Add form of a server behind a sign-in while
 // it waits for the person to sign in in their browser, and once signed
-// in, at 1366x768 in both themes. Only with MCPTRAY_SHOTS set.
+// in, then the server's page once signed in again, at 1366x768 in both
+// themes. Only with MCPTRAY_SHOTS set.
 func TestShotsSignIn(t *testing.T) {
 	if os.Getenv("MCPTRAY_SHOTS") == "" {
 		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
@@ -83,20 +84,16 @@ func TestShotsSignIn(t *testing.T) {
 			a.Settings().SetTheme(ui.ThemeVariant(v.Variant))
 			s := uitest.NewServed(t)
 			m := serversManager(t, a, s)
-			browser := w.Browser(nil)
-			m.servers.openURL = func(u *url.URL) error {
-				fyne.DoAndWait(func() {})
-				uitest.Capture(t, m.win, "29-signin-waiting-"+v.Name+".png")
-				return browser(u.String())
-			}
-			m.servers.ShowAdd()
-			f := m.servers.form
-			test.Type(f.name, "cloud")
-			f.kind.SetSelected(runsWeb)
-			test.Type(f.url, w.MCPURL)
-			test.Tap(f.testBtn)
-			f.work.Wait()
+			signInWith(m, w, func(*url.URL) { uitest.Capture(t, m.win, "29-signin-waiting-"+v.Name+".png") })
+			f := testCloud(m, w)
 			uitest.Capture(t, m.win, "29-signin-tested-"+v.Name+".png")
+			test.Tap(f.saveBtn)
+			f.work.Wait()
+			fyne.DoAndWait(func() { m.servers.Show("cloud") })
+			signInWith(m, w, func(*url.URL) {})
+			test.Tap(m.servers.detail.signInBtn)
+			m.servers.detail.work.Wait()
+			uitest.Capture(t, m.win, "29-signin-again-"+v.Name+".png")
 		})
 	}
 }

@@ -31,17 +31,7 @@ func TestDecodeOpenAPI3JSONAsKinDoes(t *testing.T) {
 		"components null":    []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"components":null}`),
 	}
 	for _, name := range []string{"petstore-3.0.yaml", "museum-3.1.yaml", "mistakes.yaml"} {
-		b, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := openapi3.NewLoader().LoadFromData(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if specs[name], err = json.Marshal(doc); err != nil {
-			t.Fatal(err)
-		}
+		specs[name] = testdataJSON(t, name)
 	}
 	for name, data := range specs {
 		want := &openapi3.T{}
@@ -94,4 +84,23 @@ func slimResponses(doc *openapi3.T) {
 			}
 		}
 	}
+}
+
+// testdataJSON is the spec testdata/name as JSON, as kin's loader reads
+// it.
+func testdataJSON(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

@@ -3,10 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
-
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // TestMarshalSchemaIsJSONMarshal: marshalSchema writes what json.Marshal
@@ -32,20 +29,8 @@ func TestMarshalSchemaIsJSONMarshal(t *testing.T) {
 	}
 	same(t, spec)
 	for _, name := range []string{"petstore-3.0.yaml", "museum-3.1.yaml", "mistakes.yaml", "uber-2.0.yaml"} {
-		b, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := openapi3.NewLoader().LoadFromData(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := json.Marshal(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var v any
-		if err := json.Unmarshal(j, &v); err != nil {
+		if err := json.Unmarshal(testdataJSON(t, name), &v); err != nil {
 			t.Fatal(err)
 		}
 		same(t, v)
