@@ -14,7 +14,7 @@ import (
 func TestMarshalSchemaIsJSONMarshal(t *testing.T) {
 	values := []any{
 		nil, true, false, "", "plain text", `quote " and \ backslash`, "<b>&amp;</b>", "a > b", "a & b", "x\x7f", "line\nbreak\ttab\x01",
-		"é, 日本, \u2028", "\xff invalid", 0.0, -0.0, 1.0, -42.0, 3.5, 1e-7, 1e20, 1e21, -1e21, 123456789012345678.0,
+		"é, 日本, \u2028", "\xff invalid", 0.0, math.Copysign(0, -1), 1.0, -42.0, 3.5, 1e-7, 1e20, 1e21, -1e21, 123456789012345678.0,
 		math.MaxFloat64, 7, -7, int64(9), uint64(10), float32(0.1), json.Number("12"), json.RawMessage(`{"b": 1}`),
 		[]string{"a", "<"}, []any{1.0, "x", nil, []any{}}, map[string]any{}, []any{},
 		map[string]any{"z": 1.0, "a": map[string]any{"<key>": "v", "é": []string{}}, "m": []any{map[string]any{"k": false}}},
