@@ -42,12 +42,14 @@ func Explain(u catalog.Upstream, c record.UpstreamChange, tools []catalog.Tool) 
 	lines := []string{fmt.Sprintf("%s (served as %s) changed:", c.Tool, approved.Name)}
 	part := func(what, was, is string) {
 		if was != is {
-			lines = append(lines, fmt.Sprintf("  %s was: %s", what, cut(was)), fmt.Sprintf("  %s now: %s", what, cut(is)))
+			lines = append(lines, wasNow(what, cut(was), cut(is))...)
 		}
 	}
 	part("title", approved.Title, now.Title)
 	part("description", approved.Description, now.Description)
-	part("input schema", compact(approved.InputSchema), compact(now.InputSchema))
+	if compact(approved.InputSchema) != compact(now.InputSchema) {
+		lines = append(lines, paramChanges(approved.InputSchema, now.InputSchema)...)
+	}
 	part("output schema", compact(approved.OutputSchema), compact(now.OutputSchema))
 	was, _ := json.Marshal(approved.Hints)
 	is, _ := json.Marshal(now.Hints)
