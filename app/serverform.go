@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +81,10 @@ type serverForm struct {
 	// prefixTyped: the person typed a prefix; until then it follows the
 	// name (NAME_).
 	prefixTyped bool
+	// editing is the stored server the form edits, nil for a new one:
+	// what the form does not show of it is kept.
+	editing *catalog.Upstream
+	title   *widget.Label
 	// tested is the definition last tested and the tools it offered; Save
 	// serves those when the form still says the same.
 	tested      *catalog.Upstream
@@ -147,11 +153,18 @@ func newServerForm(tab *ServersTab) *serverForm {
 	f.testBtn = widget.NewButtonWithIcon("Test", theme.MediaPlayIcon(), f.Test)
 	f.saveBtn = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), f.Save)
 	f.saveBtn.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", tab.showIdle)
+	cancel := widget.NewButton("Cancel", func() {
+		if f.editing != nil {
+			tab.Show(f.editing.Name)
+			return
+		}
+		tab.showIdle()
+	})
 
 	secretHint := "A value whose name looks like a credential (a token, a key, a password) is kept in the secret store, not in mcptray's database."
+	f.title = heading("Add a server")
 	f.body = container.NewVBox(
-		heading("Add a server"),
+		f.title,
 		ui.Hint("Another AI tool server (an MCP server) you use: mcptray serves its tools to your AI apps, each as you approved it, and holds back what the server changes until you approve that too."),
 		ui.Labelled("Name", f.name),
 		widget.NewLabel("How mcptray reaches it"),
@@ -173,32 +186,46 @@ func newServerForm(tab *ServersTab) *serverForm {
 // credential not in the secret store yet), or the problems that keep it
 // from being one.
 func (f *serverForm) definition() (catalog.Upstream, []string) {
-	u := catalog.Upstream{Name: strings.TrimSpace(f.name.Text), Start: startChoices.ValueOf(f.start.Selected)}
+	var u catalog.Upstream
+	if f.editing != nil {
+		u = *f.editing
+	}
+	u.Name, u.Start, u.Prefix = strings.TrimSpace(f.name.Text), startChoices.ValueOf(f.start.Selected), nil
 	if p := strings.TrimSpace(f.prefix.Text); p != u.Name+"_" {
 		u.Prefix = &p
 	}
 	var problems []string
 	if f.kind.Selected == runsWeb {
-		u.Remote = &catalog.UpstreamRemote{URL: strings.TrimSpace(f.url.Text)}
+		var r catalog.UpstreamRemote
+		if u.Remote != nil {
+			r = *u.Remote
+		}
+		r.URL, r.Transport = strings.TrimSpace(f.url.Text), ""
 		if f.sse.Checked {
-			u.Remote.Transport = catalog.UpstreamSSE
+			r.Transport = catalog.UpstreamSSE
 		}
 		var err error
-		if u.Remote.Headers, err = valueLines(f.headers.Text, ":"); err != nil {
+		if r.Headers, err = valueLines(f.headers.Text, ":"); err != nil {
 			problems = append(problems, "headers: "+err.Error())
 		}
+		u.Remote, u.Command = &r, nil
 	} else {
 		argv, err := actions.SplitCommandLine(strings.TrimSpace(f.command.Text))
 		if err != nil {
 			problems = append(problems, "command line: "+err.Error())
 		}
-		u.Command = &catalog.UpstreamCommand{Dir: strings.TrimSpace(f.dir.Text)}
-		for _, a := range argv {
-			u.Command.Argv = append(u.Command.Argv, string(a))
+		var c catalog.UpstreamCommand
+		if u.Command != nil {
+			c = *u.Command
 		}
-		if u.Command.Env, err = valueLines(f.env.Text, "="); err != nil {
+		c.Dir, c.Argv = strings.TrimSpace(f.dir.Text), nil
+		for _, a := range argv {
+			c.Argv = append(c.Argv, string(a))
+		}
+		if c.Env, err = valueLines(f.env.Text, "="); err != nil {
 			problems = append(problems, "environment: "+err.Error())
 		}
+		u.Command, u.Remote = &c, nil
 	}
 	for _, p := range mcpcore.ValidateUpstream(u) {
 		problems = append(problems, p.Message)
@@ -351,10 +378,12 @@ func (f *serverForm) showProblems(problems []string) bool {
 // since).
 func (f *serverForm) Save() {
 	u, problems := f.definition()
-	if _, err := f.tab.cfg.Store.Upstream(f.tab.life, u.Name); err == nil {
-		problems = append(problems, fmt.Sprintf("a server named %q exists already: pick another name", u.Name))
-	} else if !errors.Is(err, storage.ErrNotFound) {
-		problems = append(problems, err.Error())
+	if f.editing == nil {
+		if _, err := f.tab.cfg.Store.Upstream(f.tab.life, u.Name); err == nil {
+			problems = append(problems, fmt.Sprintf("a server named %q exists already: pick another name", u.Name))
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			problems = append(problems, err.Error())
+		}
 	}
 	if !f.showProblems(problems) {
 		return
@@ -373,11 +402,20 @@ func (f *serverForm) Save() {
 		if err != nil {
 			return err
 		}
-		if _, err := st.SaveUpstream(ctx, "", stored); err != nil {
+		was := ""
+		if f.editing != nil {
+			was = f.editing.Name
+		}
+		if _, err := st.SaveUpstream(ctx, was, stored); err != nil {
 			return err
 		}
 		if _, err := gateway.Sync(ctx, st, offeredTools(tools), u.Name); err != nil {
 			return err
+		}
+		if f.editing != nil {
+			// What the server offers differently now waits for the
+			// person's approval, as any change of a server's tools.
+			return nil
 		}
 		if _, err := gateway.Approve(ctx, st, u.Name, nil); err != nil {
 			// Stored all the same, with none of its tools served: they
@@ -443,4 +481,42 @@ func storeCredentials(ctx context.Context, sec *storage.Secrets, u catalog.Upstr
 		u.Remote = &r
 	}
 	return u, nil
+}
+
+// edit has the form edit the stored server u: its fields filled in, its
+// name fixed.
+func (f *serverForm) edit(u catalog.Upstream) {
+	f.editing = &u
+	f.title.SetText("Edit " + u.Name)
+	f.name.SetText(u.Name)
+	f.name.Disable()
+	f.prefixTyped = u.Prefix != nil
+	f.prefix.SetText(u.ToolPrefix())
+	ui.SelectKeeping(f.start, startChoices.LabelOf(u.Start))
+	switch {
+	case u.Remote != nil:
+		f.kind.SetSelected(runsWeb)
+		f.url.SetText(u.Remote.URL)
+		f.sse.SetChecked(u.Remote.Transport == catalog.UpstreamSSE)
+		f.headers.SetText(templateLines(u.Remote.Headers, ": "))
+	case u.Command != nil:
+		f.kind.SetSelected(runsProgram)
+		argv := make([]catalog.Template, len(u.Command.Argv))
+		for i, a := range u.Command.Argv {
+			argv[i] = catalog.Template(a)
+		}
+		f.command.SetText(actions.JoinCommandLine(argv))
+		f.dir.SetText(u.Command.Dir)
+		f.env.SetText(templateLines(u.Command.Env, "="))
+	}
+}
+
+// templateLines writes values a NAME, sep, value line each, by name: what
+// valueLines reads back.
+func templateLines(values map[string]catalog.Template, sep string) string {
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		lines = append(lines, k+sep+string(values[k]))
+	}
+	return strings.Join(lines, "\n")
 }

@@ -428,6 +428,17 @@ func (s *ServersTab) ShowAdd() {
 	s.setHost(s.form.content)
 }
 
+// ShowEdit opens the form on the stored server u, to change how it runs.
+func (s *ServersTab) ShowEdit(u catalog.Upstream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open, s.detail = "", nil
+	s.list.UnselectAll()
+	s.form = newServerForm(s)
+	s.form.edit(u)
+	s.setHost(s.form.content)
+}
+
 // serverDetail is the open server: how it runs, its changes waiting, its
 // tools, what it wrote on standard error, and Remove.
 type serverDetail struct {
@@ -471,6 +482,11 @@ func newServerDetail(tab *ServersTab, name string) *serverDetail {
 	d.how.Selectable = true
 	d.state = ui.WrapLabel("")
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), tab.readStatuses)
+	edit := widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() {
+		if d.shown != nil {
+			tab.ShowEdit(d.shown.u)
+		}
+	})
 	d.signInBtn = widget.NewButtonWithIcon("Sign in again…", theme.LoginIcon(), d.signInAgain)
 	d.signInBtn.Hide()
 	d.signIn = signInNote{says: ui.WrapLabel(""), link: widget.NewHyperlink("Open the sign-in page", nil)}
@@ -484,7 +500,7 @@ func newServerDetail(tab *ServersTab, name string) *serverDetail {
 	d.stderrScroll = container.NewScroll(container.NewPadded(d.stderr))
 	stderrBox := ui.MinHeight(220, ui.ChainWheel(d.stderrScroll))
 	d.body = container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(d.signInBtn, refresh), title),
+		container.NewBorder(nil, nil, nil, container.NewHBox(edit, d.signInBtn, refresh), title),
 		d.how, d.state, d.signIn.says, d.signIn.link,
 		d.changes,
 		heading("Its tools"),

@@ -516,3 +516,51 @@ func testCloud(m *Manager, w *oauthtest.World) *serverForm {
 	f.work.Wait()
 	return f
 }
+
+// TestEditAServer: a stored server's Edit… opens the form filled in with
+// how it runs, its name fixed; a changed command line and environment are
+// tested and saved, what the form does not show is kept, and the tools
+// approved stay served.
+func TestEditAServer(t *testing.T) {
+	bin := testutil.Upserver(t)
+	a := uitest.NewTestApp(t)
+	s := uitest.NewServed(t)
+	m := serversManager(t, a, s)
+	ctx := context.Background()
+	f := addServer(m, "up", bin, "UP_MODE=a")
+	test.Tap(f.saveBtn)
+	f.work.Wait()
+	u, err := s.St.Upstream(ctx, "up")
+	if err != nil {
+		t.Fatalf("Save stored nothing: %v (%s)", err, f.result.Text)
+	}
+	u.IdleStopMs = 12345
+	if _, err := s.St.SaveUpstream(ctx, "up", u); err != nil {
+		t.Fatal(err)
+	}
+
+	fyne.DoAndWait(func() { m.servers.Show("up") })
+	fyne.DoAndWait(m.servers.Reload)
+	test.Tap(labelledIn[*widget.Button](t, m.servers.detail.content, "Edit…"))
+	f = m.servers.form
+	if f.title.Text != "Edit up" || f.name.Text != "up" || !f.name.Disabled() || f.command.Text != bin || f.env.Text != "UP_MODE=a" || f.prefix.Text != "up_" {
+		t.Fatalf("the form, filled in: %q %q disabled %v, %q %q %q", f.title.Text, f.name.Text, f.name.Disabled(), f.command.Text, f.env.Text, f.prefix.Text)
+	}
+	f.command.SetText(bin + " -stderr 2")
+	f.env.SetText("UP_MODE=b\nUP_MORE=c")
+	test.Tap(f.saveBtn)
+	f.work.Wait()
+	got, err := s.St.Upstream(ctx, "up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Command.Argv, []string{bin, "-stderr", "2"}) || got.Command.Env["UP_MODE"] != "b" || got.Command.Env["UP_MORE"] != "c" || got.IdleStopMs != 12345 {
+		t.Errorf("saved: %+v %+v", got, got.Command)
+	}
+	if m.servers.open != "up" {
+		t.Errorf("after Save the tab shows %q, not the server", m.servers.open)
+	}
+	if got := s.CallText(t, "up_echo", map[string]any{"text": "still served"}); got != "still served" {
+		t.Errorf("up_echo: %q", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/ui"
@@ -18,8 +19,8 @@ import (
 // TestShotsIssue29 draws the Servers tab of issue 29's item 7 at 1366x768
 // in the dark and the light theme, for people to look at: the Add form
 // with a Test's result (and with a failure), a server with a change
-// waiting and what it wrote on standard error, and one of its tools in the
-// Tools tab. Only with MCPTRAY_SHOTS set.
+// waiting and what it wrote on standard error, its Edit form, and one of
+// its tools in the Tools tab. Only with MCPTRAY_SHOTS set.
 func TestShotsIssue29(t *testing.T) {
 	if os.Getenv("MCPTRAY_SHOTS") == "" {
 		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
@@ -58,6 +59,9 @@ func TestShotsIssue29(t *testing.T) {
 			uitest.Capture(t, m.win, "29-7-servers-"+v.Name+".png")
 			d.page.ScrollToBottom()
 			uitest.Capture(t, m.win, "29-7-servers-stderr-"+v.Name+".png")
+			test.Tap(labelledIn[*widget.Button](t, d.content, "Edit…"))
+			uitest.Capture(t, m.win, "29-7-edit-"+v.Name+".png")
+			fyne.DoAndWait(func() { m.servers.Show("notes") })
 
 			m.tabs.SelectIndex(0)
 			selectEntry(t, m.tools, "notes_echo")
