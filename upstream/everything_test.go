@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,47 +16,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var (
-	everythingOnce sync.Once
-	everythingCmd  []string // node and the server's entry script
-	everythingWhy  string   // why it is not there
-)
-
-// everything installs the pinned @modelcontextprotocol/server-everything
-// (scripts/everything-server.sh, npm's cache helper) once, skipping the
-// test when it cannot be (no npm, no network).
-func everything(t *testing.T) []string {
-	t.Helper()
-	testutil.Long(t, "installs and runs the reference MCP test server from npm")
-	everythingOnce.Do(func() {
-		if _, err := exec.LookPath("npm"); err != nil {
-			everythingWhy = "npm is not installed (make deps installs it)"
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "scripts", "everything-server.sh"))
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		lines := strings.Fields(string(out))
-		if err != nil || len(lines) != 2 {
-			everythingWhy = fmt.Sprintf("scripts/everything-server.sh could not install it (%v; is the network there?):\n%s", err, stderr.String())
-			return
-		}
-		everythingCmd = lines
-	})
-	if everythingCmd == nil {
-		t.Skip(everythingWhy)
-	}
-	return everythingCmd
-}
-
 // TestEverythingServer: the reference server of the TypeScript SDK, over
 // stdio and over its Streamable HTTP mode: its tools listed, a call, its
 // progress, a cancellation, and nothing left running.
 func TestEverythingServer(t *testing.T) {
-	argv := everything(t)
+	argv := testutil.NPMServers(t, testutil.Everything)[testutil.Everything]
 	t.Run("stdio", func(t *testing.T) {
 		u := catalog.Upstream{Name: "everything", Command: &catalog.UpstreamCommand{
 			Argv: append(argv, "stdio"),
