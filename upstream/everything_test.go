@@ -1,12 +1,8 @@
 package upstream
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -37,38 +33,8 @@ func TestEverythingServer(t *testing.T) {
 		}
 	})
 	t.Run("streamable HTTP", func(t *testing.T) {
-		port := testutil.FreePort(t)
-		cmd := exec.Command(argv[0], argv[1], "streamableHttp")
-		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-		listening := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			for sc.Scan() {
-				if strings.Contains(sc.Text(), "listening on port") {
-					close(listening)
-					break
-				}
-			}
-			for sc.Scan() {
-			}
-		}()
-		select {
-		case <-listening:
-		case <-time.After(testutil.Patience):
-			t.Fatal("the everything server never said it listens")
-		}
-		u := catalog.Upstream{Name: "everything", Remote: &catalog.UpstreamRemote{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}}
+		url := testutil.StartEverythingHTTP(t, argv)
+		u := catalog.Upstream{Name: "everything", Remote: &catalog.UpstreamRemote{URL: url}}
 		exerciseEverything(t, newManager(t, Config{}, u))
 	})
 }

@@ -1,8 +1,11 @@
 package testutil
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -90,4 +93,45 @@ func installNPMServers() {
 	for i, s := range all {
 		npmInstall.main[s] = lines[1+i]
 	}
+}
+
+// StartEverythingHTTP starts the everything server (argv from NPMServers)
+// in its Streamable HTTP mode on a free loopback port, waits for it to say
+// it listens, and returns its endpoint. It is killed when t ends.
+func StartEverythingHTTP(t testing.TB, argv []string) string {
+	t.Helper()
+	port := FreePort(t)
+	cmd := exec.Command(argv[0], append(argv[1:], "streamableHttp")...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting the everything server: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	listening := make(chan struct{})
+	said := &SyncBuffer{}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			fmt.Fprintln(said, sc.Text())
+			if strings.Contains(sc.Text(), "listening on port") {
+				close(listening)
+				break
+			}
+		}
+		// Keep reading, so that the server never blocks on a full pipe.
+		_, _ = io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case <-listening:
+	case <-time.After(Patience):
+		t.Fatalf("the everything server never said it listens; it said:\n%s", said)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 }
