@@ -72,7 +72,6 @@ func MeasureBigUpstream(ctx context.Context, bin, dir string, server []string, n
 	if err != nil {
 		return m, err
 	}
-	tools = nil // the bench's own copy need not live on
 	file, err := writeCatalog(cat, filepath.Join(dir, "big-upstream.json"))
 	if err != nil {
 		return m, err
