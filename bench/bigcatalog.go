@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
@@ -115,15 +113,8 @@ func MeasureBigCatalog(ctx context.Context, bin, dir string, n int) (BigCatalog,
 	if m.RSS, err = ProcessRSS(srv.cmd.Process.Pid); err != nil {
 		return m, err
 	}
-	listed := len(res.Tools)
-	for m.Pages = 1; res.NextCursor != ""; m.Pages++ {
-		if res, err = cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: res.NextCursor}); err != nil {
-			return m, fmt.Errorf("tools/list page %d: %w", m.Pages+1, err)
-		}
-		listed += len(res.Tools)
-	}
-	if listed != n {
-		return m, fmt.Errorf("tools/list: %d tools in %d pages, want %d", listed, m.Pages, n)
+	if m.Pages, err = listRest(ctx, cs, res, n); err != nil {
+		return m, err
 	}
 	if m.ListedRSS, err = ProcessRSS(srv.cmd.Process.Pid); err != nil {
 		return m, err

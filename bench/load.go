@@ -80,7 +80,13 @@ func Connect(ctx context.Context, endpoint string, hc *http.Client, era Era) (*m
 
 // CallEcho makes one tools/call of the echo tool and checks its result.
 func CallEcho(ctx context.Context, cs *mcp.ClientSession) error {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolName, Arguments: map[string]any{"text": EchoText}})
+	return callEchoNamed(ctx, cs, ToolName)
+}
+
+// callEchoNamed is CallEcho of the echo tool served as name (a fronted
+// server's, under its prefix).
+func callEchoNamed(ctx context.Context, cs *mcp.ClientSession, name string) error {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"text": EchoText}})
 	if err != nil {
 		return err
 	}

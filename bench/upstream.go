@@ -28,13 +28,18 @@ const (
 	upstreamRounds = 5
 )
 
-// UpstreamServeFlag makes mcpbench the upstream server of the measure:
-// go-sdk's server over stdio with the echo tool.
-const UpstreamServeFlag = "-upstream-stdio"
+// UpstreamServeFlag makes mcpbench the upstream server of the measures:
+// go-sdk's server over stdio with the echo tool, and with
+// UpstreamToolsFlag N, N generated tools more (BigUpstreamTools).
+const (
+	UpstreamServeFlag = "-upstream-stdio"
+	UpstreamToolsFlag = "-upstream-tools"
+)
 
-// ServeUpstream serves the echo tool over standard input and output until
-// the client ends.
-func ServeUpstream(ctx context.Context) error {
+// ServeUpstream serves the echo tool and tools more generated tools
+// (BigUpstreamTools) over standard input and output until the client
+// ends.
+func ServeUpstream(ctx context.Context, tools int) error {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bench-upstream", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: ToolName, Description: "Echoes its text argument."},
 		func(_ context.Context, _ *mcp.CallToolRequest, a struct {
@@ -42,7 +47,32 @@ func ServeUpstream(ctx context.Context) error {
 		}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}}, nil, nil
 		})
+	for _, t := range BigUpstreamTools(tools) {
+		srv.AddTool(t, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t.Name}}}, nil
+		})
+	}
 	return srv.Run(ctx, &mcp.StdioTransport{})
+}
+
+// pinnedCatalog is a catalog fronting u with tools (as u offers them)
+// approved: each served under u's prefix, pinned to its definition's hash,
+// as `mcptray upstream add --yes` leaves them.
+func pinnedCatalog(u catalog.Upstream, tools []*mcp.Tool) (*catalog.Catalog, error) {
+	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Upstreams: []catalog.Upstream{u}}
+	cat.Tools = make([]catalog.Tool, 0, len(tools))
+	for _, t := range tools {
+		h, err := gateway.DefinitionHash(t)
+		if err != nil {
+			return nil, err
+		}
+		tool, err := gateway.ToolFrom(u, t, h, nil)
+		if err != nil {
+			return nil, err
+		}
+		cat.Tools = append(cat.Tools, tool)
+	}
+	return cat, nil
 }
 
 // UpstreamOverhead is the measure: the p50 of each way, at one client.
@@ -64,17 +94,9 @@ func MeasureUpstreamOverhead(ctx context.Context, dir string, argv []string, cal
 	if err != nil {
 		return UpstreamOverhead{}, fmt.Errorf("the upstream server: %w", err)
 	}
-	cat := &catalog.Catalog{Format: catalog.CatalogFormat, Version: catalog.CatalogVersion, Upstreams: []catalog.Upstream{u}}
-	for _, t := range tools {
-		h, err := gateway.DefinitionHash(t)
-		if err != nil {
-			return UpstreamOverhead{}, err
-		}
-		tool, err := gateway.ToolFrom(u, t, h, nil)
-		if err != nil {
-			return UpstreamOverhead{}, err
-		}
-		cat.Tools = append(cat.Tools, tool)
+	cat, err := pinnedCatalog(u, tools)
+	if err != nil {
+		return UpstreamOverhead{}, err
 	}
 	ours, err := startOurs(ctx, dir, cat, true, logger)
 	if err != nil {

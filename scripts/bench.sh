@@ -4,7 +4,8 @@
 # 127.0.0.1, in both eras and with 1 and 8 concurrent clients; then the same
 # calls replayed in-process (server cost only); first, an idle `mcptray serve`
 # (context switches and CPU per second), a 10k-tool catalog (import, start,
-# first tools/list page, memory), `mcptray import-openapi` of a
+# first tools/list page, memory), the memory after listing 10,000 tools of a
+# server mcptray fronts, `mcptray import-openapi` of a
 # 10,000-operation spec (time, peak RSS) and a command printing its whole
 # output cap (the server's peak live heap during the call). See
 # bench/cmd/mcpbench. Last, the desktop app at rest in the tray against a
@@ -20,7 +21,7 @@
 #   BENCH_PROFILE_DIR (set: each server process writes DIR/<server>.pprof)
 #   BENCH_STRICT [0] (1: exit 1 when a configuration misses the target)
 #   BENCH_MCPTRAY_BIN [a headless mcptray built here; empty: skip idle, 10k tools and the import]
-#   BENCH_IDLE_WINDOW [30s]  BENCH_BIG [1]  BENCH_IMPORT [1]  BENCH_CALLMEM [1]
+#   BENCH_IDLE_WINDOW [30s]  BENCH_BIG [1]  BENCH_BIG_UPSTREAM [1]  BENCH_IMPORT [1]  BENCH_CALLMEM [1]
 #   BENCH_TRAY [1] (0: skip the tray app at rest)  BENCH_TRAY_WINDOW [20s]  BENCH_TRAY_SETTLE [5s]
 # Quick: BENCH_DURATION=1s BENCH_ROUNDS=1 scripts/bench.sh  (default run: ~3 min)
 set -euo pipefail

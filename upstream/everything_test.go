@@ -1,15 +1,9 @@
 package upstream
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,47 +12,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var (
-	everythingOnce sync.Once
-	everythingCmd  []string // node and the server's entry script
-	everythingWhy  string   // why it is not there
-)
-
-// everything installs the pinned @modelcontextprotocol/server-everything
-// (scripts/everything-server.sh, npm's cache helper) once, skipping the
-// test when it cannot be (no npm, no network).
-func everything(t *testing.T) []string {
-	t.Helper()
-	testutil.Long(t, "installs and runs the reference MCP test server from npm")
-	everythingOnce.Do(func() {
-		if _, err := exec.LookPath("npm"); err != nil {
-			everythingWhy = "npm is not installed (make deps installs it)"
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "scripts", "everything-server.sh"))
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		lines := strings.Fields(string(out))
-		if err != nil || len(lines) != 2 {
-			everythingWhy = fmt.Sprintf("scripts/everything-server.sh could not install it (%v; is the network there?):\n%s", err, stderr.String())
-			return
-		}
-		everythingCmd = lines
-	})
-	if everythingCmd == nil {
-		t.Skip(everythingWhy)
-	}
-	return everythingCmd
-}
-
 // TestEverythingServer: the reference server of the TypeScript SDK, over
 // stdio and over its Streamable HTTP mode: its tools listed, a call, its
 // progress, a cancellation, and nothing left running.
 func TestEverythingServer(t *testing.T) {
-	argv := everything(t)
+	argv := testutil.NPMServers(t, testutil.Everything)[testutil.Everything]
 	t.Run("stdio", func(t *testing.T) {
 		u := catalog.Upstream{Name: "everything", Command: &catalog.UpstreamCommand{
 			Argv: append(argv, "stdio"),
@@ -75,38 +33,8 @@ func TestEverythingServer(t *testing.T) {
 		}
 	})
 	t.Run("streamable HTTP", func(t *testing.T) {
-		port := testutil.FreePort(t)
-		cmd := exec.Command(argv[0], argv[1], "streamableHttp")
-		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-		stderr, err := cmd.StderrPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-		listening := make(chan struct{})
-		go func() {
-			sc := bufio.NewScanner(stderr)
-			for sc.Scan() {
-				if strings.Contains(sc.Text(), "listening on port") {
-					close(listening)
-					break
-				}
-			}
-			for sc.Scan() {
-			}
-		}()
-		select {
-		case <-listening:
-		case <-time.After(testutil.Patience):
-			t.Fatal("the everything server never said it listens")
-		}
-		u := catalog.Upstream{Name: "everything", Remote: &catalog.UpstreamRemote{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}}
+		url := testutil.StartEverythingHTTP(t, argv)
+		u := catalog.Upstream{Name: "everything", Remote: &catalog.UpstreamRemote{URL: url}}
 		exerciseEverything(t, newManager(t, Config{}, u))
 	})
 }

@@ -53,6 +53,7 @@ func (s *server) client() *mcp.Client {
 		opts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "mcptray", Version: cfg.Version}, opts)
+	c.AddSendingMiddleware(compactSchemas)
 	c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch {

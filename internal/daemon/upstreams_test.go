@@ -288,13 +288,20 @@ func TestUpstreamPromptsAndResources(t *testing.T) {
 // protocol version ("" for the newest).
 func frontApproved(ctx context.Context, t *testing.T, d *Daemon, token string, u catalog.Upstream) func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
+	return frontApprovedOnce(ctx, t, d, token, u, 8)
+}
+
+// frontApprovedOnce is frontApproved of any server u (started with d),
+// whose tools are approved once at least tools of them wait for approval.
+func frontApprovedOnce(ctx context.Context, t *testing.T, d *Daemon, token string, u catalog.Upstream, tools int) func(opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
 	st := d.Store()
 	if _, err := st.SaveUpstream(ctx, "", u); err != nil {
 		t.Fatal(err)
 	}
-	testutil.Eventually(t, "the server's tools to wait for approval", func() bool {
+	testutil.Eventually(t, u.Name+"'s tools to wait for approval", func() bool {
 		cs, err := st.UpstreamChanges(ctx, u.Name)
-		return err == nil && len(cs) >= 8
+		return err == nil && len(cs) >= tools
 	})
 	if _, err := gateway.Approve(ctx, st, u.Name, nil); err != nil {
 		t.Fatal(err)

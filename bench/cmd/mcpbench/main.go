@@ -81,6 +81,10 @@ Environment (defaults in brackets):
                    BENCH_ROUNDS x BENCH_DURATION each; scripts/bench.sh sets it
                    [unset: skip]
   BENCH_BIG        measure the 10k-tool catalog: 1 or 0 [1]
+  BENCH_BIG_UPSTREAM  with BENCH_MCPTRAY_BIN, measure its serve fronting a
+                   server (this program, over stdio) of 10,000 tools, all
+                   approved: the server's RSS after a client listed them all,
+                   every page: 1 or 0 [1]
   BENCH_IMPORT     measure the 10,000-operation OpenAPI import: 1 or 0 [1]
   BENCH_CALLMEM    measure a call of a command printing its whole output cap
                    (16 MiB): the server's peak live heap, in each era: 1 or 0 [1]
@@ -108,7 +112,8 @@ func main() {
 	serve := flag.String("serve", "", "internal: serve this server (bare, ours, ours-noauth, ours-quietlog) and print its endpoint")
 	cpuprofile := flag.String("cpuprofile", "", "internal: with -serve, write a CPU profile here")
 	printBytes := flag.Int("print-bytes", 0, "internal: print this many bytes of text and exit (the command bench.CallMemTool runs)")
-	upstreamServe := flag.Bool(strings.TrimPrefix(bench.UpstreamServeFlag, "-"), false, "internal: serve the echo tool over stdio (the upstream server of BENCH_UPSTREAM)")
+	upstreamServe := flag.Bool(strings.TrimPrefix(bench.UpstreamServeFlag, "-"), false, "internal: serve the echo tool over stdio (the upstream server of BENCH_UPSTREAM and BENCH_BIG_UPSTREAM)")
+	upstreamTools := flag.Int(strings.TrimPrefix(bench.UpstreamToolsFlag, "-"), 0, "internal: with -upstream-stdio, serve this many generated tools more (BENCH_BIG_UPSTREAM)")
 	flag.Usage = func() { fmt.Fprint(os.Stderr, usage) }
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -117,7 +122,7 @@ func main() {
 	if *printBytes > 0 {
 		err = bench.PrintText(os.Stdout, *printBytes)
 	} else if *upstreamServe {
-		err = bench.ServeUpstream(ctx)
+		err = bench.ServeUpstream(ctx, *upstreamTools)
 	} else if *serve != "" {
 		err = child(ctx, *serve, *cpuprofile)
 	} else {
@@ -147,6 +152,7 @@ type config struct {
 	baselineBin          string
 	idleWindow           time.Duration
 	big                  bool
+	bigUpstream          bool
 	specImport           bool
 	upstream             bool
 	callMem              bool
@@ -247,6 +253,7 @@ func loadConfig() (config, error) {
 	// so that the window holds one of them wherever it starts.
 	c.idleWindow = dur("BENCH_IDLE_WINDOW", storage.DefaultSafetyPollInterval)
 	c.big = c.mcptrayBin != "" && os.Getenv("BENCH_BIG") != "0"
+	c.bigUpstream = c.mcptrayBin != "" && os.Getenv("BENCH_BIG_UPSTREAM") != "0"
 	c.specImport = c.mcptrayBin != "" && os.Getenv("BENCH_IMPORT") != "0"
 	c.callMem = os.Getenv("BENCH_CALLMEM") != "0"
 	c.upstream = os.Getenv("BENCH_UPSTREAM") != "0"
@@ -300,6 +307,9 @@ func run(ctx context.Context) error {
 	if cfg.big {
 		total += 10 * time.Second
 	}
+	if cfg.bigUpstream {
+		total += 20 * time.Second
+	}
 	if cfg.specImport {
 		total += 10 * time.Second // when it meets its target
 	}
@@ -349,6 +359,13 @@ func run(ctx context.Context) error {
 			return fmt.Errorf("big catalog measurement: %w", err)
 		}
 		big = &m
+	}
+	var bigUp *bench.BigUpstream
+	if cfg.bigUpstream {
+		fmt.Printf("==> %s serve fronting a server of %d tools over stdio, all approved: every tools/list page\n", cfg.mcptrayBin, bench.BigCatalogTools)
+		if bigUp, err = measureBigUpstream(ctx, cfg.mcptrayBin, tmp); err != nil {
+			return fmt.Errorf("big upstream measurement: %w", err)
+		}
 	}
 	var specImport *bench.SpecImport
 	if cfg.specImport {
@@ -459,6 +476,11 @@ func run(ctx context.Context) error {
 		fmt.Print(v)
 		fail = fail || !ok
 	}
+	if bigUp != nil {
+		v, ok := bigUpstreamVerdict(*bigUp)
+		fmt.Println(v)
+		fail = fail || !ok
+	}
 	if specImport != nil {
 		v, ok := specImportVerdicts(*specImport)
 		fmt.Print(v)
@@ -533,6 +555,28 @@ func bigVerdicts(m bench.BigCatalog) (string, bool) {
 		passFail(pageOK), m.Tools, fmtDur(m.FirstPage), bench.FirstPageTarget, fmtDur(m.Start),
 		passFail(rssOK), m.Tools, m.RSS>>20, bench.BigRSSTarget>>20,
 		passFail(listedOK), m.Tools, m.ListedRSS>>20, m.Pages, bench.BigListedRSSTarget>>20), importOK && pageOK && rssOK && listedOK
+}
+
+// measureBigUpstream runs this program as the fronted server of many
+// tools.
+func measureBigUpstream(ctx context.Context, mcptray, tmp string) (*bench.BigUpstream, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	m, err := bench.MeasureBigUpstream(ctx, mcptray, tmp, []string{self}, bench.BigCatalogTools)
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// bigUpstreamVerdict is mcptray's memory after listing a fronted server's
+// tools against the own tools' target.
+func bigUpstreamVerdict(m bench.BigUpstream) (string, bool) {
+	ok := m.ListedRSS <= bench.BigListedRSSTarget
+	return fmt.Sprintf("%s %d upstream tools: server RSS %d MB after a client listed them all, %d pages (target <= %d MB)",
+		passFail(ok), m.Tools, m.ListedRSS>>20, m.Pages, bench.BigListedRSSTarget>>20), ok
 }
 
 // specImportVerdicts prints the OpenAPI import's time and peak memory
