@@ -518,9 +518,12 @@ func TestUpstreamResourceSubscriptions(t *testing.T) {
 		cs := connect(&mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			updated <- r.Params.URI
 		}}, version)
-		testutil.Eventually(t, "the server's resource served", func() bool {
-			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-			return err == nil
+		testutil.Eventually(t, "the server's resource and up_echo served", func() bool {
+			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
+				return false
+			}
+			res, err := cs.ListTools(ctx, nil)
+			return err == nil && slices.Contains(toolNames(res.Tools), "up_echo")
 		})
 		// On 2026-07-28 a subscription is a listen stream, open until
 		// Unsubscribe.
