@@ -3,10 +3,9 @@
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
 // list, start a child process and ask the client (echoing "touch" says
-// the resource changed), two prompts (one
-// asking the client), a resource, and a resource
-// template that reads an environment variable, whose arguments it
-// completes.
+// the resource changed), two prompts (one asking the client), a resource,
+// and a resource template that reads an environment variable, whose
+// arguments it completes. It writes each call on standard error.
 package main
 
 import (
@@ -128,6 +127,16 @@ func newServer() *mcp.Server {
 		// go-sdk keeps the subscribers; these only accept them.
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
+	// Each call is written on standard error (which mcptray keeps), so that
+	// a test can tell whether a call reached the server at all.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if c, ok := req.(*mcp.CallToolRequest); ok {
+				fmt.Fprintf(os.Stderr, "called %s %s\n", c.Params.Name, c.Params.Arguments)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "says text back"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
 			if a.Text == "touch" {
