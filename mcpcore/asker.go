@@ -35,6 +35,10 @@ type Question struct {
 	ToolTitle string         `json:"toolTitle,omitempty"`
 	Arguments string         `json:"arguments"`
 	Hints     *catalog.Hints `json:"hints,omitempty"`
+	// Server, for a tool of another MCP server mcptray fronts, is that
+	// server's name as the person gave it: the tool's name only shows its
+	// prefix, which may be another word, or none.
+	Server string `json:"server,omitempty"`
 	// TaskID is set when the call runs as a task.
 	TaskID string `json:"taskId,omitempty"`
 	// Key and Kind (approval, form or url) identify the step; Message is its
@@ -118,6 +122,9 @@ func (e *Engine) clientFallback() bool {
 // deskCall is what the desktop is told about the call a question is for.
 type deskCall struct {
 	client, token, tool, taskID string
+	// server names the server an upstream tool belongs to ("" for
+	// mcptray's own tools).
+	server string
 	// title is the tool's title for people ("" when it has none).
 	title string
 	hints *catalog.Hints
@@ -225,7 +232,7 @@ func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s catalog
 		return Answer{}, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
 	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
-		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
+		Server: c.server, TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
 	if s.Kind == catalog.StepApproval {
 		if q.Runs, err = actions.Describe(c.def.Action, data); err != nil {
 			return Answer{}, fmt.Errorf("input step %q: saying what %q will run: %w", s.Key, c.tool, err)

@@ -69,6 +69,9 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 	principal := principalOf(req.Extra)
 	c.desk = deskCall{client: clientName(req), token: principal, tool: t.Name, title: t.Title, hints: t.Hints, args: c.data.Args,
 		def: t, approved: callRecordOf(ctx).addApproval}
+	if up := t.Action.Upstream; up != nil {
+		c.desk.server = up.Server
+	}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
 	// one round and gets the next, until none is left; a 2025-11-25
