@@ -180,6 +180,14 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []catalog.Inp
 	for _, round := range roundsOf(steps) {
 		for _, s := range inRound(steps, round) {
 			data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
+			if acceptedOnDesktop(data.Inputs[s.Key]) {
+				// Answered in an earlier request of this call (an upstream
+				// call's rounds, deskpass.go).
+				if s.Kind == catalog.StepApproval {
+					c.record(s.Key + ": allowed earlier in this call")
+				}
+				continue
+			}
 			var key record.ApprovalKey
 			if s.Kind == catalog.StepApproval {
 				var err error
@@ -332,6 +340,28 @@ func clientInputs(inputs map[string]any) map[string]any {
 			continue
 		}
 		out[k] = v
+	}
+	return out
+}
+
+// acceptedOnDesktop reports whether answer is a step's accepted on the
+// desktop.
+func acceptedOnDesktop(answer any) bool {
+	ans, ok := answer.(map[string]any)
+	return ok && ans["by"] == catalog.AnsweredByDesktop && ans["action"] == "accept"
+}
+
+// onDesktop are the answers of steps accepted on the desktop in inputs,
+// by key; nil when there is none.
+func onDesktop(steps []catalog.InputStep, inputs map[string]any) map[string]any {
+	var out map[string]any
+	for _, s := range steps {
+		if acceptedOnDesktop(inputs[s.Key]) {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[s.Key] = inputs[s.Key]
+		}
 	}
 	return out
 }

@@ -98,9 +98,13 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 		// tool's.
 		var caps any
 		caps, c.deskForms = e.withDesktopForms(clientCapabilities(req.Params.GetMeta(), req.ClientCapabilities()))
-		if c.data.Round, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
+		var desk map[string]any
+		if c.data.Round, desk, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
 			return nil, nil, err
 		}
+		// This request goes on a call the person answered on the desktop
+		// already, in its first request: they are not asked again.
+		c.data.Inputs = mergeInputs(c.data.Inputs, desk)
 	}
 
 	if !asTask {
