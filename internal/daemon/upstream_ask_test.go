@@ -196,7 +196,7 @@ func frontAskFirst(ctx context.Context, t *testing.T) (d *Daemon, person *desk, 
 	d = start(t, cfg)
 	st := d.Store()
 	frontApproved(ctx, t, d, "", catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Command: &catalog.UpstreamCommand{Argv: []string{bin}}})
+		Command: &catalog.UpstreamCommand{Argv: []string{bin, "-calls"}}})
 	for _, name := range []string{"up_ask", "up_echo"} {
 		tool, err := st.Tool(ctx, name)
 		if err != nil {
