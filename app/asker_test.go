@@ -542,3 +542,32 @@ func TestAnApprovalShowsWhatRunsAndHiddenText(t *testing.T) {
 		t.Fatalf("deny: %+v, %v", ans, err)
 	}
 }
+
+// TestAnApprovalNamesTheServer: the approval of a tool of another server
+// mcptray fronts names the server, by the name the person gave it, beside
+// the arguments, in both themes (drawn as approval-server-THEME.png).
+func TestAnApprovalNamesTheServer(t *testing.T) {
+	for _, v := range uitest.Variants {
+		t.Run(v.Name, func(t *testing.T) {
+			app := uitest.NewRecordingApp(t)
+			app.Settings().SetTheme(ui.ThemeVariant(v.Variant))
+			a := NewAsker(app)
+			q := mcpcore.Question{Client: "claude-desktop", Token: "laptop", Tool: "gh_create_issue", Server: "github",
+				Arguments: "{\n  \"repo\": \"me/notes\",\n  \"title\": \"Typo on the front page\"\n}",
+				Key:       "approval", Kind: catalog.StepApproval, Message: `Allow the AI app to run "gh_create_issue"?`,
+				Runs: `Calls the tool "create_issue" of the server "github", passing on what the AI app sends`}
+			call := ask(t.Context(), a, q)
+			p := shownQuestion(t, a, "gh_create_issue")
+			inUI(a, func() {
+				uitest.Capture(t, p.win, "approval-server-"+v.Name+".png")
+				uitest.Sees(t, "the approval window", uitest.SeenIn(p.win.Canvas()),
+					"label: Tool", "label: gh_create_issue", "label: Server", "label: github",
+					"label: What will run, if you allow it", "label: "+q.Runs,
+					"label: What the AI app sends the tool", "label: "+q.Arguments)
+				uitest.Fits(t, p.win)
+			})
+			test.Tap(p.approval.deny)
+			_, _ = call.wait(t)
+		})
+	}
+}

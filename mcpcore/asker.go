@@ -35,6 +35,10 @@ type Question struct {
 	ToolTitle string         `json:"toolTitle,omitempty"`
 	Arguments string         `json:"arguments"`
 	Hints     *catalog.Hints `json:"hints,omitempty"`
+	// Server, for a tool of another MCP server mcptray fronts, is that
+	// server's name as the person gave it: the tool's name only shows its
+	// prefix, which may be another word, or none.
+	Server string `json:"server,omitempty"`
 	// TaskID is set when the call runs as a task.
 	TaskID string `json:"taskId,omitempty"`
 	// Key and Kind (approval, form or url) identify the step; Message is its
@@ -118,6 +122,9 @@ func (e *Engine) clientFallback() bool {
 // deskCall is what the desktop is told about the call a question is for.
 type deskCall struct {
 	client, token, tool, taskID string
+	// server names the server an upstream tool belongs to ("" for
+	// mcptray's own tools).
+	server string
 	// title is the tool's title for people ("" when it has none).
 	title string
 	hints *catalog.Hints
@@ -173,6 +180,14 @@ func (e *Engine) askDesktop(ctx context.Context, c deskCall, steps []catalog.Inp
 	for _, round := range roundsOf(steps) {
 		for _, s := range inRound(steps, round) {
 			data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
+			if acceptedOnDesktop(data.Inputs[s.Key]) {
+				// Answered in an earlier request of this call (an upstream
+				// call's rounds, deskpass.go).
+				if s.Kind == catalog.StepApproval {
+					c.record(s.Key + ": allowed earlier in this call")
+				}
+				continue
+			}
 			var key record.ApprovalKey
 			if s.Kind == catalog.StepApproval {
 				var err error
@@ -225,7 +240,7 @@ func (e *Engine) askStep(ctx context.Context, asker Asker, c deskCall, s catalog
 		return Answer{}, fmt.Errorf("input step %q message: %w", s.Key, err)
 	}
 	q := Question{Client: c.client, Token: c.token, Tool: c.tool, ToolTitle: c.title, Arguments: data.Redact(args), Hints: c.hints,
-		TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
+		Server: c.server, TaskID: c.taskID, Key: s.Key, Kind: s.Kind, Message: data.Redact(msg), Schema: s.Schema}
 	if s.Kind == catalog.StepApproval {
 		if q.Runs, err = actions.Describe(c.def.Action, data); err != nil {
 			return Answer{}, fmt.Errorf("input step %q: saying what %q will run: %w", s.Key, c.tool, err)
@@ -325,6 +340,28 @@ func clientInputs(inputs map[string]any) map[string]any {
 			continue
 		}
 		out[k] = v
+	}
+	return out
+}
+
+// acceptedOnDesktop reports whether answer is a step's accepted on the
+// desktop.
+func acceptedOnDesktop(answer any) bool {
+	ans, ok := answer.(map[string]any)
+	return ok && ans["by"] == catalog.AnsweredByDesktop && ans["action"] == "accept"
+}
+
+// onDesktop are the answers of steps accepted on the desktop in inputs,
+// by key; nil when there is none.
+func onDesktop(steps []catalog.InputStep, inputs map[string]any) map[string]any {
+	var out map[string]any
+	for _, s := range steps {
+		if acceptedOnDesktop(inputs[s.Key]) {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[s.Key] = inputs[s.Key]
+		}
 	}
 	return out
 }

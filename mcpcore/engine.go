@@ -110,6 +110,9 @@ type Engine struct {
 	// remember holds the approvals allowed until mcptray restarts, and
 	// who listens for changes of any remembered approval (approvals.go).
 	remember remembered
+	// passes let the next request of an upstream call through with the
+	// desktop's answers of its first (deskpass.go).
+	passes deskPasses
 	// held are the streams and sessions client tokens hold open
 	// (streams.go); calls counts each token's calls in flight (limits.go).
 	held  holdings

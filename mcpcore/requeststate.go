@@ -37,7 +37,12 @@ type roundState struct {
 	// the requestState the server sent with its questions.
 	Upstream      bool   `json:"u,omitempty"`
 	UpstreamState string `json:"us,omitempty"`
-	Expires       int64  `json:"e"`
+	// Desk are the answers the person gave on the desktop in an upstream
+	// call's first request, good for the next request only if it holds
+	// Pass (deskpass.go).
+	Desk    map[string]json.RawMessage `json:"d,omitempty"`
+	Pass    string                     `json:"p,omitempty"`
+	Expires int64                      `json:"e"`
 }
 
 // sealer seals and opens requestState with AES-256-GCM. The additional data

@@ -69,6 +69,9 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 	principal := principalOf(req.Extra)
 	c.desk = deskCall{client: clientName(req), token: principal, tool: t.Name, title: t.Title, hints: t.Hints, args: c.data.Args,
 		def: t, approved: callRecordOf(ctx).addApproval}
+	if up := t.Action.Upstream; up != nil {
+		c.desk.server = up.Server
+	}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
 	// one round and gets the next, until none is left; a 2025-11-25
@@ -95,9 +98,13 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 		// tool's.
 		var caps any
 		caps, c.deskForms = e.withDesktopForms(clientCapabilities(req.Params.GetMeta(), req.ClientCapabilities()))
-		if c.data.Round, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
+		var desk map[string]any
+		if c.data.Round, desk, err = e.upstreamRound(c.bind, caps, req.Params.InputResponses, req.Params.RequestState, len(plan.client) > 0); err != nil {
 			return nil, nil, err
 		}
+		// This request goes on a call the person answered on the desktop
+		// already, in its first request: they are not asked again.
+		c.data.Inputs = mergeInputs(c.data.Inputs, desk)
 	}
 
 	if !asTask {

@@ -69,7 +69,7 @@ func (e *Engine) answerFormsOnDesktop(ctx context.Context, c *toolCall, res *mcp
 				return nil, nil, fmt.Errorf("the server %q asked for a form mcptray cannot show: %w", server, err)
 			}
 			q := Question{Client: c.desk.client, Token: c.desk.token, Tool: c.desk.tool, ToolTitle: c.desk.title,
-				Arguments: c.data.Redact(string(args)), Hints: c.desk.hints, TaskID: c.desk.taskID, Key: key,
+				Arguments: c.data.Redact(string(args)), Hints: c.desk.hints, Server: server, TaskID: c.desk.taskID, Key: key,
 				Kind: catalog.StepForm, Message: c.data.Redact(p.Message), Schema: schema}
 			ans, err := e.askInTime(ctx, e.opts.Asker, q)
 			switch {

@@ -37,25 +37,30 @@ const maxUpstreamRounds = 10
 // session's), and, when the request answers the server's last round, the
 // answers and the server's state out of the sealed requestState. own says
 // whether the entry has client steps of mcptray's, whose answers a request
-// without a state carries instead.
-func (e *Engine) upstreamRound(bind binding, caps any, responses mcp.InputResponseMap, state string, own bool) (*actions.UpstreamRound, error) {
-	round := &actions.UpstreamRound{Capabilities: caps}
+// without a state carries instead. desk are the answers the person gave
+// on the desktop earlier in this call, when the state carries a pass not
+// used yet (deskpass.go); nil otherwise, and the person is asked.
+func (e *Engine) upstreamRound(bind binding, caps any, responses mcp.InputResponseMap, state string, own bool) (round *actions.UpstreamRound, desk map[string]any, err error) {
+	round = &actions.UpstreamRound{Capabilities: caps}
 	if state == "" {
 		if !own {
 			// A client may answer a round it was never asked (extra keys
 			// are the server's to ignore).
 			round.Responses = responses
 		}
-		return round, nil
+		return round, nil, nil
 	}
 	st, err := e.openRoundState(bind, state)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st.Upstream {
 		round.Responses, round.State = responses, st.UpstreamState
+		if st.Pass != "" && e.passes.redeem(st.Pass) {
+			desk = decodeAnswers(st.Desk)
+		}
 	}
-	return round, nil
+	return round, desk, nil
 }
 
 // clientCapabilities is the value of the _meta clientCapabilities to send
@@ -84,18 +89,35 @@ func clientCapabilities(meta mcp.Meta, caps *mcp.ClientCapabilities) any {
 }
 
 // sealUpstream is the requestState of a round that passes a server's
-// questions on: the answers to the entry's own steps, and the server's
-// state.
-func (e *Engine) sealUpstream(bind binding, answers map[string]any, serverState string) (string, error) {
-	st := roundState{Answers: map[string]json.RawMessage{}, Upstream: true, UpstreamState: serverState}
+// questions on: the answers to the entry's own steps, the server's state,
+// and the answers the person gave on the desktop (desk) with a pass for
+// the next request (deskpass.go).
+func (e *Engine) sealUpstream(bind binding, answers, desk map[string]any, serverState string) (string, error) {
+	st := roundState{Upstream: true, UpstreamState: serverState}
+	var err error
+	if st.Answers, err = encodeAnswers(answers); err != nil {
+		return "", err
+	}
+	if len(desk) > 0 {
+		if st.Desk, err = encodeAnswers(desk); err != nil {
+			return "", err
+		}
+		st.Pass = e.passes.issue(e.currentSettings().RequestStateTTL())
+	}
+	return e.sealRoundState(bind, st)
+}
+
+// encodeAnswers keeps answers as JSON, to seal them.
+func encodeAnswers(answers map[string]any) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(answers))
 	for k, v := range answers {
 		b, err := json.Marshal(v)
 		if err != nil {
-			return "", err
+			return nil, fmt.Errorf("keeping the answer to %q: %w", k, err)
 		}
-		st.Answers[k] = b
+		out[k] = b
 	}
-	return e.sealRoundState(bind, st)
+	return out, nil
 }
 
 // answerOnSession asks a 2025-11-25 session's client each round the server
@@ -130,7 +152,7 @@ func (e *Engine) passUpstreamInput(ctx context.Context, c *toolCall, res *mcp.Ca
 		return errorResult(fmt.Sprintf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", server)), nil, nil
 	}
 	if !isLegacy(c.req.Session) {
-		sealed, err := e.sealUpstream(c.bind, c.answers, res.RequestState)
+		sealed, err := e.sealUpstream(c.bind, c.answers, onDesktop(c.plan.desktop, c.data.Inputs), res.RequestState)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -53,7 +53,9 @@ func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, req *mcp.
 	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
 	params := req.Params
 	bind := binding{Method: "prompts/get", Name: p.Name, Arguments: params.Arguments, Principal: principalOf(req.Extra)}
-	round, err := e.upstreamRound(bind, clientCapabilities(params.GetMeta(), req.ClientCapabilities()), params.InputResponses, params.RequestState, false)
+	// A prompt has no desktop questions: no answers of the desktop ride
+	// along.
+	round, _, err := e.upstreamRound(bind, clientCapabilities(params.GetMeta(), req.ClientCapabilities()), params.InputResponses, params.RequestState, false)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +72,7 @@ func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, req *mcp.
 	case err != nil || reqs == nil:
 		return res, err
 	case !isLegacy(req.Session):
-		sealed, err := e.sealUpstream(bind, nil, state)
+		sealed, err := e.sealUpstream(bind, nil, nil, state)
 		if err != nil {
 			return nil, err
 		}

@@ -81,6 +81,12 @@ func Header(q mcpcore.Question, title string) fyne.CanvasObject {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	info := container.New(layout.NewFormLayout(), key("AI app"), WrapLabel(clientName(q)), key("Tool"), WrapLabel(toolLine(q)))
+	if q.Server != "" {
+		// A tool of another server: its name as the person gave it,
+		// which the tool's name may not show (another prefix, or none).
+		info.Add(key("Server"))
+		info.Add(WrapLabel(Shown(q.Server)))
+	}
 	if q.TaskID != "" {
 		info.Add(key("Runs"))
 		info.Add(WrapLabel("in the background, as task " + shortID(q.TaskID)))

@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,33 +12,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// formAsker fills in every form on the desktop with name Grace, and
-// keeps the questions.
-type formAsker struct {
-	mu        sync.Mutex
-	questions []mcpcore.Question
-}
-
-func (f *formAsker) Ask(_ context.Context, q mcpcore.Question) (mcpcore.Answer, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.questions = append(f.questions, q)
-	return mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}, nil
-}
-
-func (f *formAsker) asked() []mcpcore.Question {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]mcpcore.Question(nil), f.questions...)
-}
-
 // TestUpstreamFormOnTheDesktop: a server's form during a call from an AI
 // app that shows no forms is filled in at the computer, in either
 // revision, and the call goes on with the answer; an app that shows forms
 // is asked itself (TestUpstreamQuestionsPassedOn), the desktop not.
 func TestUpstreamFormOnTheDesktop(t *testing.T) {
 	bin := testutil.Upserver(t)
-	asker := &formAsker{}
+	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
 	cfg := testConfig(t.TempDir())
 	cfg.Asker = asker
 	d := start(t, cfg)
@@ -67,7 +46,7 @@ func TestUpstreamFormOnTheDesktop(t *testing.T) {
 		}
 		q := qs[i]
 		var schema map[string]any
-		if q.Kind != catalog.StepForm || q.Message != "Who are you?" || q.Tool != "up_ask" || json.Unmarshal(q.Schema, &schema) != nil || schema["properties"] == nil {
+		if q.Kind != catalog.StepForm || q.Message != "Who are you?" || q.Tool != "up_ask" || q.Server != "up" || json.Unmarshal(q.Schema, &schema) != nil || schema["properties"] == nil {
 			t.Errorf("protocol %q: the desktop's question: %+v", version, q)
 		}
 	}

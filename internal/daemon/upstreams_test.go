@@ -19,10 +19,7 @@ import (
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/gateway"
 	"github.com/mcptray/mcptray/internal/testutil"
-	"github.com/mcptray/mcptray/mcpcore"
-	"github.com/mcptray/mcptray/record"
 	"github.com/mcptray/mcptray/storage"
-	"github.com/mcptray/mcptray/upstream"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -128,105 +125,6 @@ func TestUpstreamServedAndPinned(t *testing.T) {
 		return false
 	})
 }
-
-// recordingAsker allows every approval until revoked, and keeps the
-// questions it was asked.
-type recordingAsker struct {
-	mu        sync.Mutex
-	questions []mcpcore.Question
-}
-
-func (r *recordingAsker) Ask(_ context.Context, q mcpcore.Question) (mcpcore.Answer, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.questions = append(r.questions, q)
-	return mcpcore.Answer{Action: "accept", Remember: record.RememberUntilRevoked}, nil
-}
-
-func (r *recordingAsker) asked() []mcpcore.Question {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.questions)
-}
-
-// TestUpstreamApprovalBoundToDefinition: "ask me first" on a server's
-// tool asks on the desktop, naming the server and showing the arguments;
-// "allow until I revoke it" then holds — until the server changes the
-// tool and the person approves the change: the next call asks again.
-func TestUpstreamApprovalBoundToDefinition(t *testing.T) {
-	bin := testutil.Upserver(t)
-	asker := &recordingAsker{}
-	cfg := testConfig(t.TempDir())
-	cfg.Asker = asker
-	d := start(t, cfg)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	st := d.Store()
-	token, err := st.CreateToken(ctx, "test", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := st.SaveUpstream(ctx, "", catalog.Upstream{Name: "up", Command: &catalog.UpstreamCommand{Argv: []string{bin}}}); err != nil {
-		t.Fatal(err)
-	}
-	tools, err := upstream.Test(ctx, catalog.Upstream{Name: "up", Command: &catalog.UpstreamCommand{Argv: []string{bin}}}, upstream.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gateway.Sync(ctx, st, fixed(tools), "up"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := gateway.Approve(ctx, st, "up", nil); err != nil {
-		t.Fatal(err)
-	}
-	echo, err := st.Tool(ctx, "up_echo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	echo.Approval = catalog.ApprovalAlways
-	if err := st.PutTool(ctx, echo); err != nil {
-		t.Fatal(err)
-	}
-	cs := aiClient(ctx, t, d, token, nil, "")
-	call := func(name string, args map[string]any) string {
-		t.Helper()
-		var res *mcp.CallToolResult
-		testutil.Eventually(t, name+" served and answering", func() bool {
-			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-			return err == nil && !res.IsError
-		})
-		return res.Content[0].(*mcp.TextContent).Text
-	}
-	if got := call("up_echo", map[string]any{"text": "first"}); got != "first" {
-		t.Fatalf("first call: %q", got)
-	}
-	qs := asker.asked()
-	if len(qs) != 1 || !strings.Contains(qs[0].Runs, `server "up"`) || !strings.Contains(qs[0].Arguments, "first") {
-		t.Fatalf("the approval asked: %+v", qs)
-	}
-	call("up_echo", map[string]any{"text": "second"})
-	if n := len(asker.asked()); n != 1 {
-		t.Fatalf("allowed until revoked, yet asked %d times", n)
-	}
-	// The server replaces echo; the person approves the change.
-	call("up_add", map[string]any{"name": "echo"})
-	testutil.Eventually(t, "the change to echo waiting", func() bool {
-		w, err := st.UpstreamChanges(ctx, "up")
-		return err == nil && len(w) == 1
-	})
-	if _, err := gateway.Approve(ctx, st, "up", []string{"echo"}); err != nil {
-		t.Fatal(err)
-	}
-	call("up_echo", nil)
-	if n := len(asker.asked()); n != 2 {
-		t.Fatalf("after the definition changed, asked %d times in all, want 2", n)
-	}
-}
-
-// fixed lists tools already read.
-type fixed []*mcp.Tool
-
-func (f fixed) Tools(context.Context, string) ([]*mcp.Tool, error) { return f, nil }
 
 // TestUpstreamPromptsAndResources: a server's prompt (under its prefix),
 // resource and resource template are served through mcptray as the

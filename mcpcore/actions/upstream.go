@@ -76,8 +76,10 @@ func runUpstream(ctx context.Context, u *catalog.UpstreamTool, data *Data, rep R
 	return res, nil
 }
 
+// describeUpstream says what a call of a server's tool runs. It does not
+// say where the arguments are: the approval window shows them after it.
 func describeUpstream(u *catalog.UpstreamTool) []string {
-	return []string{fmt.Sprintf("Calls the tool %q of the server %q, with the arguments above", u.Tool, u.Server)}
+	return []string{fmt.Sprintf("Calls the tool %q of the server %q, passing on what the AI app sends", u.Tool, u.Server)}
 }
 
 // ResolveSecrets reads the named secrets only so that everything the call

@@ -3,10 +3,10 @@
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
 // list, start a child process and ask the client (echoing "touch" says
-// the resource changed), two prompts (one
-// asking the client), a resource, and a resource
-// template that reads an environment variable, whose arguments it
-// completes.
+// the resource changed), two prompts (one asking the client), a resource,
+// and a resource template that reads an environment variable, whose
+// arguments it completes. With -calls it writes each call on standard
+// error.
 package main
 
 import (
@@ -39,6 +39,7 @@ func main() {
 		token     = flag.String("token", "", "with -http: the bearer token required")
 		addr      = flag.String("addr", "127.0.0.1:0", "with -http: where to listen")
 		linger    = flag.Bool("linger", false, "keep running once the input ended, until SIGTERM")
+		calls     = flag.Bool("calls", false, "write each tool call (its name and arguments) on standard error")
 	)
 	flag.Parse()
 	switch {
@@ -58,7 +59,7 @@ func main() {
 	if *banner != "" {
 		fmt.Println(*banner)
 	}
-	srv := newServer()
+	srv := newServer(*calls)
 	if *httpMode == "" {
 		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "serving:", err)
@@ -122,12 +123,24 @@ func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
 
-func newServer() *mcp.Server {
+func newServer(calls bool) *mcp.Server {
 	// A small page, so that listing the tools takes several.
 	srv := mcp.NewServer(&mcp.Implementation{Name: "upserver", Version: "1"}, &mcp.ServerOptions{PageSize: 3, CompletionHandler: complete,
 		// go-sdk keeps the subscribers; these only accept them.
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
+	if calls {
+		// Each call written on standard error (which mcptray keeps) tells
+		// a test whether a call reached the server at all.
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if c, ok := req.(*mcp.CallToolRequest); ok {
+					fmt.Fprintf(os.Stderr, "called %s %s\n", c.Params.Name, c.Params.Arguments)
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "says text back"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a textArg) (*mcp.CallToolResult, any, error) {
 			if a.Text == "touch" {
