@@ -1,5 +1,7 @@
 package upstream
 
+//lint:file-ignore SA1019 a server on a 2025-11-25 session still logs, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"context"
 	"sync"
