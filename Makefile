@@ -81,15 +81,11 @@ run: install ## build, install for the current user, and start the installed app
 	$(INSTALL_PREFIX)/bin/mcptray $(ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all problems;
-# the target fails if any step did. The last lines on success are the
-# conformance suite's summary: the check that the run left nothing behind
-# (scripts/leftovers.sh) is silent when it holds.
+# the target fails if any step did. The last lines on success are the tables of
+# the conformance suite through mcptray and their summary: the check that the
+# run left nothing behind (scripts/leftovers.sh) is silent when it holds.
 # make wine reuses the Windows programs of make windows's step.
-# make conformance-upstream is not a step yet: on a busy machine its
-# tools-call-with-logging (2025-11-25) fails now and then, as go-sdk's
-# client may hand a server's log message to mcptray after the call's
-# result (issue 29's note); run it on its own.
-TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke wine tsclient continue-cli conformance
+TEST_STEPS := fmt-check vet staticcheck headless cross windows unit fuzz-short smoke wine tsclient continue-cli conformance conformance-upstream
 test: deps ## gofmt, vet, staticcheck, headless, cross and Windows builds, go test, a short fuzz run, Xvfb smoke, Windows programs under Wine, TypeScript client, Continue's CLI, conformance (of mcptray, and through mcptray), then nothing left behind
 	@failed=""; built=""; state=$$(mktemp); bash scripts/leftovers.sh start "$$state"; \
 	for step in $(TEST_STEPS); do \

@@ -7,7 +7,7 @@
 # Usage: scripts/patch-go-sdk.sh [VERSION]   (default: the version go.mod requires)
 # To move to a new go-sdk: bump the require in go.mod, run this with the new
 # version; if the patch no longer applies, update it (and the upstream text in
-# docs/go-sdk-patch.md), then run `cd third_party/go-sdk && go test ./internal/json/... ./mcp`.
+# docs/go-sdk-patch.md), then run `cd third_party/go-sdk && go test ./internal/json/... ./internal/jsonrpc2/... ./mcp`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -276,15 +276,7 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		params.Meta = maps.Clone(p.Meta)
 		params.SetProgressToken(token)
 	}
-	// The call stays known a moment after its result: go-sdk's client
-	// hands the notifications a server sent just before its result to
-	// their handler on a goroutine of their own, which may run after the
-	// result came back (callContext).
-	end, forget := s.trackCall(ctx)
-	defer func() {
-		end()
-		time.AfterFunc(notificationGrace, forget)
-	}()
+	defer s.trackCall(ctx)()
 	var res *mcp.CallToolResult
 	err = s.use(ctx, func(c *conn) error {
 		// A stop (idle, Set, Close) cancels the calls still running, so
@@ -303,10 +295,6 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 	}
 	return res, nil
 }
-
-// notificationGrace is how long a call's log messages are still taken as
-// its own once its result came back.
-const notificationGrace = 250 * time.Millisecond
 
 // Close stops every server and waits for their programs to end. Calls
 // after it fail with ErrClosed.

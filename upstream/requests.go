@@ -30,7 +30,7 @@ func (s *server) client() *mcp.Client {
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	}
 	opts.LoggingMessageHandler = func(_ context.Context, r *mcp.LoggingMessageRequest) {
-		if ctx, ok := s.callContext(true); ok && cfg.Log != nil {
+		if ctx, ok := s.callContext(); ok && cfg.Log != nil {
 			cfg.Log(ctx, name, r.Params)
 			return
 		}
@@ -79,7 +79,7 @@ func (s *server) client() *mcp.Client {
 // answerContext is the context a server's request is answered in: the
 // call's it belongs to, when that can be told, else the request's own.
 func (s *server) answerContext(ctx context.Context) context.Context {
-	if call, ok := s.callContext(false); ok {
+	if call, ok := s.callContext(); ok {
 		return call
 	}
 	return ctx

@@ -90,9 +90,9 @@ type server struct {
 	// cancelStart gives up the start under way (a stop, or Close).
 	cancelStart context.CancelFunc
 	retired     bool // removed, replaced or closed: never starts again
-	// inCall are the tool calls under way (CallTool), and those that
-	// ended a moment ago: what the server asks or logs while exactly one
-	// runs belongs to that call (callContext).
+	// inCall are the tool calls under way (CallTool): what the server
+	// asks or logs while exactly one runs belongs to that call
+	// (callContext).
 	inCall map[*tracked]struct{}
 	// oauth signs in to a remote server behind OAuth; made at its first
 	// connection, kept while its address stays (another makes a new
@@ -100,16 +100,16 @@ type server struct {
 	oauth *oauthHandler
 }
 
-// tracked is one call of a server's tool: its context, and whether its
-// result came back already.
+// tracked is one call of a server's tool: its context.
 type tracked struct {
-	ctx   context.Context
-	ended bool
+	ctx context.Context
 }
 
-// trackCall notes a call under way with ctx; end says its result came
-// back, forget drops it.
-func (s *server) trackCall(ctx context.Context) (end, forget func()) {
+// trackCall notes a call under way with ctx; forget drops it, once its
+// result came back. What the server sent before its result has been
+// handled by then: go-sdk's client delivers a result after the
+// notifications read before it (docs/go-sdk-patch.md).
+func (s *server) trackCall(ctx context.Context) (forget func()) {
 	t := &tracked{ctx: ctx}
 	s.mu.Lock()
 	if s.inCall == nil {
@@ -117,43 +117,27 @@ func (s *server) trackCall(ctx context.Context) (end, forget func()) {
 	}
 	s.inCall[t] = struct{}{}
 	s.mu.Unlock()
-	end = func() {
-		s.mu.Lock()
-		t.ended = true
-		s.mu.Unlock()
-	}
-	forget = func() {
+	return func() {
 		s.mu.Lock()
 		delete(s.inCall, t)
 		s.mu.Unlock()
 	}
-	return end, forget
 }
 
 // callContext is the context of the call a server's request or log
 // message belongs to, as far as it can be told: MCP's server→client
 // requests and notifications/message name no request, so it is the only
-// call under way, or, with ended, the only one that just ended (a log
-// message sent just before a result may be handled after it); with none
-// or several, ok is false.
-func (s *server) callContext(ended bool) (ctx context.Context, ok bool) {
+// call under way; with none or several, ok is false.
+func (s *server) callContext() (ctx context.Context, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var running, done []context.Context
+	if len(s.inCall) != 1 {
+		return nil, false
+	}
 	for t := range s.inCall {
-		if t.ended {
-			done = append(done, t.ctx)
-		} else {
-			running = append(running, t.ctx)
-		}
+		ctx = t.ctx
 	}
-	switch {
-	case len(running) == 1:
-		return running[0], true
-	case ended && len(running) == 0 && len(done) == 1:
-		return done[0], true
-	}
-	return nil, false
+	return ctx, true
 }
 
 // attempt is one start; done closes when it ended either way.

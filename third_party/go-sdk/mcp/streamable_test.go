@@ -429,7 +429,10 @@ type clientReplayTest struct {
 }
 
 func testClientReplay(t *testing.T, test clientReplayTest) {
-	notifications := make(chan string)
+	// Room for all four: msg3 comes before the call's result, which the
+	// client delivers only once msg3's handler has returned, and the test
+	// reads msg3 after the result.
+	notifications := make(chan string, 4)
 	// Configure the real MCP server.
 	server := NewServer(testImpl, nil)
 

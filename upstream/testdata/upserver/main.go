@@ -113,6 +113,9 @@ type countArg struct {
 	// Hold keeps the call running, once its progress is sent, until it
 	// is cancelled.
 	Hold bool `json:"hold,omitempty"`
+	// Log sends a log message with each step, to a client that asked
+	// for a level.
+	Log bool `json:"log,omitempty"`
 }
 
 type nameArg struct {
@@ -156,7 +159,7 @@ func newServer(calls bool) *mcp.Server {
 			fmt.Fprintln(os.Stderr, "wait was cancelled")
 			return nil, nil, ctx.Err()
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "progress", Description: "reports progress n times"},
+	mcp.AddTool(srv, &mcp.Tool{Name: "progress", Description: "reports progress n times (and logs each step)"},
 		func(ctx context.Context, req *mcp.CallToolRequest, a countArg) (*mcp.CallToolResult, any, error) {
 			for i := 1; i <= a.N; i++ {
 				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
@@ -164,6 +167,11 @@ func newServer(calls bool) *mcp.Server {
 					Message: "step " + strconv.Itoa(i)})
 				if err != nil {
 					return nil, nil, err
+				}
+				if a.Log {
+					if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "progress", Data: "step " + strconv.Itoa(i)}); err != nil {
+						return nil, nil, err
+					}
 				}
 			}
 			if a.Hold {

@@ -86,10 +86,19 @@ type inFlightState struct {
 	incomingByID map[ID]*incomingRequest // calls only
 
 	// handlerQueue stores the backlog of calls and notifications that were not
-	// already handled by a preempter.
+	// already handled by a preempter, and the responses held back behind them
+	// (see readIncoming).
 	// The queue does not include the request currently being handled (if any).
-	handlerQueue   []*incomingRequest
+	handlerQueue   []queued
 	handlerRunning bool
+}
+
+// queued is an entry of the handler queue: a request for the handler, or a
+// call whose response came after the requests ahead of it in the queue, to
+// be retired once they have been handled.
+type queued struct {
+	req  *incomingRequest
+	call *AsyncCall
 }
 
 // updateInFlight locks the state of the connection's in-flight requests, allows
@@ -313,6 +322,9 @@ func (c *Connection) Call(ctx context.Context, method string, params any) *Async
 		id:    id,
 		ready: make(chan struct{}),
 	}
+	if r, ok := ctx.Value(asyncKey).(*releaser); ok && r.conn == c {
+		ac.handler = r
+	}
 	// When this method returns, either ac is retired, or the request has been
 	// written successfully and the call is awaiting a response (to be provided by
 	// the readIncoming goroutine).
@@ -380,9 +392,18 @@ var asyncKey = asyncKeyType{}
 // request is released when it is allowed to run concurrent with other
 // requests, via a call to [Async].)
 type releaser struct {
+	conn     *Connection // whose handler queue the request holds
 	mu       sync.Mutex
 	ch       chan struct{}
 	released bool
+}
+
+// holding reports whether the request still holds the handler queue: it
+// has neither returned nor called [Async].
+func (r *releaser) holding() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return !r.released
 }
 
 // release closes the associated channel. If soft is set, multiple calls to
@@ -405,6 +426,13 @@ type AsyncCall struct {
 	id       ID
 	ready    chan struct{} // closed after response has been set
 	response *Response
+
+	// handler is the request of this connection whose handler made the
+	// call, if any: its response must not wait for that handler to return.
+	handler *releaser
+	// held is the response, once read, while it waits in the handler queue
+	// (guarded by the connection's stateMu).
+	held *Response
 }
 
 // ID used for this call.
@@ -525,12 +553,25 @@ func (c *Connection) readIncoming(ctx context.Context, reader Reader, preempter 
 
 		case *Response:
 			c.updateInFlight(func(s *inFlightState) {
-				if ac, ok := s.outgoingCalls[msg.ID]; ok {
-					delete(s.outgoingCalls, msg.ID)
-					ac.retire(msg)
-				} else {
+				ac, ok := s.outgoingCalls[msg.ID]
+				if !ok {
 					// TODO: How should we report unexpected responses?
+					return
 				}
+				// The peer sent the requests queued for the handler before
+				// this response: a server's log message or progress during
+				// a call, sent before its result. Retiring the call now
+				// would let the caller go on before they are handled, so
+				// the response waits its turn in the queue. Not when the
+				// call came from a handler that holds the queue: that
+				// handler may be waiting for it.
+				if s.handlerRunning && (ac.handler == nil || !ac.handler.holding()) {
+					ac.held = msg
+					s.handlerQueue = append(s.handlerQueue, queued{call: ac})
+					return
+				}
+				delete(s.outgoingCalls, msg.ID)
+				ac.retire(msg)
 			})
 
 		default:
@@ -544,10 +585,14 @@ func (c *Connection) readIncoming(ctx context.Context, reader Reader, preempter 
 
 		// Retire any outgoing requests that were still in flight: with the Reader no
 		// longer being processed, they necessarily cannot receive a response.
+		// A response already read, held in the handler queue, is still
+		// delivered from there.
 		for id, ac := range s.outgoingCalls {
-			ac.retire(&Response{ID: id, Error: err})
+			if ac.held == nil {
+				delete(s.outgoingCalls, id)
+				ac.retire(&Response{ID: id, Error: err})
+			}
 		}
-		s.outgoingCalls = nil
 
 		// Cancel any incoming requests still in flight: with the reader gone we
 		// cannot receive cancellation notifications, and likely cannot write a
@@ -628,7 +673,7 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 		// (because it may be responding to a request issued by, say, an
 		// asynchronous handler), and in order to get to that response we have
 		// to read all of the requests that came in ahead of it.
-		s.handlerQueue = append(s.handlerQueue, req)
+		s.handlerQueue = append(s.handlerQueue, queued{req: req})
 		if !s.handlerRunning {
 			// We start the handleAsync goroutine when it has work to do, and let it
 			// exit when the queue empties.
@@ -657,8 +702,18 @@ func (c *Connection) handleAsync() {
 	for {
 		var req *incomingRequest
 		c.updateInFlight(func(s *inFlightState) {
+			// Deliver the held responses at the head of the queue: the
+			// requests read before them have been handled.
+			for len(s.handlerQueue) > 0 && s.handlerQueue[0].call != nil {
+				ac := s.handlerQueue[0].call
+				s.handlerQueue = s.handlerQueue[1:]
+				if s.outgoingCalls[ac.id] == ac { // else retired meanwhile
+					delete(s.outgoingCalls, ac.id)
+					ac.retire(ac.held)
+				}
+			}
 			if len(s.handlerQueue) > 0 {
-				req, s.handlerQueue = s.handlerQueue[0], s.handlerQueue[1:]
+				req, s.handlerQueue = s.handlerQueue[0].req, s.handlerQueue[1:]
 			} else {
 				s.handlerRunning = false
 			}
@@ -679,7 +734,7 @@ func (c *Connection) handleAsync() {
 			continue
 		}
 
-		releaser := &releaser{ch: make(chan struct{})}
+		releaser := &releaser{conn: c, ch: make(chan struct{})}
 		ctx := context.WithValue(req.ctx, asyncKey, releaser)
 		go func() {
 			defer releaser.release(true)
