@@ -29,6 +29,27 @@ type callRecord struct {
 	// session is the request's session: an upstream tool's server asks
 	// and logs to its client during the call (AskCaller, LogToCaller).
 	session *mcp.ServerSession
+	// desk, for a call of an upstream tool, is what the desktop is told of
+	// the call (AnswerServer); guarded by mu.
+	desk deskCall
+}
+
+// setDesk records what the desktop is told of the call; a nil record (no
+// request) records nothing.
+func (c *callRecord) setDesk(d deskCall) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.desk = d
+}
+
+// deskOf is what the desktop is told of the call.
+func (c *callRecord) deskOf() deskCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.desk
 }
 
 type callRecordKey struct{}

@@ -71,6 +71,9 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 		def: t, approved: callRecordOf(ctx).addApproval}
 	if up := t.Action.Upstream; up != nil {
 		c.desk.server = up.Server
+		// A form the server asks for on its own session names the call
+		// (AnswerServer).
+		callRecordOf(ctx).setDesk(c.desk)
 	}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to

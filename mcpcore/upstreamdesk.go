@@ -59,28 +59,14 @@ func onlyForms(reqs mcp.InputRequestMap) bool {
 // answer (passUpstreamInput then passes it on).
 func (e *Engine) answerFormsOnDesktop(ctx context.Context, c *toolCall, res *mcp.CallToolResult, run *taskRun, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
 	server := c.tool.Action.Upstream.Server
-	args, _ := json.MarshalIndent(c.desk.args, "", "  ")
 	for range maxUpstreamRounds {
 		answers := make(mcp.InputResponseMap, len(res.InputRequests))
 		for _, key := range slices.Sorted(maps.Keys(res.InputRequests)) {
-			p := res.InputRequests[key].(*mcp.ElicitParams)
-			schema, err := json.Marshal(p.RequestedSchema)
+			a, err := e.askFormOnDesktop(ctx, c.desk, key, res.InputRequests[key].(*mcp.ElicitParams), c.data.Redact)
 			if err != nil {
-				return nil, nil, fmt.Errorf("the server %q asked for a form mcptray cannot show: %w", server, err)
+				return nil, nil, err
 			}
-			q := Question{Client: c.desk.client, Token: c.desk.token, Tool: c.desk.tool, ToolTitle: c.desk.title,
-				Arguments: c.data.Redact(string(args)), Hints: c.desk.hints, Server: server, TaskID: c.desk.taskID, Key: key,
-				Kind: catalog.StepForm, Message: c.data.Redact(p.Message), Schema: schema}
-			ans, err := e.askInTime(ctx, e.opts.Asker, q)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				return nil, nil, ctx.Err()
-			case err != nil && errors.Is(err, context.Canceled):
-				return nil, nil, fmt.Errorf("mcptray stopped before anyone at the computer answered %q's question, so %q did not finish", server, c.tool.Name)
-			case err != nil:
-				return nil, nil, fmt.Errorf("asking %q's question on the desktop: %w", server, err)
-			}
-			answers[key] = &mcp.ElicitResult{Action: ans.Action, Content: ans.Content}
+			answers[key] = a
 		}
 		c.data.Round.Responses, c.data.Round.State = answers, res.RequestState
 		var structured any
@@ -93,4 +79,61 @@ func (e *Engine) answerFormsOnDesktop(ctx context.Context, c *toolCall, res *mcp
 		}
 	}
 	return nil, nil, fmt.Errorf("the server %q kept asking for input: %d rounds answered", server, maxUpstreamRounds)
+}
+
+// askFormOnDesktop has the person at the computer fill in form p, which
+// the server of the call desk describes asks for (the zero deskCall when
+// no call can be told), its texts redacted by redact.
+func (e *Engine) askFormOnDesktop(ctx context.Context, desk deskCall, key string, p *mcp.ElicitParams, redact func(string) string) (*mcp.ElicitResult, error) {
+	schema, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		return nil, fmt.Errorf("the server %q asked for a form mcptray cannot show: %w", desk.server, err)
+	}
+	args := ""
+	if desk.args != nil {
+		b, _ := json.MarshalIndent(desk.args, "", "  ")
+		args = redact(string(b))
+	}
+	q := Question{Client: desk.client, Token: desk.token, Tool: desk.tool, ToolTitle: desk.title, Arguments: args,
+		Hints: desk.hints, Server: desk.server, TaskID: desk.taskID, Key: key, Kind: catalog.StepForm,
+		Message: redact(p.Message), Schema: schema}
+	ans, err := e.askInTime(ctx, e.opts.Asker, q)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil && errors.Is(err, context.Canceled):
+		return nil, fmt.Errorf("mcptray stopped before anyone at the computer answered %q's question", desk.server)
+	case err != nil:
+		return nil, fmt.Errorf("asking %q's question on the desktop: %w", desk.server, err)
+	}
+	return &mcp.ElicitResult{Action: ans.Action, Content: ans.Content}, nil
+}
+
+// AnswerServer answers what server asks on a 2025-11-25 session of its
+// own (ir), during the call ctx is when one can be told: the AI app that
+// made the call is asked when it can answer (AskCaller); a form it cannot
+// show (it declared no forms, it speaks 2026-07-28, or no single call can
+// be told) is filled in at the computer when the desktop can answer.
+func (e *Engine) AnswerServer(ctx context.Context, server string, ir mcp.InputRequest) (mcp.InputResponse, error) {
+	p, form := ir.(*mcp.ElicitParams)
+	if !form || p.Mode != "" && p.Mode != "form" || callerShowsForms(ctx) || !e.desktopAnswers() {
+		return AskCaller(ctx, ir)
+	}
+	desk, redact := deskCall{server: server}, func(s string) string { return s }
+	if c := callRecordOf(ctx); c != nil {
+		desk, redact = c.deskOf(), c.redact
+		desk.server = server
+	}
+	return e.askFormOnDesktop(ctx, desk, "form", p, redact)
+}
+
+// callerShowsForms reports whether the AI app of the call ctx is can be
+// asked for a form on its session: a 2025-11-25 app that declared forms.
+func callerShowsForms(ctx context.Context) bool {
+	c := callRecordOf(ctx)
+	if c == nil || c.session == nil || !isLegacy(c.session) {
+		return false
+	}
+	init := c.session.InitializeParams()
+	return init != nil && init.Capabilities != nil && init.Capabilities.Elicitation != nil
 }

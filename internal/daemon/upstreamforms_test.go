@@ -1,8 +1,12 @@
 package daemon
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,5 +64,57 @@ func TestUpstreamFormOnTheDesktop(t *testing.T) {
 	}
 	if n := len(asker.asked()); n != 2 {
 		t.Errorf("%d questions on the desktop in all, want 2", n)
+	}
+}
+
+// TestUpstreamSessionFormOnTheDesktop: a server on a 2025-11-25 session of
+// its own asks for a form (elicitation/create) during a call from an AI
+// app that cannot show it — one on 2026-07-28, or on 2025-11-25 without
+// forms — and the person at the computer fills it in, told the call and
+// the server.
+func TestUpstreamSessionFormOnTheDesktop(t *testing.T) {
+	bin := testutil.Upserver(t)
+	srv := exec.Command(bin, "-http", "streamable")
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the server's address: %v", err)
+	}
+	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
+	cfg := testConfig(t.TempDir())
+	cfg.Asker = asker
+	d := start(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	token, err := d.Store().CreateToken(ctx, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}})
+	for i, version := range []string{"", "2025-11-25"} {
+		cs := connect(nil, version)
+		testutil.Eventually(t, "up_ask served", func() bool {
+			res, err := cs.ListTools(ctx, nil)
+			return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
+		})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+		if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "accept Grace" {
+			t.Fatalf("protocol %q: the call, its form filled in on the desktop: %v %s", version, err, testutil.MustJSON(t, res))
+		}
+		qs := asker.asked()
+		if len(qs) != i+1 {
+			t.Fatalf("protocol %q: %d questions on the desktop, want %d", version, len(qs), i+1)
+		}
+		if q := qs[i]; q.Kind != catalog.StepForm || q.Message != "Who are you?" || q.Tool != "up_ask" || q.Server != "up" || !strings.Contains(q.Arguments, "Who are you?") {
+			t.Errorf("protocol %q: the desktop's question: %+v", version, q)
+		}
 	}
 }

@@ -43,8 +43,10 @@ func (d *Daemon) startUpstreams() *upstreams {
 		Version:           d.cfg.Version,
 		// What a server on a 2025-11-25 session asks or logs during a
 		// call goes to the AI app that made the call.
-		Elicit: func(ctx context.Context, _ string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-			return askCaller[*mcp.ElicitResult](ctx, p)
+		// A form the app cannot show is filled in at the computer
+		// (mcpcore.Engine.AnswerServer).
+		Elicit: func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+			return answerAs[*mcp.ElicitResult](d.eng.AnswerServer(ctx, server, p))
 		},
 		Sample: func(ctx context.Context, _ string, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
 			return askCaller[*mcp.CreateMessageResult](ctx, p)
@@ -140,8 +142,12 @@ func (d *Daemon) UpstreamStatus(name string) upstream.Status {
 // askCaller asks the AI app whose call ctx is (mcpcore.AskCaller) and
 // gives its answer as the kind R the server's request expects.
 func askCaller[R mcp.InputResponse](ctx context.Context, ir mcp.InputRequest) (R, error) {
+	return answerAs[R](mcpcore.AskCaller(ctx, ir))
+}
+
+// answerAs is an answer to a server's request as the kind R it expects.
+func answerAs[R mcp.InputResponse](resp mcp.InputResponse, err error) (R, error) {
 	var zero R
-	resp, err := mcpcore.AskCaller(ctx, ir)
 	if err != nil {
 		return zero, err
 	}
