@@ -1,10 +1,8 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -21,19 +19,10 @@ import (
 // revision, and the call goes on with the answer; an app that shows forms
 // is asked itself (TestUpstreamQuestionsPassedOn), the desktop not.
 func TestUpstreamFormOnTheDesktop(t *testing.T) {
-	bin := testutil.Upserver(t)
-	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
-	cfg := testConfig(t.TempDir())
-	cfg.Asker = asker
-	d := start(t, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	token, err := d.Store().CreateToken(ctx, "test", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Command: &catalog.UpstreamCommand{Argv: []string{bin}}})
+	asker, connect := frontedWithDesk(ctx, t, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{testutil.Upserver(t)}}})
 	for i, version := range []string{"", "2025-11-25"} {
 		cs := connect(nil, version)
 		testutil.Eventually(t, "up_ask served", func() bool {
@@ -73,32 +62,10 @@ func TestUpstreamFormOnTheDesktop(t *testing.T) {
 // forms — and the person at the computer fills it in, told the call and
 // the server.
 func TestUpstreamSessionFormOnTheDesktop(t *testing.T) {
-	bin := testutil.Upserver(t)
-	srv := exec.Command(bin, "-http", "streamable")
-	out, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("the server's address: %v", err)
-	}
-	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
-	cfg := testConfig(t.TempDir())
-	cfg.Asker = asker
-	d := start(t, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	token, err := d.Store().CreateToken(ctx, "test", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}})
+	asker, connect := frontedWithDesk(ctx, t, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Remote: &catalog.UpstreamRemote{URL: upserverHTTP(t), Transport: catalog.UpstreamStreamable}})
 	for i, version := range []string{"", "2025-11-25"} {
 		cs := connect(nil, version)
 		testutil.Eventually(t, "up_ask served", func() bool {
@@ -117,4 +84,20 @@ func TestUpstreamSessionFormOnTheDesktop(t *testing.T) {
 			t.Errorf("protocol %q: the desktop's question: %+v", version, q)
 		}
 	}
+}
+
+// frontedWithDesk starts mcptray with a person at the desktop who fills in
+// every form with name Grace, fronting u with its tools approved; it
+// returns that person and what connects an AI client (frontApproved).
+func frontedWithDesk(ctx context.Context, t *testing.T, u catalog.Upstream) (*desk, func(*mcp.ClientOptions, string) *mcp.ClientSession) {
+	t.Helper()
+	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
+	cfg := testConfig(t.TempDir())
+	cfg.Asker = asker
+	d := start(t, cfg)
+	token, err := d.Store().CreateToken(ctx, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return asker, frontApproved(ctx, t, d, token, u)
 }

@@ -327,25 +327,12 @@ func TestUpstreamQuestionsPassedOn(t *testing.T) {
 // level it chose). A 2026-07-28 app cannot be asked so: the call fails
 // saying why, and nobody else is asked.
 func TestUpstreamSessionRequestsRouted(t *testing.T) {
-	bin := testutil.Upserver(t)
-	srv := exec.Command(bin, "-http", "streamable")
-	out, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("the server's address: %v", err)
-	}
+	url := upserverHTTP(t)
 	d, token := startStarter(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	connect := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Remote: &catalog.UpstreamRemote{URL: strings.TrimSpace(line), Transport: catalog.UpstreamStreamable}})
+		Remote: &catalog.UpstreamRemote{URL: url, Transport: catalog.UpstreamStreamable}})
 	var (
 		mu    sync.Mutex
 		asked []string
@@ -452,4 +439,24 @@ func TestUpstreamResourceSubscriptions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// upserverHTTP starts the test server over Streamable HTTP with sessions
+// (2025-11-25), and returns its address; it stops when t ends.
+func upserverHTTP(t *testing.T) string {
+	t.Helper()
+	srv := exec.Command(testutil.Upserver(t), "-http", "streamable")
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the server's address: %v", err)
+	}
+	return strings.TrimSpace(line)
 }
