@@ -119,12 +119,17 @@ func (e *Engine) AnswerServer(ctx context.Context, server string, ir mcp.InputRe
 	if !form || p.Mode != "" && p.Mode != "form" || callerShowsForms(ctx) || !e.desktopAnswers() {
 		return AskCaller(ctx, ir)
 	}
-	desk, redact := deskCall{server: server}, func(s string) string { return s }
+	desk := deskCall{server: server}
 	if c := callRecordOf(ctx); c != nil {
-		desk, redact = c.deskOf(), c.redact
+		desk = c.deskOf()
 		desk.server = server
 	}
-	return e.askFormOnDesktop(ctx, desk, "form", p, redact)
+	// The server's secrets are blacked out of its question, call or none.
+	data := e.data(ctx, nil)
+	if e.opts.Upstreams != nil {
+		data.ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
+	}
+	return e.askFormOnDesktop(ctx, desk, "form", p, data.Redact)
 }
 
 // callerShowsForms reports whether the AI app of the call ctx is can be

@@ -22,7 +22,7 @@ func TestUpstreamFormOnTheDesktop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	asker, connect := frontedWithDesk(ctx, t, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Command: &catalog.UpstreamCommand{Argv: []string{testutil.Upserver(t)}}})
+		Command: &catalog.UpstreamCommand{Argv: []string{testutil.Upserver(t)}}}, nil)
 	for i, version := range []string{"", "2025-11-25"} {
 		cs := connect(nil, version)
 		testutil.Eventually(t, "up_ask served", func() bool {
@@ -60,19 +60,20 @@ func TestUpstreamFormOnTheDesktop(t *testing.T) {
 // its own asks for a form (elicitation/create) during a call from an AI
 // app that cannot show it — one on 2026-07-28, or on 2025-11-25 without
 // forms — and the person at the computer fills it in, told the call and
-// the server.
+// the server, the server's secret blacked out of its question.
 func TestUpstreamSessionFormOnTheDesktop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	asker, connect := frontedWithDesk(ctx, t, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
-		Remote: &catalog.UpstreamRemote{URL: upserverHTTP(t), Transport: catalog.UpstreamStreamable}})
+		Remote: &catalog.UpstreamRemote{URL: upserverHTTP(t, "UP_KEY=s3cr3t-value-123"), Transport: catalog.UpstreamStreamable,
+			Headers: map[string]catalog.Template{"X-Key": `{{secret "up_key"}}`}}}, map[string]string{"up_key": "s3cr3t-value-123"})
 	for i, version := range []string{"", "2025-11-25"} {
 		cs := connect(nil, version)
 		testutil.Eventually(t, "up_ask served", func() bool {
 			res, err := cs.ListTools(ctx, nil)
 			return err == nil && slices.Contains(toolNames(res.Tools), "up_ask")
 		})
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you?"}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_ask", Arguments: map[string]any{"text": "Who are you? Is your key $UP_KEY?"}})
 		if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "accept Grace" {
 			t.Fatalf("protocol %q: the call, its form filled in on the desktop: %v %s", version, err, testutil.MustJSON(t, res))
 		}
@@ -80,21 +81,28 @@ func TestUpstreamSessionFormOnTheDesktop(t *testing.T) {
 		if len(qs) != i+1 {
 			t.Fatalf("protocol %q: %d questions on the desktop, want %d", version, len(qs), i+1)
 		}
-		if q := qs[i]; q.Kind != catalog.StepForm || q.Message != "Who are you?" || q.Tool != "up_ask" || q.Server != "up" || !strings.Contains(q.Arguments, "Who are you?") {
-			t.Errorf("protocol %q: the desktop's question: %+v", version, q)
+		if q := qs[i]; q.Kind != catalog.StepForm || !strings.HasPrefix(q.Message, "Who are you? Is your key ") || strings.Contains(q.Message, "s3cr3t-value-123") ||
+			q.Tool != "up_ask" || q.Server != "up" || !strings.Contains(q.Arguments, "Who are you?") {
+			t.Errorf("protocol %q: the desktop's question (the server's secret blacked out): %+v", version, q)
 		}
 	}
 }
 
 // frontedWithDesk starts mcptray with a person at the desktop who fills in
-// every form with name Grace, fronting u with its tools approved; it
+// every form with name Grace, and secrets, fronting u with its tools
+// approved; it
 // returns that person and what connects an AI client (frontApproved).
-func frontedWithDesk(ctx context.Context, t *testing.T, u catalog.Upstream) (*desk, func(*mcp.ClientOptions, string) *mcp.ClientSession) {
+func frontedWithDesk(ctx context.Context, t *testing.T, u catalog.Upstream, secrets map[string]string) (*desk, func(*mcp.ClientOptions, string) *mcp.ClientSession) {
 	t.Helper()
 	asker := &desk{answer: mcpcore.Answer{Action: "accept", Content: map[string]any{"name": "Grace"}}}
 	cfg := testConfig(t.TempDir())
 	cfg.Asker = asker
 	d := start(t, cfg)
+	for name, value := range secrets {
+		if err := d.Secrets().SetSecret(ctx, name, value); err != nil {
+			t.Fatal(err)
+		}
+	}
 	token, err := d.Store().CreateToken(ctx, "test", nil)
 	if err != nil {
 		t.Fatal(err)

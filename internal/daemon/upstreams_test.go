@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -442,10 +443,12 @@ func TestUpstreamResourceSubscriptions(t *testing.T) {
 }
 
 // upserverHTTP starts the test server over Streamable HTTP with sessions
-// (2025-11-25), and returns its address; it stops when t ends.
-func upserverHTTP(t *testing.T) string {
+// (2025-11-25), with env added to its environment, and returns its
+// address; it stops when t ends.
+func upserverHTTP(t *testing.T, env ...string) string {
 	t.Helper()
 	srv := exec.Command(testutil.Upserver(t), "-http", "streamable")
+	srv.Env = append(os.Environ(), env...)
 	out, err := srv.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
