@@ -73,8 +73,8 @@ func (g *Gateway) subscribeOn(server, uri string, on bool) {
 		slog.Warn("following a server's resource", "server", server, "uri", uri, "err", err)
 		return
 	}
-	// A subscription ended, or made again, while the server started is
-	// left to the goroutine that followed.
+	// Unsubscribed while the server was starting (or subscribed again):
+	// the goroutine started by that change does what is wanted now.
 	g.mu.Lock()
 	wanted := g.subscribers[server][uri] > 0
 	g.mu.Unlock()
