@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -406,8 +407,10 @@ func sleeping() bool {
 func TestStartsStoppedServer(t *testing.T) {
 	build(t)
 	h := newHome(t)
-	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db)
+	// Registered before the shim starts, so it runs after the shim's
+	// cleanup: a shim still running could start the server again.
 	t.Cleanup(func() { stopStartedServer(h) })
+	s := startShim(t, h, "MCPTRAY_BIN="+mcptrayBin, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db)
 	s.send(modernReq(1, "server/discover", ""))
 	s.send(modernReq(2, "tools/list", ""))
 	if m := s.answer(1, 20*time.Second); m["result"] == nil {
@@ -660,19 +663,44 @@ func TestTwoShimsStartOneServer(t *testing.T) {
 	}
 }
 
-// stopStartedServer stops the mcptray a shim started in h, waiting up to
-// 5 s for it to exit.
+// stopStartedServer stops the mcptray a shim started in h and waits for it
+// to exit: the one the endpoint file names, and any other serving h's
+// database (a clean-clone run once left one running that the endpoint
+// file did not name).
 func stopStartedServer(h home) {
-	ep, err := readEndpoint(h.endpointFile())
-	if err != nil {
-		return
+	pids := servingDB(h.db)
+	if ep, err := readEndpoint(h.endpointFile()); err == nil && !slices.Contains(pids, ep.PID) {
+		pids = append(pids, ep.PID)
 	}
-	if p, err := os.FindProcess(ep.PID); err == nil {
-		_ = p.Signal(syscall.SIGTERM)
+	for _, pid := range pids {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Signal(syscall.SIGTERM)
+		}
 	}
-	for i := 0; i < 100 && process.Alive(ep.PID); i++ {
-		time.Sleep(50 * time.Millisecond)
+	deadline := time.Now().Add(testutil.Patience)
+	for _, pid := range pids {
+		for process.Alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
+}
+
+// servingDB lists the processes whose command line names db (Linux's
+// /proc; none elsewhere).
+func servingDB(db string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && slices.Contains(strings.Split(string(cmdline), "\x00"), db) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // TestOversizedMessages: a 100 MB line is refused by the shim itself, in

@@ -71,8 +71,9 @@ func TestUpgradeHandsOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	install(t, "0.1.0", prog)
-	s := startShim(t, h, "MCPTRAY_BIN="+prog, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db+" --catalog "+testCatalog)
+	// Before the shim, so that it runs after the shim's cleanup.
 	t.Cleanup(func() { stopStartedServer(h) })
+	s := startShim(t, h, "MCPTRAY_BIN="+prog, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0 --db "+h.db+" --catalog "+testCatalog)
 
 	// Every 2026-07-28 answer names the server that gave it.
 	serverVersion := func(id int) string {
