@@ -53,29 +53,9 @@ func appendSchemaJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	case []any:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendSchemaJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendList(b, v)
 	case []string:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendJSONString(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendList(b, v)
 	}
 	j, err := json.Marshal(v)
 	if err != nil {
@@ -100,4 +80,19 @@ func appendJSONString(b []byte, s string) ([]byte, error) {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"'), nil
+}
+
+// appendList writes a list of schema values as a JSON array.
+func appendList[T any](b []byte, v []T) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendSchemaJSON(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
