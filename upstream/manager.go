@@ -189,6 +189,18 @@ func (m *Manager) Set(ups []catalog.Upstream) {
 	}
 }
 
+// Renew restarts the server named name, so that it reads its settings
+// again — a secret its environment or headers read has changed: its
+// session ends once the calls using it are done (at once when there are
+// none), and a new one opens at its next use, or at once for a server
+// started with mcptray. why is logged. A server not running, or unknown,
+// is left as it is: its next start reads the settings anyway.
+func (m *Manager) Renew(name, why string) {
+	if s, err := m.server(name); err == nil {
+		s.renew(why)
+	}
+}
+
 // sameConnection says whether a and b start or reach the server the same
 // way; only then may a running session serve b.
 func sameConnection(a, b catalog.Upstream) bool {

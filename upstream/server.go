@@ -144,6 +144,9 @@ func (s *server) callContext() (ctx context.Context, ok bool) {
 type attempt struct {
 	done chan struct{}
 	err  error
+	// renewing says why the session it opens must end once idle: its
+	// settings changed as it started (Manager.Renew); s.mu guards it.
+	renewing string
 }
 
 func newServer(m *Manager, u catalog.Upstream) *server {
@@ -272,13 +275,55 @@ func (s *server) use(ctx context.Context, f func(*conn) error) error {
 	}
 }
 
-// release ends a use; the last one starts the idle countdown.
+// release ends a use; the last one starts the idle countdown, or ends a
+// session that must be renewed.
 func (s *server) release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls--
-	if s.calls == 0 {
-		s.armIdle()
+	if s.calls > 0 {
+		return
+	}
+	if s.conn != nil && s.conn.renewing != "" {
+		s.renewLocked()
+		return
+	}
+	s.armIdle()
+}
+
+// renew ends the session once no call uses it, or at once when none does;
+// a session being opened may have read the old settings, so it ends too
+// as soon as it is idle.
+func (s *server) renew(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.retired:
+	case s.conn != nil:
+		s.conn.renewing = why
+		if s.calls == 0 {
+			s.renewLocked()
+		}
+	case s.starting != nil:
+		s.starting.renewing = why
+	}
+	// Else the next start reads the settings anyway.
+}
+
+// renewLocked ends the idle session, which must be renewed, and starts a
+// server started with mcptray again; s.mu is held.
+func (s *server) renewLocked() {
+	c := s.conn
+	s.conn = nil
+	s.setState(Stopped)
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.m.log.Info("upstream restarts", "server", s.def.Name, "why", c.renewing)
+	// Its run waits for the program's end, counted for Close.
+	go c.stop()
+	if s.def.Start == catalog.UpstreamAtStart && !s.def.Disabled && !s.retired {
+		s.begin()
 	}
 }
 
@@ -387,7 +432,12 @@ func (s *server) run(ctx context.Context, a *attempt, def catalog.Upstream) {
 	s.lastErr = nil
 	s.setState(Running)
 	close(a.done)
-	if s.calls == 0 {
+	c.renewing = a.renewing
+	switch {
+	case s.calls > 0:
+	case c.renewing != "":
+		s.renewLocked()
+	default:
 		s.armIdle()
 	}
 	s.mu.Unlock()
@@ -531,6 +581,10 @@ type conn struct {
 	// unreachable, for a remote server, says in words why a use's error
 	// means that the server cannot be reached; nil when it does not.
 	unreachable func(error) error
+	// renewing says why the session must end once no call uses it, so
+	// that the next start reads the settings again (Manager.Renew); ""
+	// while it need not. The server's mu guards it.
+	renewing string
 }
 
 // newConn watches cs; end closes it for good.

@@ -207,6 +207,59 @@ func TestIdleStopWaitsForCalls(t *testing.T) {
 	waitState(t, m, "up", Stopped)
 }
 
+// TestRenewWaitsForCalls: a server told to renew (a secret it reads
+// changed) keeps its session for the calls under way, ends it when the
+// last one ends, and reads its settings again at its next start; one
+// started with mcptray starts again at once, one idle ends at once.
+func TestRenewWaitsForCalls(t *testing.T) {
+	var mu sync.Mutex
+	key := "one"
+	expand := func(ctx context.Context, tpl catalog.Template) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return secrets(map[string]string{"k": key})(ctx, tpl)
+	}
+	setKey := func(v string) {
+		mu.Lock()
+		defer mu.Unlock()
+		key = v
+	}
+	u := command(t, "up")
+	u.Command.Env = map[string]catalog.Template{"UP_KEY": `{{secret "k"}}`}
+	m := newManager(t, Config{Expand: expand}, u)
+	env := func() string { return call(t, m, "up", "env", map[string]any{"name": "UP_KEY"}) }
+	if got := env(); got != "one" {
+		t.Fatalf("UP_KEY at first: %q", got)
+	}
+	first := pidOf(t, m, "up")
+
+	cancel := startWait(t, m)
+	setKey("two")
+	m.Renew("up", "the secret k it reads changed")
+	if got, pid := env(), pidOf(t, m, "up"); got != "one" || pid != first {
+		t.Errorf("under a running call: UP_KEY %q, pid %d (was %d); want the same session", got, pid, first)
+	}
+	if err := cancel(); !errors.Is(err, context.Canceled) {
+		t.Errorf("the call under way was ended by the renewal: %v", err)
+	}
+	gone(t, "the server, once its last call ended", first)
+	if got := env(); got != "two" {
+		t.Errorf("UP_KEY after the renewal: %q", got)
+	}
+
+	// Idle, started with mcptray: it ends and starts again by itself.
+	u.Start = catalog.UpstreamAtStart
+	m.Set([]catalog.Upstream{u})
+	second := pidOf(t, m, "up")
+	setKey("three")
+	m.Renew("up", "the secret k it reads changed")
+	gone(t, "the idle server", second)
+	waitState(t, m, "up", Running)
+	if got := env(); got != "three" {
+		t.Errorf("UP_KEY after the idle renewal: %q", got)
+	}
+}
+
 // TestStartFailuresInWords: the failures people meet most, said so that
 // they know what to do.
 func TestStartFailuresInWords(t *testing.T) {

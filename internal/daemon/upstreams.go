@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/gateway"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/record"
@@ -68,9 +69,11 @@ func (d *Daemon) startUpstreams() *upstreams {
 }
 
 // follow hands the stored servers to the manager and the gateway now and
-// after every change of the catalog, until ctx ends.
+// after every change of the catalog, until ctx ends; a server whose
+// environment or headers read a secret that changed is restarted.
 func (u *upstreams) follow(ctx context.Context) {
 	changes := u.d.st.Changes(ctx)
+	var secrets map[string]time.Time
 	for {
 		ups, err := u.d.st.Upstreams(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -79,6 +82,7 @@ func (u *upstreams) follow(ctx context.Context) {
 		if err == nil {
 			u.gw.SetUpstreams(ups)
 			u.run.Set(ups)
+			secrets = u.renewOnSecrets(ctx, ups, secrets)
 		}
 		select {
 		case <-ctx.Done():
@@ -89,6 +93,41 @@ func (u *upstreams) follow(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// renewOnSecrets restarts each server that reads a secret changed (set
+// again, or deleted) since before, when each secret last changed; it
+// returns the times now. A running server read its secrets when it
+// started, and would keep the old values until its next start.
+func (u *upstreams) renewOnSecrets(ctx context.Context, ups []catalog.Upstream, before map[string]time.Time) map[string]time.Time {
+	if u.d.sec == nil {
+		return nil
+	}
+	list, err := u.d.sec.ListSecrets(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			slog.Warn("reading when secrets changed", "err", err)
+		}
+		return before
+	}
+	now := make(map[string]time.Time, len(list))
+	for _, s := range list {
+		now[s.Name] = s.UpdatedAt
+	}
+	if before == nil {
+		return now
+	}
+	for _, up := range ups {
+		for _, name := range mcpcore.UpstreamSecrets(up) {
+			was, had := before[name]
+			is, has := now[name]
+			if had != has || !was.Equal(is) {
+				u.run.Renew(up.Name, fmt.Sprintf("the secret %s it reads changed", name))
+				break
+			}
+		}
+	}
+	return now
 }
 
 // syncTimeout bounds reading a server's tools after it said they changed.

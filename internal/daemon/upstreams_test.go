@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -462,4 +463,71 @@ func upserverHTTP(t *testing.T, env ...string) string {
 		t.Fatalf("the server's address: %v", err)
 	}
 	return strings.TrimSpace(line)
+}
+
+// TestSecretChangeRestartsServer: a secret a server's environment reads,
+// set again, restarts that server (and not one that does not read it), so
+// that it runs with the new value; a server started before read the old one.
+func TestSecretChangeRestartsServer(t *testing.T) {
+	bin := testutil.Upserver(t)
+	d, token := startStarter(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sec := d.Secrets()
+	for name, value := range map[string]string{"up_key": "first-value-1", "other_key": "other-value-1"} {
+		if err := sec.SetSecret(ctx, name, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := catalog.Upstream{Name: "other", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"OTHER_KEY": `{{secret "other_key"}}`}}}
+	if _, err := d.Store().SaveUpstream(ctx, "", other); err != nil {
+		t.Fatal(err)
+	}
+	cs := frontApproved(ctx, t, d, token, catalog.Upstream{Name: "up", Start: catalog.UpstreamAtStart,
+		Command: &catalog.UpstreamCommand{Argv: []string{bin}, Env: map[string]catalog.Template{"UP_KEY": `{{secret "up_key"}}`}}})(nil, "")
+	pid := func(server string) int {
+		t.Helper()
+		res, err := d.ups.run.CallTool(ctx, server, &mcp.CallToolParams{Name: "pid"}, nil)
+		if err != nil || len(res.Content) != 1 {
+			t.Fatalf("%s's pid: %v %s", server, err, testutil.MustJSON(t, res))
+		}
+		n, err := strconv.Atoi(res.Content[0].(*mcp.TextContent).Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	environ := func(pid int) string {
+		t.Helper()
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	first, otherPid := pid("up"), pid("other")
+	if !strings.Contains(environ(first), "UP_KEY=first-value-1\x00") {
+		t.Fatal("the server did not start with its secret")
+	}
+
+	if err := sec.SetSecret(ctx, "up_key", "second-value-2"); err != nil {
+		t.Fatal(err)
+	}
+	var now int
+	testutil.Eventually(t, "the server to start again", func() bool {
+		now = pid("up")
+		return now != first
+	})
+	if env := environ(now); !strings.Contains(env, "UP_KEY=second-value-2\x00") {
+		t.Error("the server started again without the new value of its secret")
+	}
+	if pid("other") != otherPid {
+		t.Error("a server that does not read the secret was restarted")
+	}
+	// The AI app's session goes on through the restart.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "up_echo", Arguments: map[string]any{"text": "still here"}})
+	if err != nil || res.IsError {
+		t.Fatalf("a call after the restart: %v %s", err, testutil.MustJSON(t, res))
+	}
 }
