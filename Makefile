@@ -155,7 +155,8 @@ cross: ## the shim for Windows and macOS, and go vet of every non-GUI package fo
 # ends the session on a goroutine of its own: on a loaded machine it fails
 # (in 40 runs beside two busy loops, every run), whatever our patch. Our
 # patch touches no session's life, and of streams only how an event's
-# bytes are written (docs/go-sdk-patch.md).
+# bytes are written and the error of a call whose stream ended without
+# its response (docs/go-sdk-patch.md).
 GO_SDK_FLAKY := TestStreamableStateful_DiscoverDoesNotLeakSession
 unit: ## go test ./... (TEST_TIMEOUT, GOTESTFLAGS), and go-sdk's own tests of the packages we patch (third_party/go-sdk)
 	$(call step,go test -count=1 -timeout=$(TEST_TIMEOUT) $(GOTESTFLAGS) ./...)

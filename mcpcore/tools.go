@@ -84,8 +84,10 @@ func (e *Engine) runAction(ctx context.Context, t catalog.Tool, output *jsonsche
 		if errors.As(err, &je) {
 			// A server's JSON-RPC error (an upstream tool's) means the
 			// same to the client — -32021 for a capability it lacks,
-			// -32602 for a state the server refused — so it goes on as
-			// it is (the call record redacts it, as every error).
+			// -32602 for a state the server refused — and so does
+			// package upstream's -32603 for a result the server
+			// dropped (not the tool's failure): it goes on as it is
+			// (the call record redacts it, as every error).
 			return nil, nil, je
 		}
 		return nil, nil, err // go-sdk turns a plain error into an isError result

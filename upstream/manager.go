@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/mcpcore/actions"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -270,7 +271,8 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) 
 // progress notifications reach progress (when not nil), carrying p's
 // progress token, never after CallTool returned; progress is called on
 // the session's goroutine and must not block. Cancelling ctx cancels the
-// call on the server (notifications/cancelled).
+// call on the server (notifications/cancelled). A call whose result the
+// server dropped fails with a JSON-RPC internal error (see lostResult).
 func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	s, err := m.server(server)
 	if err != nil {
@@ -303,9 +305,26 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("upstream %q: calling %s: %w", server, p.Name, err)
+		err = fmt.Errorf("upstream %q: calling %s: %w", server, p.Name, err)
+		if errors.Is(err, mcp.ErrNoResponse) {
+			return nil, lostResult(err)
+		}
+		return nil, err
 	}
 	return res, nil
+}
+
+// lostResult answers a call whose stream the server ended before the
+// result with no event ID to resume it from (mcp.ErrNoResponse): on
+// 2025-11-25 a server may close the stream mid-call (SEP-1699) and the
+// client resume it with Last-Event-ID, but one without an event store
+// (go-sdk's, whose tool calls CloseSSEStream) closes it with no ID and
+// drops the result. The tool did not fail, it may well have run: a tool
+// error result would tell the AI app (and its model, which may call it
+// again) that it failed. So the call gets a JSON-RPC internal error, as
+// one mcptray stopped mid-way does, saying that the result is lost.
+func lostResult(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error() + "; the result is lost, and the tool may have run"}
 }
 
 // Close stops every server and waits for their programs to end. Calls

@@ -2620,6 +2620,7 @@ func (c *streamableClientConn) processStream(ctx context.Context, requestSummary
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 	}()
+	var readErr error // why the stream broke, if it did
 	for evt, err := range scanEventsLimited(resp.Body, c.maxEventSize) {
 		if err != nil {
 			if ctx.Err() != nil {
@@ -2633,6 +2634,7 @@ func (c *streamableClientConn) processStream(ctx context.Context, requestSummary
 				return "", 0, true
 			}
 
+			readErr = err
 			break
 		}
 
@@ -2692,7 +2694,7 @@ func (c *streamableClientConn) processStream(ctx context.Context, requestSummary
 	if lastEventID == "" && forCall != nil {
 		errmsg := &jsonrpc2.Response{
 			ID:    forCall.ID,
-			Error: fmt.Errorf("request terminated without response"),
+			Error: noResponse(readErr, reconnectDelay),
 		}
 		select {
 		case c.incoming <- errmsg:
@@ -2700,6 +2702,35 @@ func (c *streamableClientConn) processStream(ctx context.Context, requestSummary
 		}
 	}
 	return lastEventID, reconnectDelay, false
+}
+
+// ErrNoResponse is the error of a call whose response stream ended before
+// its response, with no event ID to resume the stream from: the response
+// cannot be received, and the server may have handled the request. A
+// server may close the stream mid-call (SEP-1699) after it sent an event
+// ID, and the client then resumes it; one that closes it before (a go-sdk
+// server with no EventStore, whose handler calls CloseSSEStream) drops the
+// response.
+var ErrNoResponse = errors.New("request terminated without response")
+
+// noResponse is the error of a call whose stream ended without its
+// response and cannot be resumed: readErr is why the stream broke (nil:
+// the server ended it), retry the delay the server's retry field asked
+// for (0: none). It wraps ErrNoResponse so that a caller can tell the
+// loss from an error the server sent: a gateway passing the call on must
+// not report it as the request's failure, as the request may have run.
+func noResponse(readErr error, retry time.Duration) error {
+	switch {
+	case readErr != nil:
+		return fmt.Errorf("%w: the stream broke (%v), and the server had sent no event ID to resume it from", ErrNoResponse, readErr)
+	case retry > 0:
+		// A SEP-1699 close, asking the client to poll: without an event
+		// ID, a GET can only open the standalone stream, which never
+		// carries the response.
+		return fmt.Errorf("%w: the server closed the stream asking to reconnect in %v, but sent no event ID to resume it from", ErrNoResponse, retry)
+	default:
+		return fmt.Errorf("%w: the server ended the stream, and sent no event ID to resume it from", ErrNoResponse)
+	}
 }
 
 // connectSSE handles the logic of connecting a text/event-stream connection.
