@@ -97,7 +97,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	test.Tap(f.testBtn)
 	f.work.Wait()
 	uitest.Sees(t, "the tested form", uitest.Seen(f.content),
-		"label: It works: up offers 9 tools. Save serves them to your AI apps, as they are now: {success}",
+		"label: It works: up offers 10 tools. Save serves them to your AI apps, as they are now: {success}",
 		"re:(?s)label: up_add  —  adds a tool\n.*up_echo  —  says text back\n.*up_wait  —  waits until cancelled")
 	if _, err := s.St.Upstream(ctx, "up"); err == nil {
 		t.Fatal("Test stored the server")
@@ -133,7 +133,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 	statusShows(t, m, "Running since")
 	d := m.servers.detail
 	uitest.Sees(t, "the server", uitest.Seen(m.servers.Content()),
-		"check: [x]", "label: up  ·  9 tools served", "re:label: Runs .*upserver -stderr 3", "re:label: Running since .* \\{success\\}",
+		"check: [x]", "label: up  ·  10 tools served", "re:label: Runs .*upserver -stderr 3", "re:label: Running since .* \\{success\\}",
 		"button: Refresh", "re:label: Runs .*upserver -stderr 3\nIt starts when an AI app first uses one of its tools. Its tools are served as up_NAME.",
 		"label: Nothing waits for your approval: its tools are served as you approved them.",
 		"label: Its tools", "check: [x]", "label: up_add   (its name: add)", "check: [ ] Ask me first",
@@ -148,7 +148,7 @@ func TestServersAddTestAndServe(t *testing.T) {
 		return changesShow(m, "extra: new, served as up_extra")
 	})
 	uitest.Sees(t, "the change waiting", uitest.Seen(m.servers.Content()),
-		"label: up  ·  9 tools served, 1 change waits for you",
+		"label: up  ·  10 tools served, 1 change waits for you",
 		"label: 1 change waits for your approval", "button: Approve all {high}",
 		"label: extra: new, served as up_extra\n  description: (the server gives this tool no description)", "button: Approve")
 	if slices.Contains(s.ToolNames(t), "up_extra") {
@@ -424,7 +424,7 @@ func TestServersAddAWebServer(t *testing.T) {
 	test.Type(f.headers, "Authorization: Bearer tok-123")
 	test.Tap(f.testBtn)
 	f.work.Wait()
-	uitest.Sees(t, "a test with the token", uitest.Seen(f.content), "label: It works: web offers 9 tools. Save serves them to your AI apps, as they are now: {success}")
+	uitest.Sees(t, "a test with the token", uitest.Seen(f.content), "label: It works: web offers 10 tools. Save serves them to your AI apps, as they are now: {success}")
 	test.Tap(f.saveBtn)
 	f.work.Wait()
 	u, err := s.St.Upstream(ctx, "web")

@@ -34,8 +34,8 @@ func TestRemoteServers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(tools) != 9 {
-				t.Errorf("%d tools, want 9", len(tools))
+			if len(tools) != 10 {
+				t.Errorf("%d tools, want 10", len(tools))
 			}
 			if st := m.Status("web"); st.Protocol != c.protocol {
 				t.Errorf("protocol %q, want %q", st.Protocol, c.protocol)

@@ -34,8 +34,8 @@ func TestStdioServer(t *testing.T) {
 	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
-	if len(tools) != 9 {
-		t.Errorf("tools over pages of 3: %v, want 9", names)
+	if len(tools) != 10 {
+		t.Errorf("tools over pages of 3: %v, want 10", names)
 	}
 	st := m.Status("up")
 	if st.State != Running || st.Protocol != "2026-07-28" {

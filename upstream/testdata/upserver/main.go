@@ -3,13 +3,14 @@
 // 127.0.0.1 (-http streamable|sse, printing its address), with tools that
 // echo, wait until cancelled, report progress, crash, change the tool
 // list, start a child process and ask the client (echoing "touch" says
-// the resource changed), two prompts (one asking the client), a resource,
-// and a resource template that reads an environment variable, whose
-// arguments it completes. With -calls it writes each call on standard
-// error.
+// the resource changed) or for its roots, two prompts (one asking the
+// client), a resource, and a resource template that reads an environment
+// variable, whose arguments it completes. With -calls it writes each call
+// on standard error, and each cancellation.
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -134,11 +135,16 @@ func newServer(calls bool) *mcp.Server {
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
 	if calls {
 		// Each call written on standard error (which mcptray keeps) tells
-		// a test whether a call reached the server at all.
+		// a test whether a call reached the server at all; each
+		// cancellation, whether one did (a request may end before its
+		// cancellation comes, which then cancels nothing).
 		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-				if c, ok := req.(*mcp.CallToolRequest); ok {
-					fmt.Fprintf(os.Stderr, "called %s %s\n", c.Params.Name, c.Params.Arguments)
+				switch p := req.GetParams().(type) {
+				case *mcp.CallToolParamsRaw:
+					fmt.Fprintf(os.Stderr, "called %s %s\n", p.Name, p.Arguments)
+				case *mcp.CancelledParams:
+					fmt.Fprintf(os.Stderr, "cancelled %v\n", p.RequestID)
 				}
 				return next(ctx, method, req)
 			}
@@ -223,6 +229,18 @@ func newServer(calls bool) *mcp.Server {
 			}
 			return text(fmt.Sprintf("%s %v", res.Action, res.Content["name"])), nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "roots", Description: "asks the client for its roots and says them"},
+		func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			res, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil, nil
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return text(strings.Join(uris, " ")), nil, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "pid", Description: "says its pid"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return text(strconv.Itoa(os.Getpid())), nil, nil
@@ -231,11 +249,13 @@ func newServer(calls bool) *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, a nameArg) (*mcp.CallToolResult, any, error) {
 			return text(os.Getenv(a.Name)), nil, nil
 		})
-	srv.AddPrompt(&mcp.Prompt{Name: "greet_asked", Description: "greets whom the client names (elicitation)"},
+	srv.AddPrompt(&mcp.Prompt{Name: "greet_asked", Description: "greets whom the client names (elicitation)",
+		Arguments: []*mcp.PromptArgument{{Name: "question", Description: "the question asked ($VARS expanded)"}}},
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			res, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
 			if !ok || req.Params.RequestState != "asked" {
-				return &mcp.GetPromptResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: "Whom to greet?",
+				question := cmp.Or(os.ExpandEnv(req.Params.Arguments["question"]), "Whom to greet?")
+				return &mcp.GetPromptResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Message: question,
 					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}}, nil
 			}
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: fmt.Sprintf("Say hello to %v", res.Content["name"])}}}}, nil
