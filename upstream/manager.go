@@ -56,8 +56,9 @@ type Config struct {
 	// only the AI client can answer it.
 	//
 	// Elicit, Sample, Roots and Log get the context of the call the
-	// server asks or logs in, CallTool's, when it can be told (a single
-	// call of the server under way); else the request's own.
+	// server asks or logs in, CallTool's or GetPrompt's, when it can be
+	// told (a single call or prompt of the server under way); else the
+	// request's own.
 	Elicit func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
 	// Sample answers a server's sampling/createMessage; nil: not
 	// supported.
@@ -223,7 +224,7 @@ func (m *Manager) server(name string) (*server, error) {
 }
 
 // Session returns the server's session, started if need be, for what the
-// Manager does not wrap yet (prompts, resources); done must be called when
+// Manager does not wrap yet (listing prompts, resources); done must be called when
 // the caller is finished with it, which lets the server stop when idle.
 // The session must not be closed.
 func (m *Manager) Session(ctx context.Context, server string) (cs *mcp.ClientSession, done func(), err error) {
@@ -274,10 +275,6 @@ func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) 
 // call on the server (notifications/cancelled). A call whose result the
 // server dropped fails with a JSON-RPC internal error (see lostResult).
 func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
-	s, err := m.server(server)
-	if err != nil {
-		return nil, err
-	}
 	params := *p
 	if a, ok := params.Arguments.(map[string]any); ok && a == nil {
 		// A nil map is not go-sdk's nil: it would go out as "arguments":
@@ -290,18 +287,9 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		params.Meta = maps.Clone(p.Meta)
 		params.SetProgressToken(token)
 	}
-	defer s.trackCall(ctx)()
 	var res *mcp.CallToolResult
-	err = s.use(ctx, func(c *conn) error {
-		// A stop (idle, Set, Close) cancels the calls still running, so
-		// that closing the session never waits for them.
-		ctx, cancel := context.WithCancelCause(ctx)
-		defer cancel(nil)
-		defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
-		res, err = c.session.CallTool(ctx, &params)
-		if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != ctx.Err() {
-			err = cause
-		}
+	err := m.request(ctx, server, func(ctx context.Context, cs *mcp.ClientSession) (err error) {
+		res, err = cs.CallTool(ctx, &params)
 		return err
 	})
 	if err != nil {
@@ -312,6 +300,45 @@ func (m *Manager) CallTool(ctx context.Context, server string, p *mcp.CallToolPa
 		return nil, err
 	}
 	return res, nil
+}
+
+// GetPrompt gets a prompt of the server, starting it if need be. As for
+// CallTool, what the server asks or logs meanwhile belongs to ctx, and
+// cancelling ctx cancels the request on the server.
+func (m *Manager) GetPrompt(ctx context.Context, server string, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	var res *mcp.GetPromptResult
+	err := m.request(ctx, server, func(ctx context.Context, cs *mcp.ClientSession) (err error) {
+		res, err = cs.GetPrompt(ctx, p)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("upstream %q: getting the prompt %s: %w", server, p.Name, err)
+	}
+	return res, nil
+}
+
+// request runs f, one request to the server made for ctx, on its
+// session (started if need be). It is tracked while it runs: what the
+// server asks or logs meanwhile, on a session that names no request,
+// belongs to ctx (callContext). A stop of the server (idle, Set, Close)
+// cancels it, so that closing the session never waits for it, and is
+// then its error.
+func (m *Manager) request(ctx context.Context, server string, f func(context.Context, *mcp.ClientSession) error) error {
+	s, err := m.server(server)
+	if err != nil {
+		return err
+	}
+	defer s.trackCall(ctx)()
+	return s.use(ctx, func(c *conn) error {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(c.ctx, func() { cancel(fmt.Errorf("upstream %q was stopped", server)) })()
+		err := f(ctx, c.session)
+		if cause := context.Cause(ctx); err != nil && ctx.Err() != nil && cause != ctx.Err() {
+			err = cause
+		}
+		return err
+	})
 }
 
 // lostResult answers a call whose stream the server ended before the

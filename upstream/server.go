@@ -90,9 +90,9 @@ type server struct {
 	// cancelStart gives up the start under way (a stop, or Close).
 	cancelStart context.CancelFunc
 	retired     bool // removed, replaced or closed: never starts again
-	// inCall are the tool calls under way (CallTool): what the server
-	// asks or logs while exactly one runs belongs to that call
-	// (callContext).
+	// inCall are the tool calls and prompt gets under way (CallTool,
+	// GetPrompt): what the server asks or logs while exactly one runs
+	// belongs to it (callContext).
 	inCall map[*tracked]struct{}
 	// oauth signs in to a remote server behind OAuth; made at its first
 	// connection, kept while its address stays (another makes a new
@@ -100,7 +100,8 @@ type server struct {
 	oauth *oauthHandler
 }
 
-// tracked is one call of a server's tool: its context.
+// tracked is one call of a server's tool, or get of its prompt: its
+// context.
 type tracked struct {
 	ctx context.Context
 }

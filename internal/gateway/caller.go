@@ -13,12 +13,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Runner runs the servers: lists their tools and calls them, and gives
-// their sessions (upstream.Manager).
+// Runner runs the servers: lists their tools and calls them, gets their
+// prompts, and gives their sessions (upstream.Manager).
 type Runner interface {
 	Lister
 	sessioner
 	CallTool(ctx context.Context, server string, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	// GetPrompt is a request the server's questions on its own session
+	// belong to, as CallTool is.
+	GetPrompt(ctx context.Context, server string, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
 }
 
 // Gateway calls the servers' tools for the engine (actions.UpstreamCaller)

@@ -86,9 +86,12 @@ func orName(name, fallback string) string {
 // GetUpstreamPrompt gets prompt from server, with the AI client's
 // capabilities and answers of round.
 func (g *Gateway) GetUpstreamPrompt(ctx context.Context, server, prompt string, args map[string]string, round *actions.UpstreamRound) (*mcp.GetPromptResult, error) {
+	if err := g.usable(server); err != nil {
+		return nil, err
+	}
 	p := &mcp.GetPromptParams{Name: prompt, Arguments: args}
 	p.Meta, p.InputResponses, p.RequestState = roundParams(round)
-	return withSession(ctx, g, server, func(cs *mcp.ClientSession) (*mcp.GetPromptResult, error) { return cs.GetPrompt(ctx, p) })
+	return g.run.GetPrompt(ctx, server, p)
 }
 
 // ReadUpstreamResource reads uri from server.

@@ -66,9 +66,14 @@ func (l *liveServer) Session(context.Context, string) (*mcp.ClientSession, func(
 	return l.cs, func() {}, nil
 }
 
-// CallTool completes the Runner; these tests call no tool.
+// CallTool and GetPrompt complete the Runner; these tests call no tool
+// and get no prompt.
 func (l *liveServer) CallTool(ctx context.Context, _ string, p *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
 	return l.cs.CallTool(ctx, p)
+}
+
+func (l *liveServer) GetPrompt(ctx context.Context, _ string, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	return l.cs.GetPrompt(ctx, p)
 }
 
 func openStore(t *testing.T) *storage.Store {
