@@ -35,6 +35,10 @@ type Question struct {
 	ToolTitle string         `json:"toolTitle,omitempty"`
 	Arguments string         `json:"arguments"`
 	Hints     *catalog.Hints `json:"hints,omitempty"`
+	// Prompt, in place of Tool, names the prompt of another MCP server
+	// being got, whose server asks a form meanwhile; Arguments are then
+	// the prompt's.
+	Prompt string `json:"prompt,omitempty"`
 	// Server, for a tool of another MCP server mcptray fronts, is that
 	// server's name as the person gave it: the tool's name only shows its
 	// prefix, which may be another word, or none.
@@ -119,9 +123,13 @@ func (e *Engine) clientFallback() bool {
 	return ok && f.ClientFallback()
 }
 
-// deskCall is what the desktop is told about the call a question is for.
+// deskCall is what the desktop is told about the call a question is for,
+// or the prompt get.
 type deskCall struct {
 	client, token, tool, taskID string
+	// prompt names the prompt of a question asked while getting it (tool
+	// is then "").
+	prompt string
 	// server names the server an upstream tool belongs to ("" for
 	// mcptray's own tools).
 	server string

@@ -29,27 +29,31 @@ type callRecord struct {
 	// session is the request's session: an upstream tool's server asks
 	// and logs to its client during the call (AskCaller, LogToCaller).
 	session *mcp.ServerSession
-	// desk, for a call of an upstream tool, is what the desktop is told of
-	// the call (AnswerServer); guarded by mu.
+	// desk and caps, for a call of an upstream tool or a get of an
+	// upstream prompt, are what the desktop is told of it and what the AI
+	// app declared it can answer, for what the server asks on its own
+	// session meanwhile (AnswerServer, AskCaller); guarded by mu.
 	desk deskCall
+	caps *mcp.ClientCapabilities
 }
 
-// setDesk records what the desktop is told of the call; a nil record (no
-// request) records nothing.
-func (c *callRecord) setDesk(d deskCall) {
+// setCaller records what the desktop is told of the request and what its
+// AI app can answer; a nil record (no request) records nothing.
+func (c *callRecord) setCaller(d deskCall, caps *mcp.ClientCapabilities) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.desk = d
+	c.desk, c.caps = d, caps
 }
 
-// deskOf is what the desktop is told of the call.
-func (c *callRecord) deskOf() deskCall {
+// caller is what the desktop is told of the request and what its AI app
+// can answer.
+func (c *callRecord) caller() (deskCall, *mcp.ClientCapabilities) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.desk
+	return c.desk, c.caps
 }
 
 type callRecordKey struct{}

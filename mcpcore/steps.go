@@ -189,6 +189,24 @@ func capable(kind string, caps *mcp.ClientCapabilities) bool {
 	return false
 }
 
+// kindOf is the kind of step a server's request asks as (form, url,
+// sampling, roots): what a client must have declared to answer it; "" for
+// a request of a kind MCP does not know.
+func kindOf(ir mcp.InputRequest) string {
+	switch p := ir.(type) {
+	case *mcp.ElicitParams:
+		if p.Mode == "url" || p.Mode == "" && p.URL != "" {
+			return catalog.StepURL
+		}
+		return catalog.StepForm
+	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+		return catalog.StepSampling
+	case *mcp.ListRootsParams:
+		return catalog.StepRoots
+	}
+	return ""
+}
+
 // requiredCapability is the -32021 data entry for a step kind.
 func requiredCapability(kind string) (string, any) {
 	switch kind {

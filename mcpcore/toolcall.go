@@ -71,9 +71,7 @@ func (e *Engine) callTool(ctx context.Context, t catalog.Tool, output *jsonschem
 		def: t, approved: callRecordOf(ctx).addApproval}
 	if up := t.Action.Upstream; up != nil {
 		c.desk.server = up.Server
-		// A form the server asks for on its own session names the call
-		// (AnswerServer).
-		callRecordOf(ctx).setDesk(c.desk)
+		c.noteCaller(ctx)
 	}
 
 	// 1. The client's rounds: a 2026-07-28 request brings the answers to
@@ -197,6 +195,13 @@ func (c *toolCall) inTask(ctx context.Context, e *Engine, run *taskRun) *toolCal
 	return &t
 }
 
+// noteCaller tells the call record of ctx what a server asking on its own session during the call needs: the call
+// a form on the desktop names, and what the AI app can answer
+// (AnswerServer, AskCaller).
+func (c *toolCall) noteCaller(ctx context.Context) {
+	callRecordOf(ctx).setCaller(c.desk, requestCapabilities(c.req))
+}
+
 // runsAsTask decides whether a call runs as a task: the tool allows it and
 // the 2026-07-28 request declared the tasks extension. A tool that requires
 // a task, called without the extension on 2026-07-28, gets -32021; a
@@ -220,7 +225,7 @@ func runsAsTask(t catalog.Tool, req *mcp.CallToolRequest) (bool, error) {
 }
 
 // clientName is the name the client gave in its clientInfo.
-func clientName(req *mcp.CallToolRequest) string {
+func clientName(req mcp.Request) string {
 	if _, ci := requestClient(req); ci != nil {
 		return ci.Name
 	}

@@ -13,10 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// An upstream tool's server may answer a call with input_required: it asks
-// the AI client for input (elicitation, sampling, roots) before it
-// answers. Only the AI client can answer, so the engine passes the
-// questions on as they are and the answers back:
+// An upstream tool's server may answer a call, or a get of its prompt,
+// with input_required: it asks the AI client for input (elicitation,
+// sampling, roots) before it answers. The engine passes the questions on
+// as they are and the answers back:
 //
 //   - a 2026-07-28 client gets an input_required round of mcptray's, whose
 //     requestState is sealed by mcptray and carries the server's own (a
@@ -26,10 +26,12 @@ import (
 //     request waits, and the server is called again with the answers.
 //
 // The server sees the capabilities the AI client declared, so it asks only
-// what the client can answer.
+// what the client can answer, but for forms where the desktop can fill
+// them in (upstreamdesk.go). A server on a 2025-11-25 session of its own
+// asks on it instead, during the request (AskCaller, AnswerServer).
 
-// maxUpstreamRounds bounds a server's rounds within one 2025-11-25 request,
-// as go-sdk's own client does.
+// maxUpstreamRounds bounds a server's rounds within one request of the
+// client's (or one task), as go-sdk's own client does.
 const maxUpstreamRounds = 10
 
 // upstreamRound is the AI client's side of an upstream entry's rounds in
@@ -120,55 +122,96 @@ func encodeAnswers(answers map[string]any) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// answerOnSession asks a 2025-11-25 session's client each round the server
-// asks (reqs, state), and has the server asked again (again) with the
-// answers in round, until it asks no more. It says why it gave up.
-func answerOnSession(ctx context.Context, ss *mcp.ServerSession, server string, round *actions.UpstreamRound, reqs mcp.InputRequestMap, state string, again func() (mcp.InputRequestMap, string, error)) error {
+// serverAsk is one request of mcptray's to an upstream server — a call of
+// one of its tools, or a get of one of its prompts — during which the
+// server may ask the AI app for input (input_required), and what passing
+// its questions on needs.
+type serverAsk struct {
+	server string
+	// round carries the AI app's capabilities, and the answers to the
+	// server's last round, to again.
+	round *actions.UpstreamRound
+	// again sends the request again, with round: the server's next round,
+	// or none once it answered (which again keeps).
+	again func() (mcp.InputRequestMap, string, error)
+	// session is the AI app's: one on 2025-11-25 is asked with
+	// server→client requests; one on 2026-07-28 within a result of
+	// mcptray's, whose state seals bind, the answers to the entry's own
+	// steps and those the person gave on the desktop (sealUpstream).
+	session              *mcp.ServerSession
+	bind                 binding
+	answers, deskAnswers map[string]any
+	// run is the task the call runs as (nil: in the request), which
+	// cannot ask the app.
+	run *taskRun
+	// deskForms says the server was told the app shows forms because the
+	// desktop does (upstreamdesk.go): the desktop fills them in, told of
+	// the request as desk says, the server's secrets blacked out by redact.
+	deskForms bool
+	desk      deskCall
+	redact    func(string) string
+}
+
+// passOn has a server's round (reqs, state) answered and the server asked
+// again, until it answers: forms the app cannot show are filled in on the
+// desktop, the rest is asked of the app on its 2025-11-25 session. An app
+// on 2026-07-28 is asked within a result of mcptray's: passOn then returns
+// that round, with its sealed state, where it otherwise returns nil. A task
+// cannot pass questions on to the app: its call ends saying so.
+func (e *Engine) passOn(ctx context.Context, a *serverAsk, reqs mcp.InputRequestMap, state string) (*roundsOutcome, error) {
 	for range maxUpstreamRounds {
-		answers, err := askSessionInputs(ctx, ss, reqs)
-		if err != nil {
-			return fmt.Errorf("the server %q asked for input: %w", server, err)
+		var answers mcp.InputResponseMap
+		var err error
+		switch {
+		case a.deskForms && onlyForms(reqs):
+			answers, err = e.formsOnDesktop(ctx, a, reqs)
+		case a.run != nil:
+			return nil, fmt.Errorf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", a.server)
+		case !isLegacy(a.session):
+			sealed, err := e.sealUpstream(a.bind, a.answers, a.deskAnswers, state)
+			if err != nil {
+				return nil, err
+			}
+			return &roundsOutcome{Requests: reqs, State: sealed}, nil
+		default:
+			if answers, err = askSessionInputs(ctx, a.session, reqs); err != nil {
+				err = fmt.Errorf("the server %q asked for input: %w", a.server, err)
+			}
 		}
-		round.Responses, round.State = answers, state
-		if reqs, state, err = again(); err != nil || reqs == nil {
-			return err
+		if err != nil {
+			return nil, err
+		}
+		a.round.Responses, a.round.State = answers, state
+		if reqs, state, err = a.again(); err != nil || reqs == nil {
+			return nil, err
 		}
 	}
-	return fmt.Errorf("the server %q kept asking for input: %d rounds answered", server, maxUpstreamRounds)
+	return nil, fmt.Errorf("the server %q kept asking for input: %d rounds answered", a.server, maxUpstreamRounds)
 }
 
 // passUpstreamInput is the answer to a call whose server asked for input
-// (res.InputRequests): a round for a 2026-07-28 client, or, on a
-// 2025-11-25 session, the server's answer once the session's client
-// answered every round; forms the client cannot show are filled in on the
-// desktop (upstreamdesk.go). A task cannot pass questions on to the client:
-// its call ends saying so.
+// (res.InputRequests), once passOn had it answered, or the round passOn
+// gives a 2026-07-28 client to answer.
 func (e *Engine) passUpstreamInput(ctx context.Context, c *toolCall, res *mcp.CallToolResult, run *taskRun, rep actions.Reporter) (*mcp.CallToolResult, any, error) {
-	server := c.tool.Action.Upstream.Server
-	if c.deskForms && onlyForms(res.InputRequests) {
-		return e.answerFormsOnDesktop(ctx, c, res, run, rep)
-	}
-	if run != nil {
-		return errorResult(fmt.Sprintf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", server)), nil, nil
-	}
-	if !isLegacy(c.req.Session) {
-		sealed, err := e.sealUpstream(c.bind, c.answers, onDesktop(c.plan.desktop, c.data.Inputs), res.RequestState)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &mcp.CallToolResult{InputRequests: res.InputRequests, RequestState: sealed}, nil, nil
-	}
 	var structured any
-	err := answerOnSession(ctx, c.req.Session, server, c.data.Round, res.InputRequests, res.RequestState, func() (mcp.InputRequestMap, string, error) {
-		var err error
-		res, structured, err = e.runAction(ctx, c.tool, c.output, c.data, rep)
-		if err != nil {
-			return nil, "", err
-		}
-		return res.InputRequests, res.RequestState, nil
-	})
-	if err != nil {
+	out, err := e.passOn(ctx, &serverAsk{
+		server: c.tool.Action.Upstream.Server,
+		round:  c.data.Round,
+		again: func() (mcp.InputRequestMap, string, error) {
+			var err error
+			if res, structured, err = e.runAction(ctx, c.tool, c.output, c.data, rep); err != nil {
+				return nil, "", err
+			}
+			return res.InputRequests, res.RequestState, nil
+		},
+		session: c.req.Session, bind: c.bind, answers: c.answers, deskAnswers: onDesktop(c.plan.desktop, c.data.Inputs),
+		run: run, deskForms: c.deskForms, desk: c.desk, redact: c.data.Redact,
+	}, res.InputRequests, res.RequestState)
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case out != nil:
+		return &mcp.CallToolResult{InputRequests: out.Requests, RequestState: out.State}, nil, nil
 	}
 	return res, structured, nil
 }
@@ -203,18 +246,18 @@ func askSessionInputs(ctx context.Context, ss *mcp.ServerSession, reqs mcp.Input
 }
 
 // errNoCaller answers a server's question that no AI client can be asked.
-var errNoCaller = errors.New("no AI app can be asked: no single call of this server's tools is under way")
+var errNoCaller = errors.New("no AI app can be asked: no single call of this server's tools, or get of its prompts, is under way")
 
 // errModernCaller answers a server's question during a call from a
 // 2026-07-28 client, which can be asked only in a result.
 var errModernCaller = errors.New("the AI app calls over MCP 2026-07-28, which asks a client only within a result: the server must return input_required")
 
 // AskCaller asks the AI client whose request ctx is (a call of an
-// upstream tool, during which its server asks on a 2025-11-25 session of
-// its own) one input request, with the server→client request of its kind
-// on the client's session, redacted of the secrets the call resolved. A
-// 2026-07-28 client, or no request, cannot be asked this way: the error
-// says why.
+// upstream tool, or a get of an upstream prompt, during which its server
+// asks on a 2025-11-25 session of its own) one input request, with the
+// server→client request of its kind on the client's session, redacted of
+// the secrets the request resolved. A 2026-07-28 client, or no request,
+// cannot be asked this way: the error says why.
 func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, error) {
 	c := callRecordOf(ctx)
 	switch {
@@ -225,6 +268,19 @@ func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, err
 	}
 	c.redactInputRequest(ir)
 	return sessionAsk(ctx, c.session, ir)
+}
+
+// callerCan reports whether the AI app of the request ctx is (an upstream
+// tool's call, or an upstream prompt's get) can be asked a question of
+// kind while the request waits: it is on a 2025-11-25 session, and it
+// declared it can answer such questions.
+func callerCan(ctx context.Context, kind string) bool {
+	c := callRecordOf(ctx)
+	if c == nil || !isLegacy(c.session) {
+		return false
+	}
+	_, caps := c.caller()
+	return capable(kind, caps)
 }
 
 // LogToCaller passes a server's log message, sent during a call of one of

@@ -43,22 +43,32 @@ var errNoUpstreams = errors.New("other MCP servers are not available here")
 
 // upstreamPrompt gets p from its server, the arguments passed as given,
 // and what the server answers redacted of the secrets it was started with.
-// A server asking for input has the AI client asked, as for a tool
-// (upstreamrounds.go).
+// A server asking for input has it passed on as for a tool (passOn): to
+// the AI client when it can answer, forms it cannot show to the desktop.
 func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	if e.opts.Upstreams == nil {
 		return nil, internalError("prompt %q: %v", p.Name, errNoUpstreams)
 	}
 	server := p.Upstream.Server
-	e.data(ctx, nil).ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
+	data := e.data(ctx, nil)
+	data.ResolveSecrets(e.opts.Upstreams.UpstreamSecrets(server))
 	params := req.Params
-	bind := binding{Method: "prompts/get", Name: p.Name, Arguments: params.Arguments, Principal: principalOf(req.Extra)}
-	// A prompt has no desktop questions: no answers of the desktop ride
-	// along.
-	round, _, err := e.upstreamRound(bind, clientCapabilities(params.GetMeta(), req.ClientCapabilities()), params.InputResponses, params.RequestState, false)
+	principal := principalOf(req.Extra)
+	bind := binding{Method: "prompts/get", Name: p.Name, Arguments: params.Arguments, Principal: principal}
+	caps, deskForms := e.withDesktopForms(clientCapabilities(params.GetMeta(), req.ClientCapabilities()))
+	// A prompt has no desktop questions of mcptray's: no answers of the
+	// desktop ride along.
+	round, _, err := e.upstreamRound(bind, caps, params.InputResponses, params.RequestState, false)
 	if err != nil {
 		return nil, err
 	}
+	args := make(map[string]any, len(params.Arguments))
+	for k, v := range params.Arguments {
+		args[k] = v
+	}
+	desk := deskCall{client: clientName(req), token: principal, prompt: p.Name, server: server, args: args}
+	// What the server asks on its own session meanwhile names the prompt.
+	callRecordOf(ctx).setCaller(desk, requestCapabilities(req))
 	var res *mcp.GetPromptResult
 	get := func() (mcp.InputRequestMap, string, error) {
 		var err error
@@ -68,18 +78,16 @@ func (e *Engine) upstreamPrompt(ctx context.Context, p catalog.Prompt, req *mcp.
 		return res.InputRequests, res.RequestState, nil
 	}
 	reqs, state, err := get()
-	switch {
-	case err != nil || reqs == nil:
+	if err != nil || reqs == nil {
 		return res, err
-	case !isLegacy(req.Session):
-		sealed, err := e.sealUpstream(bind, nil, nil, state)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.GetPromptResult{InputRequests: reqs, RequestState: sealed}, nil
 	}
-	if err := answerOnSession(ctx, req.Session, server, round, reqs, state, get); err != nil {
+	out, err := e.passOn(ctx, &serverAsk{server: server, round: round, again: get, session: req.Session, bind: bind,
+		deskForms: deskForms, desk: desk, redact: data.Redact}, reqs, state)
+	switch {
+	case err != nil:
 		return nil, err
+	case out != nil:
+		return &mcp.GetPromptResult{InputRequests: out.Requests, RequestState: out.State}, nil
 	}
 	return res, nil
 }

@@ -448,8 +448,18 @@ func TestUpstreamResourceSubscriptions(t *testing.T) {
 // address; it stops when t ends.
 func upserverHTTP(t *testing.T, env ...string) string {
 	t.Helper()
-	srv := exec.Command(testutil.Upserver(t), "-http", "streamable")
+	url, _ := upserverHTTPCalls(t, env...)
+	return url
+}
+
+// upserverHTTPCalls is upserverHTTP writing each call, and each request
+// cancelled, on its standard error, which it returns too.
+func upserverHTTPCalls(t *testing.T, env ...string) (string, *testutil.SyncBuffer) {
+	t.Helper()
+	srv := exec.Command(testutil.Upserver(t), "-http", "streamable", "-calls")
 	srv.Env = append(os.Environ(), env...)
+	stderr := &testutil.SyncBuffer{}
+	srv.Stderr = stderr
 	out, err := srv.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -462,7 +472,7 @@ func upserverHTTP(t *testing.T, env ...string) string {
 	if err != nil {
 		t.Fatalf("the server's address: %v", err)
 	}
-	return strings.TrimSpace(line)
+	return strings.TrimSpace(line), stderr
 }
 
 // TestSecretChangeRestartsServer: a secret a server's environment reads,
