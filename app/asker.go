@@ -157,6 +157,9 @@ func (a *Asker) Pending() int {
 func (a *Asker) notify(q mcpcore.Question, waiting int) {
 	title := "mcptray: " + kindTitle(q)
 	body := fmt.Sprintf("%s wants to run %s.", ui.AppName(q), ui.ToolName(q))
+	if q.Prompt != "" {
+		body = fmt.Sprintf("%s is getting %s.", ui.AppName(q), ui.ToolName(q))
+	}
 	if n := a.Pending(); waiting > 1 || n > 1 {
 		body += fmt.Sprintf(" (%s waiting)", words.Count(n, "question", "questions"))
 	}

@@ -55,7 +55,7 @@ func shownQuestion(t *testing.T, a *Asker, tool string) *pending {
 	var p *pending
 	testutil.Eventually(t, "the question about "+tool, func() bool {
 		p = a.shown()
-		return p != nil && p.q.Tool == tool
+		return p != nil && (p.q.Tool == tool || p.q.Prompt == tool)
 	})
 	return p
 }

@@ -45,6 +45,31 @@ func TestFormThroughAsker(t *testing.T) {
 	}
 }
 
+// TestAPromptsFormNamesThePrompt: a form a server asks while its prompt
+// is got names the prompt, not a tool, in the window and the notification,
+// with the server beside it.
+func TestAPromptsFormNamesThePrompt(t *testing.T) {
+	app := uitest.NewRecordingApp(t)
+	a := NewAsker(app)
+	q := mcpcore.Question{Client: "claude-code", Prompt: "up_greet_asked", Server: "up", Key: "form", Kind: catalog.StepForm, Message: "Whom to greet?",
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)}
+	call := ask(t.Context(), a, q)
+	p := shownQuestion(t, a, "up_greet_asked")
+	inUI(a, func() {
+		got := uitest.SeenIn(p.win.Canvas())
+		uitest.Sees(t, "the prompt's form", got, `label: claude-code needs some information for the prompt "up_greet_asked"`, "label: Whom to greet?",
+			"label: AI app", "label: claude-code", "label: Prompt", "label: up_greet_asked", "label: Server", "label: up")
+		uitest.SeesNone(t, "the prompt's form", got, "label: Tool")
+	})
+	if n := app.Notifications(); len(n) != 1 || n[0].Content != `claude-code is getting the prompt "up_greet_asked".` {
+		t.Errorf("the notification: %+v", n)
+	}
+	test.Tap(p.form.Cancel)
+	if ans, err := call.wait(t); err != nil || ans.Action != "cancel" {
+		t.Fatalf("cancel: %+v, %v", ans, err)
+	}
+}
+
 func TestRenderFormWindow(t *testing.T) {
 	app := uitest.NewRecordingApp(t)
 	test.ApplyTheme(t, theme.DefaultTheme()) // before any widget: the real look

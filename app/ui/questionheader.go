@@ -49,8 +49,12 @@ func hasHidden(q mcpcore.Question) bool {
 	return false
 }
 
-// ToolName names the tool for people: its title, quoted, or its name.
+// ToolName names the tool for people: its title, quoted, or its name; or,
+// for a question asked while a prompt is got, the prompt.
 func ToolName(q mcpcore.Question) string {
+	if q.Prompt != "" {
+		return fmt.Sprintf("the prompt %q", q.Prompt)
+	}
 	return fmt.Sprintf("%q", cmp.Or(q.ToolTitle, q.Tool))
 }
 
@@ -60,6 +64,15 @@ func toolLine(q mcpcore.Question) string {
 		return q.Tool
 	}
 	return q.ToolTitle + " (" + q.Tool + ")"
+}
+
+// subjectRow is the header's row naming what the question is about: the
+// tool, or the prompt being got.
+func subjectRow(q mcpcore.Question) (key, value string) {
+	if q.Prompt != "" {
+		return "Prompt", q.Prompt
+	}
+	return "Tool", toolLine(q)
 }
 
 // Header is the "who asks what" block every question window starts with.
@@ -80,10 +93,11 @@ func Header(q mcpcore.Question, title string) fyne.CanvasObject {
 	key := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	info := container.New(layout.NewFormLayout(), key("AI app"), WrapLabel(clientName(q)), key("Tool"), WrapLabel(toolLine(q)))
+	subject, name := subjectRow(q)
+	info := container.New(layout.NewFormLayout(), key("AI app"), WrapLabel(clientName(q)), key(subject), WrapLabel(name))
 	if q.Server != "" {
-		// A tool of another server: its name as the person gave it,
-		// which the tool's name may not show (another prefix, or none).
+		// A tool or prompt of another server: its name as the person gave
+		// it, which the tool's name may not show (another prefix, or none).
 		info.Add(key("Server"))
 		info.Add(WrapLabel(Shown(q.Server)))
 	}
