@@ -35,6 +35,9 @@ type callRecord struct {
 	// session meanwhile (AnswerServer, AskCaller); guarded by mu.
 	desk deskCall
 	caps *mcp.ClientCapabilities
+	// run, on the record of a task's run, is the task: what the server of
+	// its call asks on its own session is asked through it (AskCaller).
+	run *taskRun
 }
 
 // setCaller records what the desktop is told of the request and what its

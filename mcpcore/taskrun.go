@@ -36,11 +36,17 @@ type taskRun struct {
 	mu   sync.Mutex
 	task record.Task
 	// pending are the outstanding input requests of the current round, by
-	// wire key; answers the answers so far, by step key.
+	// wire key; answers the answers so far, by step key; passed the
+	// answers to the current round of a server's questions passed on, by
+	// the server's key.
 	pending   map[string]*pendingStep
 	answers   map[string]json.RawMessage
+	passed    mcp.InputResponseMap
 	asked     map[string]int
 	roundDone chan struct{}
+	// rounds lets one round at a time wait for the client: a server on a
+	// session of its own may ask several questions at once.
+	rounds sync.Mutex
 	// client names the AI client; approvals are the approvals given or
 	// refused while the task ran, for its activity record.
 	client    string
@@ -54,6 +60,19 @@ type pendingStep struct {
 	// left is how many more times the step may be asked after an invalid
 	// answer.
 	left int
+	// passed says req is a question of an upstream tool's server, passed
+	// on, and step only its kind and the server's key: the answer goes
+	// back to the server as the client gave it (its checks are the
+	// server's).
+	passed bool
+}
+
+// name words the pending step for an error.
+func (p *pendingStep) name() string {
+	if p.passed {
+		return fmt.Sprintf("the server's question %q", p.step.Key)
+	}
+	return fmt.Sprintf("input step %q", p.step.Key)
 }
 
 // taskRegistry holds the tasks running in this process and the observers.
@@ -118,6 +137,7 @@ func (e *Engine) startTask(ctx context.Context, c deskCall, work func(context.Co
 	runCtx, rc := withCallRecord(runCtx)
 	r := &taskRun{e: e, id: task.ID, cancel: cancel, done: make(chan struct{}), task: task,
 		answers: map[string]json.RawMessage{}, asked: map[string]int{}, client: c.client}
+	rc.run = r
 	e.tasks.mu.Lock()
 	e.tasks.runs[task.ID] = r
 	e.tasks.mu.Unlock()
@@ -277,34 +297,23 @@ func (r *taskRun) askClient(ctx context.Context, steps []catalog.InputStep, data
 	if len(steps) == 0 {
 		return nil
 	}
+	r.rounds.Lock()
+	defer r.rounds.Unlock()
 	for _, round := range roundsOf(steps) {
-		parked, err := r.e.parking(r)
+		err := r.park(ctx, func(add func(*pendingStep)) error {
+			// A later round's questions may use the earlier answers.
+			data.Inputs = mergeInputs(data.Inputs, decodeAnswers(r.answers))
+			for _, s := range inRound(steps, round) {
+				ir, err := inputRequest(s, data)
+				if err != nil {
+					return err
+				}
+				add(&pendingStep{step: s, req: ir, left: maxAsks - 1})
+			}
+			return nil
+		})
 		if err != nil {
 			return err
-		}
-		r.mu.Lock()
-		data.Inputs = mergeInputs(data.Inputs, decodeAnswers(r.answers))
-		r.pending = map[string]*pendingStep{}
-		for _, s := range inRound(steps, round) {
-			ir, err := inputRequest(s, data)
-			if err != nil {
-				r.mu.Unlock()
-				parked()
-				return err
-			}
-			r.pending[r.keyLocked(s.Key)] = &pendingStep{step: s, req: ir, left: maxAsks - 1}
-		}
-		r.roundDone = make(chan struct{})
-		done := r.roundDone
-		r.task.Status, r.task.StatusMessage = record.TaskInputRequired, "waiting for input from the client"
-		r.task.InputRequests = r.pendingJSONLocked()
-		r.saveLocked()
-		r.mu.Unlock()
-		parked()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 	}
 	r.mu.Lock()
@@ -312,6 +321,73 @@ func (r *taskRun) askClient(ctx context.Context, steps []catalog.InputStep, data
 	r.mu.Unlock()
 	data.Inputs = mergeInputs(data.Inputs, decodeAnswers(answers))
 	return nil
+}
+
+// passOn asks the client a round of questions of the server of the task's
+// call (reqs, by the server's keys, redacted already): the task waits in
+// input_required until tasks/update answered each. The answers are as the
+// client gave them, by the server's keys. A question the client did not
+// declare it can answer (its capabilities are on ctx's call record) is
+// not asked: the task would wait for an answer that never comes.
+func (r *taskRun) passOn(ctx context.Context, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	keys := slices.Sorted(maps.Keys(reqs))
+	for _, key := range keys {
+		switch kind := kindOf(reqs[key]); {
+		case kind == "":
+			return nil, fmt.Errorf("the server asked %q with a request mcptray cannot pass on (%T)", key, reqs[key])
+		case !callerCan(ctx, kind):
+			name, _ := requiredCapability(kind)
+			return nil, fmt.Errorf("the server asked %q, which the AI app cannot be asked: its call, running as task %s, did not declare the client capability %q", key, r.id, name)
+		}
+	}
+	r.rounds.Lock()
+	defer r.rounds.Unlock()
+	err := r.park(ctx, func(add func(*pendingStep)) error {
+		r.passed = mcp.InputResponseMap{}
+		for _, key := range keys {
+			add(&pendingStep{step: catalog.InputStep{Key: key, Kind: kindOf(reqs[key])}, req: reqs[key], left: maxAsks - 1, passed: true})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.passed
+	r.passed = nil
+	return out, nil
+}
+
+// park has the task wait in input_required for one round: the requests
+// fill adds (with r.mu held), until tasks/update answered each (update),
+// or ctx ends.
+func (r *taskRun) park(ctx context.Context, fill func(add func(*pendingStep)) error) error {
+	parked, err := r.e.parking(r)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.pending = map[string]*pendingStep{}
+	if err := fill(func(p *pendingStep) { r.pending[r.keyLocked(p.step.Key)] = p }); err != nil {
+		r.pending = nil
+		r.mu.Unlock()
+		parked()
+		return err
+	}
+	r.roundDone = make(chan struct{})
+	done := r.roundDone
+	r.task.Status, r.task.StatusMessage = record.TaskInputRequired, "waiting for input from the client"
+	r.task.InputRequests = r.pendingJSONLocked()
+	r.saveLocked()
+	r.mu.Unlock()
+	parked()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // parking checks, before r parks in input_required, that its token's tasks
@@ -379,25 +455,22 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 		}
 		changed = true
 		delete(r.pending, key)
-		resp, err := decodeInputResponse(p.step.Kind, responses[key])
-		var ans json.RawMessage
+		err := r.takeLocked(p, responses[key])
 		if err == nil {
-			ans, err = answerOf(p.step, resp)
-		}
-		if err == nil {
-			r.answers[p.step.Key] = ans
 			continue
 		}
 		if p.left <= 0 {
 			r.task.Status, r.task.InputRequests = record.TaskFailed, nil
-			r.task.StatusMessage = fmt.Sprintf("input step %q: no valid answer after %d tries: %v", p.step.Key, maxAsks, err)
+			r.task.StatusMessage = fmt.Sprintf("%s: no valid answer after %d tries: %v", p.name(), maxAsks, err)
 			r.task.Error, _ = json.Marshal(map[string]any{"code": jsonrpc.CodeInvalidParams, "message": r.task.StatusMessage})
 			r.saveLocked()
 			r.recordLocked()
 			r.cancel()
 			return
 		}
-		r.pending[r.keyLocked(p.step.Key)] = &pendingStep{step: p.step, req: p.req, left: p.left - 1}
+		again := *p
+		again.left--
+		r.pending[r.keyLocked(p.step.Key)] = &again
 	}
 	if !changed {
 		return
@@ -409,6 +482,30 @@ func (r *taskRun) update(responses map[string]json.RawMessage) {
 		r.task.InputRequests = r.pendingJSONLocked()
 	}
 	r.saveLocked()
+}
+
+// takeLocked takes the client's answer raw to p, or says why it cannot;
+// r.mu is held. A step's answer joins the answers as templates see it; a
+// server's question's is kept as the response its request asks for.
+func (r *taskRun) takeLocked(p *pendingStep, raw json.RawMessage) error {
+	if p.passed {
+		resp, err := decodeResponseTo(p.req, raw)
+		if err != nil {
+			return err
+		}
+		r.passed[p.step.Key] = resp
+		return nil
+	}
+	resp, err := decodeInputResponse(p.step.Kind, raw)
+	if err != nil {
+		return err
+	}
+	ans, err := answerOf(p.step, resp)
+	if err != nil {
+		return err
+	}
+	r.answers[p.step.Key] = ans
+	return nil
 }
 
 // decodeInputResponse decodes one answer as the response its step asked for.
@@ -424,6 +521,33 @@ func decodeInputResponse(kind string, raw json.RawMessage) (mcp.InputResponse, e
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return nil, err
+	}
+	return v, nil
+}
+
+// decodeResponseTo decodes a client's answer to a server's request req as
+// the response of req's kind the server expects: a sampling request
+// without tools gets a result without tools. Only what no server could
+// take is refused: an answer that is no such response, or a form's with
+// no action MCP knows.
+func decodeResponseTo(req mcp.InputRequest, raw json.RawMessage) (mcp.InputResponse, error) {
+	var v mcp.InputResponse
+	var err error
+	if _, plain := req.(*mcp.CreateMessageParams); plain {
+		v = &mcp.CreateMessageResult{}
+		err = json.Unmarshal(raw, v)
+	} else {
+		v, err = decodeInputResponse(kindOf(req), raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if er, ok := v.(*mcp.ElicitResult); ok {
+		switch er.Action {
+		case "accept", "decline", "cancel":
+		default:
+			return nil, fmt.Errorf("unknown elicitation action %q", er.Action)
+		}
 	}
 	return v, nil
 }

@@ -185,17 +185,23 @@ func (e *Engine) finishCall(ctx context.Context, c *toolCall, run *taskRun) (*mc
 // inTask is the call as its task carries it on: with template data of the
 // task's own, since the request's is bound to the request's context and
 // call record (the task's record redacts what the task resolves), holding
-// the answers so far; and with desktop questions that name the task and
-// record their approvals on it.
+// the answers so far and an upstream tool's round (the AI app's
+// capabilities, which its server sees); and with desktop questions that
+// name the task and record their approvals on it.
 func (c *toolCall) inTask(ctx context.Context, e *Engine, run *taskRun) *toolCall {
 	t := *c
 	t.data = e.data(ctx, c.data.Args)
 	maps.Copy(t.data.Inputs, c.data.Inputs)
+	t.data.Round = c.data.Round
 	t.desk.taskID, t.desk.approved = run.id, run.addApproval
+	if t.tool.Action.Upstream != nil {
+		t.noteCaller(ctx)
+	}
 	return &t
 }
 
-// noteCaller tells the call record of ctx what a server asking on its own session during the call needs: the call
+// noteCaller tells the call record of ctx (the request's, or its task's)
+// what a server asking on its own session during the call needs: the call
 // a form on the desktop names, and what the AI app can answer
 // (AnswerServer, AskCaller).
 func (c *toolCall) noteCaller(ctx context.Context) {

@@ -54,8 +54,13 @@ func onlyForms(reqs mcp.InputRequestMap) bool {
 
 // formsOnDesktop has the person at the computer fill in the forms of a
 // server's round (reqs, every one a form), in the order of their keys, and
-// gives the answers by those keys.
+// gives the answers by those keys. A task says meanwhile that it waits for
+// the desktop.
 func (e *Engine) formsOnDesktop(ctx context.Context, a *serverAsk, reqs mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	if a.run != nil {
+		a.run.setMessage("waiting for an answer on the desktop")
+		defer a.run.setMessage("working")
+	}
 	answers := make(mcp.InputResponseMap, len(reqs))
 	for _, key := range slices.Sorted(maps.Keys(reqs)) {
 		ans, err := e.askFormOnDesktop(ctx, a.desk, key, reqs[key].(*mcp.ElicitParams), a.redact)
@@ -98,8 +103,8 @@ func (e *Engine) askFormOnDesktop(ctx context.Context, desk deskCall, key string
 // AnswerServer answers what server asks on a 2025-11-25 session of its
 // own (ir), during the call or prompt get ctx is when one can be told: the
 // AI app that made it is asked when it can answer (AskCaller); a form it
-// cannot show (it declared no forms, it speaks 2026-07-28, or no single
-// request can be told) is filled in at the computer when the
+// cannot show (it declared no forms, it speaks 2026-07-28 outside a task,
+// or no single request can be told) is filled in at the computer when the
 // desktop can answer.
 func (e *Engine) AnswerServer(ctx context.Context, server string, ir mcp.InputRequest) (mcp.InputResponse, error) {
 	if kindOf(ir) != catalog.StepForm || callerCan(ctx, catalog.StepForm) || !e.desktopAnswers() {
@@ -108,7 +113,7 @@ func (e *Engine) AnswerServer(ctx context.Context, server string, ir mcp.InputRe
 	a := &serverAsk{desk: deskCall{server: server}}
 	if c := callRecordOf(ctx); c != nil {
 		a.desk, _ = c.caller()
-		a.desk.server = server
+		a.desk.server, a.run = server, c.run
 	}
 	// The server's secrets are blacked out of its question, request or
 	// none.

@@ -3,6 +3,7 @@ package mcpcore
 //lint:file-ignore SA1019 a server fronted may ask a 2025-11-25 client for sampling and roots, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,7 +24,10 @@ import (
 //     client cannot forge the server's state, nor replay it on another
 //     call, tool or token); its next request brings the answers;
 //   - a 2025-11-25 session is asked with server→client requests while the
-//     request waits, and the server is called again with the answers.
+//     request waits, and the server is called again with the answers;
+//   - a call running as a task waits in input_required with the server's
+//     questions, which the client answers with tasks/update, as it does
+//     the tool's own in-task steps.
 //
 // The server sees the capabilities the AI client declared, so it asks only
 // what the client can answer, but for forms where the desktop can fill
@@ -141,8 +145,8 @@ type serverAsk struct {
 	session              *mcp.ServerSession
 	bind                 binding
 	answers, deskAnswers map[string]any
-	// run is the task the call runs as (nil: in the request), which
-	// cannot ask the app.
+	// run is the task the call runs as (nil: in the request), which asks
+	// the app through tasks/update.
 	run *taskRun
 	// deskForms says the server was told the app shows forms because the
 	// desktop does (upstreamdesk.go): the desktop fills them in, told of
@@ -154,10 +158,10 @@ type serverAsk struct {
 
 // passOn has a server's round (reqs, state) answered and the server asked
 // again, until it answers: forms the app cannot show are filled in on the
-// desktop, the rest is asked of the app on its 2025-11-25 session. An app
-// on 2026-07-28 is asked within a result of mcptray's: passOn then returns
-// that round, with its sealed state, where it otherwise returns nil. A task
-// cannot pass questions on to the app: its call ends saying so.
+// desktop, the rest is asked of the app, through the task the call runs
+// as, or on the app's 2025-11-25 session. An app on 2026-07-28 outside a
+// task is asked within a result of mcptray's: passOn then returns that
+// round, with its sealed state, where it otherwise returns nil.
 func (e *Engine) passOn(ctx context.Context, a *serverAsk, reqs mcp.InputRequestMap, state string) (*roundsOutcome, error) {
 	for range maxUpstreamRounds {
 		var answers mcp.InputResponseMap
@@ -166,7 +170,10 @@ func (e *Engine) passOn(ctx context.Context, a *serverAsk, reqs mcp.InputRequest
 		case a.deskForms && onlyForms(reqs):
 			answers, err = e.formsOnDesktop(ctx, a, reqs)
 		case a.run != nil:
-			return nil, fmt.Errorf("the server %q asked for input, which mcptray cannot pass on from a task: call the tool without running it as a task", a.server)
+			if c := callRecordOf(ctx); c != nil {
+				c.redactInputRequests(reqs)
+			}
+			answers, err = a.run.passOn(ctx, reqs)
 		case !isLegacy(a.session):
 			sealed, err := e.sealUpstream(a.bind, a.answers, a.deskAnswers, state)
 			if err != nil {
@@ -254,14 +261,19 @@ var errModernCaller = errors.New("the AI app calls over MCP 2026-07-28, which as
 
 // AskCaller asks the AI client whose request ctx is (a call of an
 // upstream tool, or a get of an upstream prompt, during which its server
-// asks on a 2025-11-25 session of its own) one input request, with the
-// server→client request of its kind on the client's session, redacted of
-// the secrets the request resolved. A 2026-07-28 client, or no request,
-// cannot be asked this way: the error says why.
+// asks on a 2025-11-25 session of its own) one input request, redacted of
+// the secrets the request resolved: with the server→client request of its
+// kind on the client's 2025-11-25 session, or through the task the call
+// runs as. A 2026-07-28 client outside a task, or no request, cannot be
+// asked this way: the error says why.
 func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, error) {
 	c := callRecordOf(ctx)
 	switch {
-	case c == nil || c.session == nil:
+	case c == nil:
+		return nil, errNoCaller
+	case c.run != nil:
+		return c.run.askFor(ctx, c, ir)
+	case c.session == nil:
 		return nil, errNoCaller
 	case !isLegacy(c.session):
 		return nil, errModernCaller
@@ -270,13 +282,26 @@ func AskCaller(ctx context.Context, ir mcp.InputRequest) (mcp.InputResponse, err
 	return sessionAsk(ctx, c.session, ir)
 }
 
+// askFor asks the client of the task, through the task, one question the
+// server of its call asked on its own session (ir), under the key of its
+// kind; c is the task's call record.
+func (r *taskRun) askFor(ctx context.Context, c *callRecord, ir mcp.InputRequest) (mcp.InputResponse, error) {
+	key := cmp.Or(kindOf(ir), "request")
+	c.redactInputRequest(ir)
+	answers, err := r.passOn(ctx, mcp.InputRequestMap{key: ir})
+	if err != nil {
+		return nil, err
+	}
+	return answers[key], nil
+}
+
 // callerCan reports whether the AI app of the request ctx is (an upstream
 // tool's call, or an upstream prompt's get) can be asked a question of
-// kind while the request waits: it is on a 2025-11-25 session, and it
-// declared it can answer such questions.
+// kind while the request waits: it is on a 2025-11-25 session, or its call
+// runs as a task, and it declared it can answer such questions.
 func callerCan(ctx context.Context, kind string) bool {
 	c := callRecordOf(ctx)
-	if c == nil || !isLegacy(c.session) {
+	if c == nil || c.run == nil && !isLegacy(c.session) {
 		return false
 	}
 	_, caps := c.caller()
