@@ -1,5 +1,7 @@
 package daemon
 
+//lint:file-ignore SA1019 a server fronted may still ask the app for its roots during a task, which go-sdk marks deprecated as of 2026-07-28 (SEP-2577).
+
 import (
 	"bytes"
 	"context"
