@@ -309,9 +309,11 @@ func callerCan(ctx context.Context, kind string) bool {
 }
 
 // LogToCaller passes a server's log message, sent during a call of one of
-// its tools, to the AI client whose request ctx is: its session sends it
-// if the client asked for that level (logging/setLevel on 2025-11-25, the
-// request's _meta on 2026-07-28). Secrets the call resolved are redacted.
+// its tools or a get of its prompt, to the AI client whose request ctx is:
+// its session sends it if the client asked for that level
+// (logging/setLevel on 2025-11-25, the request's _meta on 2026-07-28); a
+// task has no stream to send it on. Secrets the request resolved are
+// redacted.
 func LogToCaller(ctx context.Context, p *mcp.LoggingMessageParams) {
 	c := callRecordOf(ctx)
 	if c == nil || c.session == nil || p == nil {

@@ -43,8 +43,9 @@ func (d *Daemon) startUpstreams() *upstreams {
 		Processes:         d.procs,
 		Version:           d.cfg.Version,
 		// What a server on a 2025-11-25 session asks or logs during a
-		// call goes to the AI app that made the call.
-		// A form the app cannot show is filled in at the computer
+		// call or a prompt get goes to the AI app that made it (a
+		// question to a call running as a task, through the task). A
+		// form the app cannot show is filled in at the computer
 		// (mcpcore.Engine.AnswerServer).
 		Elicit: func(ctx context.Context, server string, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 			return answerAs[*mcp.ElicitResult](d.eng.AnswerServer(ctx, server, p))
