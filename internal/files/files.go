@@ -120,7 +120,8 @@ func NothingFound(dir, query string, exts []string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return fmt.Sprintf("No %s in %s mentions %q.", what, dir, query)
+	// The query as it is, not Go-quoted: a path's backslashes stay single.
+	return fmt.Sprintf("No %s in %s mentions \"%s\".", what, dir, query)
 }
 
 // normalExts are exts lower-cased with their dot, without a leading "*".

@@ -123,7 +123,7 @@ func TestSearchSaysWhatIsWrong(t *testing.T) {
 	if found, err := Search(&out, dir, "absent", SearchOptions{Exts: []string{".md"}}); err != nil || found.Lines != 0 || out.Len() != 0 {
 		t.Errorf("a search finding nothing: %+v, %v, wrote %q", found, err, out.String())
 	}
-	if got, want := NothingFound(dir, `"a" b`, []string{"md", ".TXT"}), `No .md or .txt file in `+dir+` mentions "\"a\" b".`; got != want {
+	if got, want := NothingFound(dir, `C:\a "b"`, []string{"md", ".TXT"}), `No .md or .txt file in `+dir+` mentions "C:\a "b"".`; got != want {
 		t.Errorf("NothingFound = %q, want %q", got, want)
 	}
 }
