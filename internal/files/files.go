@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -275,22 +274,10 @@ func count(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// removeFile is remove; tests make a file that cannot be deleted with it,
-// which permissions cannot do for root (CI).
-var removeFile = remove
-
-// remove deletes a file; on Windows a read-only one too, whose attribute
-// makes DeleteFile fail ("Access is denied") where Unix only asks for the
-// folder's write permission.
-func remove(path string) error {
-	err := os.Remove(path)
-	if err != nil && runtime.GOOS == "windows" && errors.Is(err, fs.ErrPermission) {
-		if cerr := os.Chmod(path, 0o666); cerr == nil {
-			err = os.Remove(path)
-		}
-	}
-	return err
-}
+// removeFile is os.Remove, which on Windows deletes a read-only file too
+// (it clears the attribute DeleteFile refuses it for); tests make a file
+// that cannot be deleted with it, which permissions cannot do for root (CI).
+var removeFile = os.Remove
 
 // isFolder says, as an error, why dir is no folder to work in.
 func isFolder(dir string) error {

@@ -244,9 +244,9 @@ func TestCleanGoesOnPastAFileItCannotDelete(t *testing.T) {
 		if filepath.Base(path) == "in use.txt" {
 			return &fs.PathError{Op: "remove", Path: path, Err: inUse}
 		}
-		return remove(path)
+		return os.Remove(path)
 	}
-	t.Cleanup(func() { removeFile = remove })
+	t.Cleanup(func() { removeFile = os.Remove })
 	var out bytes.Buffer
 	n, err := Clean(&out, dir, 30, time.Now())
 	if n != 2 || !errors.Is(err, inUse) || !strings.Contains(err.Error(), "could not delete 1 old file (deleted 2): remove "+filepath.Join(dir, "in use.txt")) {

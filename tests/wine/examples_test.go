@@ -146,9 +146,9 @@ func (ex example) args(t *testing.T) map[string]any {
 
 // makeFixtures writes what the examples work on: a Notes folder with a
 // note, a scripts folder with a script, a Downloads folder with a
-// read-only file 90 days old (Windows refuses to delete one unless told
-// to, as del /f is), a new one and a folder as old (a folder is never
-// cleaned), a file to delete.
+// read-only file 90 days old (Windows' DeleteFile refuses one: del /f
+// and Go's os.Remove clear the attribute first), a new one and a folder
+// as old (a folder is never cleaned), a file to delete.
 func (p *prefix) makeFixtures(t *testing.T) {
 	p.write(t, note, "# Shopping\r\n\r\n"+noteText+"\r\n")
 	p.write(t, scripts+`\`+script, "@echo off\r\necho hello from the script\r\n")
