@@ -247,7 +247,7 @@ windows: ## dist/windows/mcptray.exe (GUI subsystem, icon and version) and mcptr
 # compared with tests/smoke-golden/wine-*), the uninstaller. Where Wine
 # cannot be installed it says it skipped them. WINDOWS_BUILT=1 (make test,
 # after its windows step): use dist/windows as built.
-WINE_DEPS := /usr/lib/wine/wine64:wine64 $(WINDOWS_DEPS) makensis:nsis xvfb-run:xvfb xauth:xauth \
+WINE_DEPS := /usr/lib/wine/wine64:wine64 $(WINDOWS_DEPS) makensis:nsis xvfb-run:xvfb xauth:xauth script:bsdutils \
 	xdotool:xdotool /usr/bin/import:imagemagick
 WINE_OUT = $(SMOKE_OUT)/wine
 wine: ## the Windows programs, installed and run under Wine and Xvfb (tests/wine); screenshots in SMOKE_OUT/wine

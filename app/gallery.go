@@ -114,7 +114,7 @@ func exampleSummary(t catalog.Tool) string {
 	var runs string
 	switch a := t.Action; {
 	case a.Command != nil:
-		runs = "Runs: " + actions.JoinCommandLine(a.Command.On(runtime.GOOS).Argv)
+		runs = "Runs: " + actions.ShowCommandLine(runtime.GOOS, a.Command.On(runtime.GOOS).Argv)
 	case a.HTTP != nil:
 		runs = fmt.Sprintf("Calls: %s %s", strings.ToUpper(cmp.Or(a.HTTP.Method, "GET")), a.HTTP.URL)
 	default:

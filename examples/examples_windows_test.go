@@ -1,6 +1,6 @@
 //go:build windows
 
-package examples
+package examples_test
 
 import (
 	"context"
@@ -12,19 +12,36 @@ import (
 	"time"
 
 	"github.com/mcptray/mcptray/catalog"
+	"github.com/mcptray/mcptray/examples"
+	"github.com/mcptray/mcptray/internal/cli"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
+
+// TestMain lets this test program stand in for mcptray.exe: the examples'
+// Windows lines that run {{.server.executable}} files … (search_notes,
+// clean_downloads) start this program, which runs mcptray's own files
+// command then.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "files" {
+		os.Exit(cli.Main(context.Background(), os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: "test"}))
+	}
+	os.Exit(m.Run())
+}
 
 // TestExamplesRunOnWindows calls every example that runs a command as
 // Windows runs it (its "os": {"windows": …} line), in a user folder with
 // a space in its name holding the notes, scripts and downloads they work
 // on, and then with values that would be commands if cmd read them. It
-// runs on Windows, and under Wine by hand (see docs/windows-commands.md): Wine lacks
-// some programs (PowerShell, forfiles) and stubs others (findstr), so an
-// example whose program is missing is logged, not failed, unless
-// MCPTRAY_EXAMPLES_STRICT is set, as it is on a real Windows run.
+// runs on Windows, and under Wine by hand (see docs/windows-commands.md):
+// Wine lacks some programs (PowerShell), so an example whose program is
+// missing is logged, not failed, unless MCPTRAY_EXAMPLES_STRICT is set, as
+// it is on a real Windows run.
 func TestExamplesRunOnWindows(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	base, err := os.MkdirTemp("", "examples")
 	if err != nil {
 		t.Fatal(err)
@@ -66,12 +83,12 @@ func TestExamplesRunOnWindows(t *testing.T) {
 	const vars = ` %PATH% !PATH!`
 
 	var tools []catalog.Tool
-	for _, src := range [][]byte{Starter, Gallery} {
+	for _, src := range [][]byte{examples.Starter, examples.Gallery} {
 		c, err := mcpcore.ParseCatalog(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tools = append(tools, On(c, "windows").Tools...)
+		tools = append(tools, examples.On(c, "windows").Tools...)
 	}
 	calls := map[string][]map[string]any{
 		"current_time":       {nil},
@@ -101,7 +118,7 @@ func TestExamplesRunOnWindows(t *testing.T) {
 			continue
 		}
 		for _, a := range args {
-			data := &actions.Data{Args: a, Server: map[string]string{"home": home},
+			data := &actions.Data{Args: a, Server: map[string]string{"home": home, "executable": exe},
 				Inputs: map[string]any{"details": map[string]any{"content": map[string]any{"title": "A title & more", "urgency": "high"}}}}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			out, err := actions.CommandOutput(ctx, c, data)
@@ -124,6 +141,14 @@ func TestExamplesRunOnWindows(t *testing.T) {
 				// A hostile call may fail; what matters is the marker below.
 				t.Errorf("%s %v failed: %s", tool.Name, a, failed)
 			}
+			if tool.Name == "search_notes" && a["query"] == "hello" && out != nil {
+				// In any case, in the sub-folder too, paths relative to Notes.
+				for _, want := range []string{"todo.md:2:Call Bob about the Hello project", `sub\ideas.txt:1:hello again`} {
+					if !strings.Contains(string(out.Stdout), want) {
+						t.Errorf("search_notes for hello did not answer %q", want)
+					}
+				}
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(home, `Documents\delete me.txt`)); !errors.Is(err, os.ErrNotExist) {
@@ -142,7 +167,7 @@ func TestExamplesRunOnWindows(t *testing.T) {
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a value became a command: %s exists (%v)", marker, err)
 	}
-	if _, err := os.Stat(filepath.Join(home, `Downloads\old file & more.txt`)); !errors.Is(err, os.ErrNotExist) && strict {
+	if _, err := os.Stat(filepath.Join(home, `Downloads\old file & more.txt`)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("clean_downloads left the old download: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(home, `Downloads\new.txt`)); err != nil {

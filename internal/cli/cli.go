@@ -90,9 +90,15 @@ Usage:
   mcptray clients                 which AI clients are here, which use mcptray, and the
                                   HTTP entries with their tokens
   mcptray shim-token [--renew]    provision the token of mcptray-stdio (the stdio shim)
+  mcptray files search [--in DIR] [--ext .md,.txt] [--max-per-file N] [--] QUERY
+                                  the lines of the files in DIR and its folders that
+                                  mention QUERY, in any case, as PATH:LINE:TEXT
+  mcptray files clean DIR --older-than-days N
+                                  delete the files in DIR (not in its folders) last
+                                  changed more than N days ago, each path printed
   mcptray version
 
-Every command takes --db PATH (default: your config dir's mcptray/mcptray.db).
+Every command but files takes --db PATH (default: your config dir's mcptray/mcptray.db).
 `
 
 // usageError is a mistake on the command line: Main prints the usage
@@ -156,6 +162,8 @@ func Run(ctx context.Context, args []string, env Env) error {
 		return configCmd(ctx, rest, env)
 	case "clients":
 		return clientsCmd(ctx, rest, env)
+	case "files":
+		return filesCmd(ctx, rest, env)
 	case WindowCommand:
 		if env.Window == nil {
 			return errors.New("this mcptray is built without the desktop app (headless): it has no window")

@@ -114,6 +114,37 @@ func commandLine(goos string, argv []string) string {
 	return strings.Join(words, " ")
 }
 
+// ShowCommandLine writes a definition's command line, its templates not
+// filled in, for a person to read on the system goos: on Windows as the
+// program is started there (see commandLine), each template kept whole as
+// written; elsewhere as JoinCommandLine writes it, which a POSIX shell
+// reads. The tool editor's own field stays JoinCommandLine's on every
+// system: what is typed there is read back by SplitCommandLine.
+func ShowCommandLine(goos string, argv []catalog.Template) string {
+	if goos != "windows" {
+		return JoinCommandLine(argv)
+	}
+	raw := make([]string, len(argv))
+	for i, a := range argv {
+		raw[i] = string(a)
+	}
+	if len(raw) > 0 && isCmd(raw[0]) {
+		return cmdCommandLine(raw)
+	}
+	words := make([]string, len(raw))
+	for i, a := range raw {
+		// A template's own quotes are not the argument's: it is quoted
+		// for what the text around it holds, then put back as written.
+		safe, tmpls, err := protect(a)
+		if err != nil {
+			words[i] = windowsQuote(a)
+			continue
+		}
+		words[i] = restore(windowsQuote(safe), tmpls)
+	}
+	return strings.Join(words, " ")
+}
+
 // quoteFor writes one argument as the system goos reads it.
 func quoteFor(goos, s string) string {
 	if goos == "windows" {

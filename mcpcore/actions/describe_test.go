@@ -40,8 +40,11 @@ func TestDescribeSaysWhatRunsWithSecretsMasked(t *testing.T) {
 // runtime's double quotes, never a POSIX shell's quotes.
 func TestDescribeWritesTheLineAsTheSystemReadsIt(t *testing.T) {
 	data := func(goos string) *Data {
-		return &Data{OS: goos, Server: map[string]string{"home": `C:\users\Jane Doe`}, Args: map[string]any{"days": 30, "q": `say "hi"`}}
+		return &Data{OS: goos, Server: map[string]string{"home": `C:\users\Jane Doe`, "executable": `C:\users\Jane Doe\AppData\Local\Programs\mcptray\mcptray.exe`},
+			Args: map[string]any{"days": 30, "q": `say "hi"`}}
 	}
+	// The starter's clean_downloads on Windows.
+	clean := &catalog.Command{Argv: []catalog.Template{"{{.server.executable}}", "files", "clean", `{{.server.home}}\Downloads`, "--older-than-days", "{{.args.days}}"}}
 	forfiles := &catalog.Command{Argv: []catalog.Template{"forfiles", "/p", `{{.server.home}}\Downloads`, "/d", "-{{.args.days}}",
 		"/c", "cmd /d /c if @isdir==FALSE (echo @path& del /f /q @path)"}, Env: map[string]catalog.Template{"Q": "{{.args.q}}"}}
 	cmd := &catalog.Command{Argv: []catalog.Template{`C:\Windows\System32\cmd.exe`, "/d", "/v:on", "/c", `type "!FILE!"`}}
@@ -56,10 +59,35 @@ func TestDescribeWritesTheLineAsTheSystemReadsIt(t *testing.T) {
 		{"linux", cmd, `Runs: 'C:\Windows\System32\cmd.exe' /d /v:on /c 'type "!FILE!"'`},
 		{"windows", cmd, `Runs: C:\Windows\System32\cmd.exe /d /v:on /c type "!FILE!"`},
 		{"windows", spaced, `Runs: "C:\users\Jane Doe\my tools\run it.exe" ""`},
+		{"windows", clean, `Runs: "C:\users\Jane Doe\AppData\Local\Programs\mcptray\mcptray.exe" files clean "C:\users\Jane Doe\Downloads" --older-than-days 30`},
 	} {
 		got, err := Describe(catalog.Action{Command: tc.c}, data(tc.goos))
 		if err != nil || got != tc.want {
 			t.Errorf("on %s: Describe = %q, %v;\nwant %q", tc.goos, got, err, tc.want)
+		}
+	}
+}
+
+// TestShowCommandLineQuotesAsTheSystemReadsIt: a definition's line, its
+// templates unfilled (the gallery's "Runs:"), is shown on Windows as the
+// program is started there, never in a POSIX shell's quotes, each template
+// whole; elsewhere as the editor writes it.
+func TestShowCommandLineQuotesAsTheSystemReadsIt(t *testing.T) {
+	clean := []catalog.Template{"{{.server.executable}}", "files", "clean", `{{.server.home}}\Downloads`, "--older-than-days", "{{.args.days}}"}
+	forfiles := []catalog.Template{"forfiles", "/p", `{{.server.home}}\My Downloads`, "/c", `cmd /c echo "{{.args.x}}"`}
+	for _, tc := range []struct {
+		goos string
+		argv []catalog.Template
+		want string
+	}{
+		{"windows", clean, `{{.server.executable}} files clean {{.server.home}}\Downloads --older-than-days {{.args.days}}`},
+		{"linux", clean, `{{.server.executable}} files clean '{{.server.home}}\Downloads' --older-than-days {{.args.days}}`},
+		{"windows", forfiles, `forfiles /p "{{.server.home}}\My Downloads" /c "cmd /c echo \"{{.args.x}}\""`},
+		{"windows", []catalog.Template{"cmd", "/d", "/v:on", "/c", `type "!FILE!"`}, `cmd /d /v:on /c type "!FILE!"`},
+		{"windows", []catalog.Template{"tool", `--key={{secret "k"}}`, `{{.args.a}} {{.args.b}}`}, `tool --key={{secret "k"}} "{{.args.a}} {{.args.b}}"`},
+	} {
+		if got := ShowCommandLine(tc.goos, tc.argv); got != tc.want {
+			t.Errorf("on %s: ShowCommandLine(%q) = %s\nwant %s", tc.goos, tc.argv, got, tc.want)
 		}
 	}
 }

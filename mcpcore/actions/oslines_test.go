@@ -170,10 +170,12 @@ func TestCmdCommandLine(t *testing.T) {
 // if cmd or the program misread them. Such a value never reaches cmd: the
 // command lines of cmd are the same whatever the call's values (they come
 // through variables, read as !NAME! after cmd has read the line); every
-// other program gets each value as one argument, behind a fixed switch.
+// other program gets each value as one argument, behind a fixed switch or
+// after "--".
 func TestExamplesWindowsLines(t *testing.T) {
 	hostile := `x" & calc & "%PATH%!PATH!^| /s`
 	home := `C:\Users\Jane Doe`
+	exe := home + `\AppData\Local\Programs\mcptray\mcptray.exe`
 	type want struct {
 		argv []string
 		dir  string
@@ -181,12 +183,13 @@ func TestExamplesWindowsLines(t *testing.T) {
 	}
 	wants := map[string]want{
 		"current_time": {argv: []string{"cmd", "/d", "/c", `powershell -NoProfile -NonInteractive -Command "Get-Date -Format F; [TimeZoneInfo]::Local.DisplayName" 2>nul || echo %DATE% %TIME%`}},
-		"search_notes": {argv: []string{"findstr", "/s", "/i", "/n", "/p", "/l", "/c:" + hostile, "*.md", "*.txt"}, dir: home + `\Notes`},
+		// The query last, after "--": text to look for whatever it holds.
+		"search_notes": {argv: []string{exe, "files", "search", "--in", home + `\Notes`, "--ext", ".md,.txt", "--max-per-file", "5", "--", hostile}, dir: home},
 		"run_script":   {argv: []string{home + `\mcptray-scripts\` + hostile}, dir: home + `\mcptray-scripts`},
-		"clean_downloads": {argv: []string{"forfiles", "/p", home + `\Downloads`, "/d", "-" + hostile, "/c",
-			"cmd /d /c if @isdir==FALSE (echo @path& del /f /q @path)"}},
-		"read_file":   {argv: []string{"cmd", "/d", "/v:on", "/c", `type "!FILE!"`}, env: []string{"FILE"}},
-		"list_folder": {argv: []string{"cmd", "/d", "/v:on", "/c", `dir "!FOLDER!"`}, env: []string{"FOLDER"}},
+		// The days as the value of their flag (and a whole number by the schema).
+		"clean_downloads": {argv: []string{exe, "files", "clean", home + `\Downloads`, "--older-than-days", hostile}},
+		"read_file":       {argv: []string{"cmd", "/d", "/v:on", "/c", `type "!FILE!"`}, env: []string{"FILE"}},
+		"list_folder":     {argv: []string{"cmd", "/d", "/v:on", "/c", `dir "!FOLDER!"`}, env: []string{"FOLDER"}},
 		"search_notes_rg": {argv: []string{"rg", "--ignore-case", "--max-count", "5", "--no-heading", "--fixed-strings", "--", hostile, "."},
 			dir: home + `\Notes`},
 		"run_backup": {argv: []string{home + `\bin\backup.cmd`}, dir: home},
@@ -221,7 +224,7 @@ func TestExamplesWindowsLines(t *testing.T) {
 				args[k] = hostile
 			}
 			inputs := map[string]any{"details": map[string]any{"content": map[string]any{"title": hostile, "urgency": hostile}}}
-			data := &Data{OS: "windows", Args: args, Inputs: inputs, Server: map[string]string{"home": home}}
+			data := &Data{OS: "windows", Args: args, Inputs: inputs, Server: map[string]string{"home": home, "executable": exe}}
 			here := c.On(data.goos())
 			argv, err := renderArgv(&here, data)
 			if err != nil {

@@ -3,7 +3,6 @@ package wine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,6 +27,7 @@ const (
 	downloads = home + `\Downloads`
 	oldFile   = downloads + `\old report.txt`
 	newFile   = downloads + `\new report.txt`
+	oldFolder = downloads + `\old folder`
 	deleteMe  = home + `\delete me.txt`
 )
 
@@ -101,42 +101,6 @@ func (ex example) windows() ([]string, bool) {
 // check says it skipped the example rather than failing it.
 var notWindows = []string{"rg", "git"}
 
-// gap is a program Windows ships that this Wine lacks or has only as a
-// stub: why, and what an example that runs it answers here instead.
-type gap struct {
-	why string
-	// answers says whether an example's answer is the one the gap
-	// explains; any other answer fails the check, so that an example
-	// broken in another way is not skipped.
-	answers func(isError bool, got string) bool
-}
-
-// wineGaps are the programs Windows ships that this Wine lacks or has only
-// as a stub, found by trying them in the prefix: an example that runs one
-// cannot show here what it does on Windows, so its check says it skipped
-// the example, and why, when it answered as the gap explains
-// (docs/windows-commands.md lists what only a real Windows run confirms).
-// Found, not listed: a Wine that gains the program gets the full check.
-func (p *prefix) wineGaps(t *testing.T) map[string]gap {
-	gaps := map[string]gap{}
-	if _, err := os.Stat(p.unix(`C:\windows\system32\forfiles.exe`)); err != nil {
-		gaps["forfiles"] = gap{"Wine has no forfiles.exe, which Windows ships", func(isError bool, got string) bool {
-			return isError && strings.Contains(got, `"forfiles" is not in PATH`)
-		}}
-	}
-	probe := home + `\findstr probe.txt`
-	p.write(t, probe, "a needle here\r\n")
-	defer os.Remove(p.unix(probe))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	out, err := p.output(ctx, "", "findstr", "/l", "/c:needle", probe)
-	if !strings.Contains(out, "a needle here") {
-		gaps["findstr"] = gap{fmt.Sprintf("Wine's findstr.exe is a stub: it did not find a line in a file holding it (%v, it printed %q)", err, out),
-			func(isError bool, got string) bool { return isError == (err != nil) && got == out }}
-	}
-	return gaps
-}
-
 // script makes the batch file an example runs from the user's folder (its
 // program, by name, as the examples write it: {{.server.home}}\…\NAME.cmd).
 func (p *prefix) script(t *testing.T, ex example) {
@@ -181,16 +145,25 @@ func (ex example) args(t *testing.T) map[string]any {
 }
 
 // makeFixtures writes what the examples work on: a Notes folder with a
-// note, a scripts folder with a script, a Downloads folder with a file 90
-// days old and a new one, a file to delete.
+// note, a scripts folder with a script, a Downloads folder with a
+// read-only file 90 days old (Windows' DeleteFile refuses one: del /f
+// and Go's os.Remove clear the attribute first), a new one and a folder
+// as old (a folder is never cleaned), a file to delete.
 func (p *prefix) makeFixtures(t *testing.T) {
 	p.write(t, note, "# Shopping\r\n\r\n"+noteText+"\r\n")
 	p.write(t, scripts+`\`+script, "@echo off\r\necho hello from the script\r\n")
 	p.write(t, oldFile, "old\r\n")
 	p.write(t, newFile, "new\r\n")
+	p.write(t, oldFolder+`\kept.txt`, "kept\r\n")
 	p.write(t, deleteMe, "delete me\r\n")
 	old := time.Now().AddDate(0, 0, -90)
-	if err := os.Chtimes(p.unix(oldFile), old, old); err != nil {
+	for _, f := range []string{oldFile, oldFolder + `\kept.txt`, oldFolder} {
+		if err := os.Chtimes(p.unix(f), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wine reads a file without write permission as read-only.
+	if err := os.Chmod(p.unix(oldFile), 0o444); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -229,7 +202,6 @@ func (p *prefix) checkExamples(t *testing.T, s *server) {
 		l, err := cs.ListTools(ctx, nil)
 		return err == nil && len(l.Tools) >= len(exs)
 	})
-	gaps := p.wineGaps(t)
 	for _, ex := range exs {
 		t.Run(ex.Name, func(t *testing.T) {
 			p.script(t, ex)
@@ -243,13 +215,6 @@ func (p *prefix) checkExamples(t *testing.T, s *server) {
 				t.Fatalf("tools/call: %v", err)
 			}
 			got := text(res)
-			if argv, _ := ex.windows(); len(argv) > 0 && gaps[argv[0]].why != "" {
-				g := gaps[argv[0]]
-				if !g.answers(res.IsError, got) {
-					t.Fatalf("runs %s (%s), but did not answer as that explains: it answered (error: %t): %.300q", argv[0], g.why, res.IsError, got)
-				}
-				t.Skipf("runs %s: %s; it answered (error: %t): %.200q", argv[0], g.why, res.IsError, got)
-			}
 			if res.IsError && strings.Contains(got, "needs PowerShell, which this computer does not have") {
 				// Wine has no PowerShell: the example's own fallback answered.
 				t.Skipf("its Windows line needs PowerShell, which Wine lacks; its fallback answered: %s", got)
@@ -275,7 +240,12 @@ func (p *prefix) checkEffect(t *testing.T, name, got string) {
 		if !strings.Contains(got, strconv.Itoa(time.Now().Year())) {
 			t.Errorf("the time without this year: %q", got)
 		}
-	case "search_notes", "search_notes_rg", "read_file":
+	case "search_notes":
+		// As grep -rniI prints it: the path in Notes, the line's number.
+		if want := filepath.Base(p.unix(note)) + ":3:" + noteText; !strings.Contains(got, want) {
+			t.Errorf("the answer does not hold the note's line as %q", want)
+		}
+	case "search_notes_rg", "read_file":
 		if !strings.Contains(got, noteText) {
 			t.Errorf("the note's line %q is not in the answer", noteText)
 		}
@@ -296,8 +266,14 @@ func (p *prefix) checkEffect(t *testing.T, name, got string) {
 		if exists(oldFile) {
 			t.Errorf("the 90-day-old file is still in Downloads")
 		}
+		if !strings.Contains(got, oldFile) {
+			t.Errorf("the answer does not name the deleted file %s", oldFile)
+		}
 		if !exists(newFile) {
 			t.Errorf("the new file was deleted from Downloads")
+		}
+		if !exists(oldFolder + `\kept.txt`) {
+			t.Errorf("the old folder in Downloads was cleaned")
 		}
 	case "delete_file":
 		if exists(deleteMe) {

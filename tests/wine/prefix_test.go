@@ -163,13 +163,36 @@ func (p *prefix) unix(win string) string {
 // (services.exe, explorer.exe), started by the first program, inherit the
 // handles and would keep a pipe open long after the program ended.
 func (p *prefix) output(ctx context.Context, stdin string, exe string, args ...string) (string, error) {
+	return collect(p.command(ctx, exe, args...), stdin)
+}
+
+// inConsole runs exe under Wine in a Wine console, as a program typed in a
+// terminal window runs, and returns what the console showed (with the
+// terminal's control sequences). Wine makes a console only for a program
+// whose output is a terminal, so it runs under script(1)'s
+// pseudo-terminal; otherwise the programs get the standard handles of
+// whoever started them, and no console at all.
+func (p *prefix) inConsole(ctx context.Context, exe string, args ...string) (string, error) {
+	var line []string // for script's shell
+	for _, a := range append([]string{wine64, exe}, args...) {
+		line = append(line, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+	}
+	cmd := exec.CommandContext(ctx, "script", "--quiet", "--return", "--command", strings.Join(line, " "), "/dev/null")
+	cmd.Env = p.env
+	cmd.Dir = p.dir
+	cmd.WaitDelay = 5 * time.Second
+	return collect(cmd, "")
+}
+
+// collect runs cmd to its end, its standard output and error gathered in a
+// file (see output), and returns them.
+func collect(cmd *exec.Cmd, stdin string) (string, error) {
 	f, err := os.CreateTemp("", "mcptray-wine-out-")
 	if err != nil {
 		return "", err
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	cmd := p.command(ctx, exe, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), f, f
 	err = cmd.Run()
 	b, _ := os.ReadFile(f.Name())

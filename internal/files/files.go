@@ -1,0 +1,294 @@
+// Package files is what `mcptray files` does: two small jobs on a folder
+// that the examples' Windows lines need and that no program Windows ships
+// does well — a search of text files for a word or phrase, and the
+// deletion of old files. On Windows those lines were findstr and forfiles:
+// findstr reads a backslash in the text looked for as an escape even with
+// /l (a search for C:\path misfires), forfiles fails with "ERROR: No files
+// found" when nothing is old enough and counts days by the calendar, and
+// Wine has neither (its findstr is a stub, it has no forfiles). mcptray
+// runs these itself, through {{.server.executable}}, so the examples work
+// the same on Windows and under Wine. Standard library only.
+package files
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// binaryPeek is how much of a file's start is read to tell a binary file
+// (a NUL byte in it) from text, as Git does.
+const binaryPeek = 8000
+
+// maxUTF16 is the largest UTF-16 text file Search reads: such a file is
+// decoded whole, and notes are far smaller.
+const maxUTF16 = 16 << 20
+
+// SearchOptions narrow a Search.
+type SearchOptions struct {
+	// Exts are the file extensions searched (".md", "txt" and "*.md" are
+	// all read as ".md"), in any case; none searches every file.
+	Exts []string
+	// MaxPerFile is how many matching lines of one file are written at
+	// most; 0 writes them all.
+	MaxPerFile int
+}
+
+// Found is what a Search found.
+type Found struct {
+	// Lines is the number of matching lines written.
+	Lines int
+	// Unreadable lists the files and folders that could not be read, each
+	// with why: they were skipped, the search went on.
+	Unreadable []error
+}
+
+// Search writes to out every line that holds query, in any case, of the
+// text files in dir and its folders, each as PATH:LINE:TEXT, PATH relative
+// to dir (as grep -rniI prints them). The query is plain text: no
+// character in it is special. Binary files (a NUL byte near their start)
+// are skipped, as are symbolic links; text in UTF-8 or, with its byte
+// order mark, UTF-16 (what Windows PowerShell 5.1's > writes) is read.
+// Files and folders are visited in lexical order, so the output is the
+// same each time. An error is returned for a dir that cannot be searched
+// or an empty query; a file or folder inside it that cannot be read is
+// skipped and listed in Found.Unreadable.
+func Search(out io.Writer, dir, query string, opt SearchOptions) (Found, error) {
+	var found Found
+	if query == "" {
+		return found, errors.New("nothing to look for: the text to search for is empty")
+	}
+	if err := isFolder(dir); err != nil {
+		return found, err
+	}
+	match := regexp.MustCompile("(?i)" + regexp.QuoteMeta(query))
+	exts := normalExts(opt.Exts)
+	// WalkDir does not enter a root that is a symbolic link (a Notes folder
+	// kept elsewhere and linked into the home folder): walk its target.
+	root := dir
+	if target, err := filepath.EvalSymlinks(dir); err == nil {
+		root = target
+	}
+	w := bufio.NewWriter(out)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return fmt.Errorf("searching %s: %w", dir, err)
+			}
+			found.Unreadable = append(found.Unreadable, err)
+			return nil // WalkDir skips a folder it could not read
+		}
+		if !d.Type().IsRegular() || len(exts) > 0 && !slices.Contains(exts, strings.ToLower(filepath.Ext(path))) {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			rel = path
+		}
+		n, err := searchFile(w, path, rel, match, opt.MaxPerFile)
+		found.Lines += n
+		if err != nil {
+			found.Unreadable = append(found.Unreadable, err)
+		}
+		return nil
+	})
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("writing what was found: %w", ferr)
+	}
+	return found, err
+}
+
+// NothingFound is the sentence `mcptray files search` prints when no line
+// matched: plain words rather than nothing, so that whoever reads the
+// answer (an AI model, a person) knows the search ran and found nothing.
+func NothingFound(dir, query string, exts []string) string {
+	what := "file"
+	if e := normalExts(exts); len(e) > 0 {
+		what = strings.Join(e, " or ") + " file"
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	// The query as it is, not Go-quoted: a path's backslashes stay single.
+	return fmt.Sprintf("No %s in %s mentions \"%s\".", what, dir, query)
+}
+
+// normalExts are exts lower-cased with their dot, without a leading "*".
+func normalExts(exts []string) []string {
+	var out []string
+	for _, e := range exts {
+		e = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(e), "*"))
+		if e == "" || e == "." {
+			continue
+		}
+		if !strings.HasPrefix(e, ".") {
+			e = "." + e
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// searchFile writes the lines of one file that match, at most limit (0: all),
+// and returns how many it wrote.
+func searchFile(w io.Writer, path, rel string, match *regexp.Regexp, limit int) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, binaryPeek)
+	head, err := r.Peek(binaryPeek)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return 0, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var lines io.Reader = r
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		text, err := decodeUTF16(r)
+		if err != nil {
+			return 0, fmt.Errorf("reading %s: %w", path, err)
+		}
+		lines = strings.NewReader(text)
+	case bytes.IndexByte(head, 0) >= 0:
+		return 0, nil // binary
+	}
+	n := 0
+	br := bufio.NewReader(lines)
+	for no := 1; limit == 0 || n < limit; no++ {
+		line, err := br.ReadString('\n')
+		if line == "" && err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return n, fmt.Errorf("reading %s: %w", path, err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if no == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF") // UTF-8's byte order mark
+		}
+		if match.MatchString(line) {
+			if _, err := fmt.Fprintf(w, "%s:%d:%s\n", rel, no, line); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// decodeUTF16 reads r, which starts with a UTF-16 byte order mark, whole,
+// and returns its text without the mark.
+func decodeUTF16(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxUTF16+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxUTF16 {
+		return "", fmt.Errorf("a UTF-16 text file larger than %d MiB is not searched", maxUTF16>>20)
+	}
+	big := b[0] == 0xFE
+	units := make([]uint16, 0, len(b)/2)
+	for i := 2; i+1 < len(b); i += 2 {
+		if big {
+			units = append(units, uint16(b[i])<<8|uint16(b[i+1]))
+		} else {
+			units = append(units, uint16(b[i+1])<<8|uint16(b[i]))
+		}
+	}
+	return string(utf16.Decode(units)), nil
+}
+
+// Clean deletes the regular files directly in dir — not its folders, nor
+// what they hold, nor symbolic links — last modified more than days whole
+// days (of 24 hours) before now, and writes each deleted file's path to out
+// as it goes. A read-only file is deleted too, as `del /f` and `find
+// -delete` do. A file that cannot be deleted is left, the others are
+// deleted all the same, and the error names each one left. days must be 1
+// or more, and dir an existing folder.
+func Clean(out io.Writer, dir string, days int, now time.Time) (deleted int, err error) {
+	if days < 1 {
+		return 0, fmt.Errorf("the number of days must be 1 or more, not %d", days)
+	}
+	if err := isFolder(dir); err != nil {
+		return 0, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("reading the folder %s: %w", dir, err)
+	}
+	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
+	var failed []error
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			failed = append(failed, err)
+			continue
+		}
+		if !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if err := removeFile(path); err != nil {
+			failed = append(failed, err)
+			continue
+		}
+		deleted++
+		if _, err := fmt.Fprintln(out, path); err != nil {
+			return deleted, fmt.Errorf("writing what was deleted: %w", err)
+		}
+	}
+	if len(failed) > 0 {
+		return deleted, fmt.Errorf("could not delete %s (deleted %d): %w", count(len(failed), "old file"), deleted, errors.Join(failed...))
+	}
+	return deleted, nil
+}
+
+// NothingOld is the sentence `mcptray files clean` prints when no file was
+// old enough to delete: a plain answer, where forfiles answered an error.
+func NothingOld(dir string, days int) string {
+	return fmt.Sprintf("No file in %s is older than %s: nothing was deleted.", dir, count(days, "day"))
+}
+
+// count says n things: "1 day", "30 days".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// removeFile is os.Remove, which on Windows deletes a read-only file too
+// (it clears the attribute DeleteFile refuses it for); tests make a file
+// that cannot be deleted with it, which permissions cannot do for root (CI).
+var removeFile = os.Remove
+
+// isFolder says, as an error, why dir is no folder to work in.
+func isFolder(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("there is no folder %s", dir)
+	case err != nil:
+		return fmt.Errorf("reading the folder %s: %w", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("%s is a file, not a folder", dir)
+	}
+	return nil
+}
