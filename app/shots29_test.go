@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"strings"
@@ -12,7 +13,9 @@ import (
 
 	"github.com/mcptray/mcptray/app/internal/uitest"
 	"github.com/mcptray/mcptray/app/ui"
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/internal/testutil"
+	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/upstream/oauthtest"
 )
 
@@ -98,6 +101,32 @@ func TestShotsSignIn(t *testing.T) {
 			test.Tap(m.servers.detail.signInBtn)
 			m.servers.detail.work.Wait()
 			uitest.Capture(t, m.win, "29-signin-again-"+v.Name+".png")
+		})
+	}
+}
+
+// TestShotsPromptForm draws the form a fronted server asks for while an
+// AI app gets its prompt (the app cannot show forms, so it is filled in
+// at the computer), in both themes. Only with MCPTRAY_SHOTS set.
+func TestShotsPromptForm(t *testing.T) {
+	if os.Getenv("MCPTRAY_SHOTS") == "" {
+		t.Skip("MCPTRAY_SHOTS names no folder for the screenshots")
+	}
+	for _, v := range uitest.Variants {
+		t.Run(v.Name, func(t *testing.T) {
+			app := uitest.NewRecordingApp(t)
+			app.Settings().SetTheme(ui.ThemeVariant(v.Variant))
+			a := NewAsker(app)
+			q := mcpcore.Question{Client: "claude-code", Prompt: "notes_weekly_summary", Server: "notes", Key: "form", Kind: catalog.StepForm,
+				Message: "Which week should the summary cover? (key [secret:notes_key])",
+				Schema:  json.RawMessage(`{"type":"object","properties":{"week":{"type":"string","title":"Week","description":"For example 2026-W48"}},"required":["week"]}`)}
+			call := ask(t.Context(), a, q)
+			p := shownQuestion(t, a, "notes_weekly_summary")
+			uitest.Capture(t, p.win, "29-prompt-form-"+v.Name+".png")
+			test.Tap(p.form.Cancel)
+			if _, err := call.wait(t); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }
