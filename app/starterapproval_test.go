@@ -31,17 +31,9 @@ func TestStarterCleanDownloadsApproval(t *testing.T) {
 	// the person's: read when the server starts.
 	home := filepath.Join(t.TempDir(), "Jane Doe")
 	t.Setenv("HOME", home)
+	testutil.WriteFiles(t, home, map[string]string{"Downloads/old.zip": "old"})
 	old := filepath.Join(home, "Downloads", "old.zip")
-	if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(old, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	when := time.Now().AddDate(0, 0, -90)
-	if err := os.Chtimes(old, when, when); err != nil {
-		t.Fatal(err)
-	}
+	testutil.Aged(t, old, 90*24*time.Hour)
 	starter, err := mcpcore.ParseCatalog(examples.Starter)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,18 +61,13 @@ func call(t *testing.T, tool catalog.Tool, home string, args map[string]any) (st
 	return text.String(), res.IsError
 }
 
-// writeFiles writes each file of files (a path under dir → its text).
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+// janesHome is a home folder with a space in its name, holding tree
+// (paths under it, with slashes: their text).
+func janesHome(t *testing.T, tree map[string]string) string {
 	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home := filepath.Join(t.TempDir(), "Jane Doe")
+	testutil.WriteFiles(t, home, tree)
+	return home
 }
 
 // TestSearchNotesAsThisSystemRunsIt: the starter's search_notes, as it runs
@@ -82,15 +78,13 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // nothing is an answer in words, not an error — grep, which the Linux line
 // ran before, exits 1 then, and the AI app got "grep failed" and no text.
 func TestSearchNotesAsThisSystemRunsIt(t *testing.T) {
-	tool := starterTool(t, "search_notes")
-	home := filepath.Join(t.TempDir(), "Jane Doe")
-	notes := filepath.Join(home, "Notes")
-	writeFiles(t, notes, map[string]string{
-		"todo.md":       "buy milk\nCall Bob about the Hello project\n--in=/etc\n",
-		"sub/ideas.txt": "hello again\n",
-		"many.md":       strings.Repeat("hello\n", 7),
-		"photo.log":     "hello from a file that is no note\n",
+	home := janesHome(t, map[string]string{
+		"Notes/todo.md":       "buy milk\nCall Bob about the Hello project\n--in=/etc\n",
+		"Notes/sub/ideas.txt": "hello again\n",
+		"Notes/many.md":       strings.Repeat("hello\n", 7),
+		"Notes/photo.log":     "hello from a file that is no note\n",
 	})
+	tool, notes := starterTool(t, "search_notes"), filepath.Join(home, "Notes")
 	got, isErr := call(t, tool, home, map[string]any{"query": "Hello"})
 	want := "many.md:1:hello\nmany.md:2:hello\nmany.md:3:hello\nmany.md:4:hello\nmany.md:5:hello\n" +
 		filepath.Join("sub", "ideas.txt") + ":1:hello again\n" +
@@ -121,26 +115,20 @@ func TestSearchNotesAsThisSystemRunsIt(t *testing.T) {
 // It names each file it deleted, and when none is that old it says so in
 // words, where find answered nothing.
 func TestCleanDownloadsAsThisSystemRunsIt(t *testing.T) {
-	tool := starterTool(t, "clean_downloads")
-	home := filepath.Join(t.TempDir(), "Jane Doe")
-	downloads := filepath.Join(home, "Downloads")
-	writeFiles(t, downloads, map[string]string{
-		"old report.pdf":     "old",
-		"last month.txt":     "recent",
-		"new.txt":            "new",
-		"old folder/kept.md": "kept",
+	home := janesHome(t, map[string]string{
+		"Downloads/old report.pdf":     "old",
+		"Downloads/last month.txt":     "recent",
+		"Downloads/new.txt":            "new",
+		"Downloads/old folder/kept.md": "kept",
 	})
-	now := time.Now()
+	tool, downloads := starterTool(t, "clean_downloads"), filepath.Join(home, "Downloads")
 	for name, age := range map[string]time.Duration{
 		"old report.pdf":     30*24*time.Hour + time.Hour,
 		"last month.txt":     29 * 24 * time.Hour,
 		"old folder/kept.md": 90 * 24 * time.Hour,
 		"old folder":         90 * 24 * time.Hour,
 	} {
-		when := now.Add(-age)
-		if err := os.Chtimes(filepath.Join(downloads, filepath.FromSlash(name)), when, when); err != nil {
-			t.Fatal(err)
-		}
+		testutil.Aged(t, filepath.Join(downloads, filepath.FromSlash(name)), age)
 	}
 	var approval string
 	for _, st := range tool.Steps {

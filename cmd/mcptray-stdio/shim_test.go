@@ -828,20 +828,9 @@ func TestStartedServerRunsTheStarterHelpers(t *testing.T) {
 	// Registered before the shim starts, so it runs after the shim's
 	// cleanup: a shim still running could start the server again.
 	t.Cleanup(func() { stopStartedServer(h) })
-	notes := filepath.Join(h.dir, "Notes")
-	old := filepath.Join(h.dir, "Downloads", "old.zip")
-	for _, f := range []string{filepath.Join(notes, "todo.md"), old} {
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, []byte("buy milk\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	when := time.Now().AddDate(0, 0, -90)
-	if err := os.Chtimes(old, when, when); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteFiles(t, h.dir, map[string]string{"Notes/todo.md": "buy milk\n", "Downloads/old.zip": "old"})
+	notes, old := filepath.Join(h.dir, "Notes"), filepath.Join(h.dir, "Downloads", "old.zip")
+	testutil.Aged(t, old, 90*24*time.Hour)
 	// No MCPTRAY_BIN and no --db: mcptray next to the shim, on the
 	// default database of this home.
 	s := startShim(t, h, "HOME="+h.dir, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0")
