@@ -13,21 +13,9 @@ import (
 
 	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
-	"github.com/mcptray/mcptray/internal/cli"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/mcpcore/actions"
 )
-
-// TestMain lets this test program stand in for mcptray.exe: the examples'
-// Windows lines that run {{.server.executable}} files … (search_notes,
-// clean_downloads) start this program, which runs mcptray's own files
-// command then.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "files" {
-		os.Exit(cli.Main(context.Background(), os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: "test"}))
-	}
-	os.Exit(m.Run())
-}
 
 // TestExamplesRunOnWindows calls every example that runs a command as
 // Windows runs it (its "os": {"windows": …} line), in a user folder with

@@ -293,8 +293,8 @@ func (e *ToolEditor) templateParams() ([]string, map[string]any) {
 	}
 	// Samples from the schema, "[NAME]" for text without one, and over
 	// them what Try it holds. A tool that may destroy gets no made-up
-	// sample here either: "-mtime +0" under clean_downloads' command read
-	// as if it would delete every download.
+	// sample here either: "--older-than-days 0" under clean_downloads'
+	// command would read as if it deleted every download.
 	args, _ := ParseArgs(sampleArgs(schema, e.destructive != nil && e.destructive.Checked))
 	for _, n := range names {
 		if v, ok := args[n]; !ok || v == "" {

@@ -740,7 +740,7 @@ func TestTryItMakesUpNoValueForAToolThatDestroys(t *testing.T) {
 			}
 			seen++
 			e := newEditor(t, s.St, tool, true)
-			if tool.Name == "clean_downloads" && (strings.Contains(e.Command.runs.Text, "+0") || !strings.Contains(e.Command.runs.Text, "[days]")) {
+			if tool.Name == "clean_downloads" && (strings.Contains(e.Command.runs.Text, "“--older-than-days” “0”") || !strings.Contains(e.Command.runs.Text, "“--older-than-days” “[days]”")) {
 				t.Errorf("clean_downloads' command line shows as %q, a sample made up", e.Command.runs.Text)
 			}
 			e.Try.fill()

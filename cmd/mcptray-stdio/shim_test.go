@@ -813,3 +813,59 @@ func TestDeletedDatabaseReasonReachesTheClient(t *testing.T) {
 		return strings.Contains(stderr.String(), want), stderr.String()
 	})
 }
+
+// TestStartedServerRunsTheStarterHelpers: the mcptray the shim finds next
+// to itself and starts (serve, on the person's default database, which it
+// seeds with the starter catalog) answers the starter's search_notes by
+// running itself — {{.server.executable}} is that very program, as
+// os.Executable names it in the serving process — with files search: the
+// note's line, and a sentence when nothing matches, where grep's exit 1
+// was an error. clean_downloads asks first: a headless server declines,
+// and the old download stays.
+func TestStartedServerRunsTheStarterHelpers(t *testing.T) {
+	build(t)
+	h := newHome(t)
+	// Registered before the shim starts, so it runs after the shim's
+	// cleanup: a shim still running could start the server again.
+	t.Cleanup(func() { stopStartedServer(h) })
+	testutil.WriteFiles(t, h.dir, map[string]string{"Notes/todo.md": "buy milk\n", "Downloads/old.zip": "old"})
+	notes, old := filepath.Join(h.dir, "Notes"), filepath.Join(h.dir, "Downloads", "old.zip")
+	testutil.Aged(t, old, 90*24*time.Hour)
+	// No MCPTRAY_BIN and no --db: mcptray next to the shim, on the
+	// default database of this home.
+	s := startShim(t, h, "HOME="+h.dir, "MCPTRAY_START_ARGS=--addr 127.0.0.1:0")
+	s.send(modernReq(1, "tools/call", `"name":"search_notes","arguments":{"query":"MILK"}`))
+	s.send(modernReq(2, "tools/call", `"name":"search_notes","arguments":{"query":"bread"}`))
+	s.send(modernReq(3, "tools/call", `"name":"clean_downloads","arguments":{"days":30}`))
+	for id, want := range map[float64]struct {
+		text    string
+		isError bool
+	}{
+		1: {"todo.md:1:buy milk\n", false},
+		2: {`No .md or .txt file in ` + notes + ` mentions "bread".` + "\n", false},
+		3: {"Nobody at the computer can answer", true},
+	} {
+		m := s.answer(id, 20*time.Second)
+		var res struct {
+			Content []struct{ Text string } `json:"content"`
+			IsError bool                    `json:"isError"`
+		}
+		if b, err := json.Marshal(m["result"]); err != nil || json.Unmarshal(b, &res) != nil || len(res.Content) != 1 {
+			t.Fatalf("call %v: %v", id, m)
+		}
+		if got := res.Content[0].Text; !strings.HasPrefix(got, want.text) || res.IsError != want.isError {
+			t.Errorf("call %v answered %q (error: %v), want %q (error: %v)", id, got, res.IsError, want.text, want.isError)
+		}
+	}
+	if _, err := os.Stat(old); err != nil {
+		t.Errorf("clean_downloads ran without an approval: %v", err)
+	}
+	// The server that answered is the mcptray next to the shim.
+	ep, err := readEndpoint(h.endpointFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", ep.PID)); runtime.GOOS == "linux" && (err != nil || exe != mcptrayBin) {
+		t.Errorf("the server %d runs %q (%v), not %s", ep.PID, exe, err, mcptrayBin)
+	}
+}

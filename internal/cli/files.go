@@ -12,9 +12,9 @@ import (
 	"github.com/mcptray/mcptray/internal/files"
 )
 
-// filesCmd runs `mcptray files search|clean`: the helpers the examples'
-// Windows lines call through {{.server.executable}} (internal/files says
-// why). They need no database.
+// filesCmd runs `mcptray files search|clean`: the helpers the starter's
+// search_notes and clean_downloads call through {{.server.executable}} on
+// every system (internal/files says why). They need no database.
 func filesCmd(_ context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		return usageError{"usage: mcptray files search|clean …"}

@@ -11,10 +11,10 @@ import (
 )
 
 // TestFilesCommands: `mcptray files search` and `files clean` as the
-// examples' Windows lines call them: what they print, that nothing found
-// or nothing old is said in words with exit 0, that what follows "--" is
-// the query even when it looks like a flag, and that a mistake exits 2
-// with the usage and a missing folder 1.
+// starter's search_notes and clean_downloads call them: what they print,
+// that nothing found or nothing old is said in words with exit 0, that
+// what follows "--" is the query even when it looks like a flag, and that
+// a mistake exits 2 with the usage and a missing folder 1.
 func TestFilesCommands(t *testing.T) {
 	dir := t.TempDir()
 	notes := filepath.Join(dir, "Notes")

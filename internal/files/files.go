@@ -1,13 +1,17 @@
 // Package files is what `mcptray files` does: two small jobs on a folder
-// that the examples' Windows lines need and that no program Windows ships
-// does well — a search of text files for a word or phrase, and the
-// deletion of old files. On Windows those lines were findstr and forfiles:
-// findstr reads a backslash in the text looked for as an escape even with
-// /l (a search for C:\path misfires), forfiles fails with "ERROR: No files
-// found" when nothing is old enough and counts days by the calendar, and
-// Wine has neither (its findstr is a stub, it has no forfiles). mcptray
-// runs these itself, through {{.server.executable}}, so the examples work
-// the same on Windows and under Wine. Standard library only.
+// that the starter's search_notes and clean_downloads run — a search of
+// text files for a word or phrase, and the deletion of old files — which
+// no program every system ships does well. On Windows those tools ran
+// findstr and forfiles: findstr reads a backslash in the text looked for
+// as an escape even with /l (a search for C:\path misfires), forfiles
+// fails with "ERROR: No files found" when nothing is old enough and counts
+// days by the calendar, and Wine has neither (its findstr is a stub, it
+// has no forfiles). On Linux and macOS they ran grep and find: grep
+// finding nothing exits 1, which reached the AI app as an error without
+// text, and find -mtime +N deletes only what is N+1 whole days old, not
+// what the approval asks. mcptray runs these jobs itself, through
+// {{.server.executable}}, so the tools answer alike on every system and
+// under Wine. Standard library only.
 package files
 
 import (

@@ -10,21 +10,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
-)
 
-// write makes the files of tree (path relative to dir: content) in dir.
-func write(t *testing.T, dir string, tree map[string]string) {
-	t.Helper()
-	for name, content := range tree {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/mcptray/mcptray/internal/testutil"
+)
 
 // utf16LE is s as Windows PowerShell 5.1's > writes it: UTF-16, little
 // endian, with its byte order mark.
@@ -44,7 +32,7 @@ func utf16LE(s string) string {
 // a file.
 func TestSearchFindsTheLinesAsGrepDoes(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"todo.md":             "\uFEFFBuy MILK\r\nbread\r\nmilk again\r\nno\r\nmilk 3\r\n",
 		"sub/ideas.TXT":       "a milkshake\nnothing",
 		"sub/deeper/old.txt":  "last line without an end: Milk",
@@ -90,7 +78,7 @@ func TestSearchFindsTheLinesAsGrepDoes(t *testing.T) {
 // too.
 func TestSearchQueryIsPlainText(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"n.txt": "see C:\\Users\\Jane Doe\\file.txt\r\nC:Usersx\r\na.b and [x]* \"q\"\r\naxb\r\nÉCOLE Straße\r\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"n.txt": "see C:\\Users\\Jane Doe\\file.txt\r\nC:Usersx\r\na.b and [x]* \"q\"\r\naxb\r\nÉCOLE Straße\r\n"})
 	for query, want := range map[string]string{
 		`C:\Users\Jane Doe`: "n.txt:1:see C:\\Users\\Jane Doe\\file.txt\n",
 		`a.b`:               "n.txt:3:a.b and [x]* \"q\"\n",
@@ -109,7 +97,7 @@ func TestSearchQueryIsPlainText(t *testing.T) {
 // no error, and NothingFound says it in words.
 func TestSearchSaysWhatIsWrong(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"n.md": "hello\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"n.md": "hello\n"})
 	for _, tc := range []struct{ dir, query, want string }{
 		{dir, "", "nothing to look for"},
 		{filepath.Join(dir, "Notes"), "x", "there is no folder " + filepath.Join(dir, "Notes")},
@@ -132,7 +120,7 @@ func TestSearchSaysWhatIsWrong(t *testing.T) {
 // to one kept elsewhere is searched, and the paths are relative to it.
 func TestSearchFollowsALinkedFolder(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"elsewhere/sub/n.md": "hello\n"})
+	testutil.WriteFiles(t, dir, map[string]string{"elsewhere/sub/n.md": "hello\n"})
 	link := filepath.Join(dir, "Notes")
 	if err := os.Symlink(filepath.Join(dir, "elsewhere"), link); err != nil {
 		t.Fatal(err)
@@ -150,7 +138,7 @@ func TestSearchFollowsALinkedFolder(t *testing.T) {
 func TestCleanDeletesOnlyOldFilesDirectlyInTheFolder(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	write(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"old report.txt": "old", "read-only & (old).pdf": "old", "almost.txt": "x", "new.txt": "new",
 		"folder/old inside.txt": "old",
 	})
@@ -203,7 +191,7 @@ func TestCleanDeletesOnlyOldFilesDirectlyInTheFolder(t *testing.T) {
 // there and a file given as the folder are refused, deleting nothing.
 func TestCleanRefusesWhatMakesNoSense(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"f.txt": "x"})
+	testutil.WriteFiles(t, dir, map[string]string{"f.txt": "x"})
 	old := time.Now().AddDate(-1, 0, 0)
 	if err := os.Chtimes(filepath.Join(dir, "f.txt"), old, old); err != nil {
 		t.Fatal(err)
@@ -232,7 +220,7 @@ func TestCleanRefusesWhatMakesNoSense(t *testing.T) {
 // deleted all the same.
 func TestCleanGoesOnPastAFileItCannotDelete(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"a.txt": "x", "in use.txt": "x", "c.txt": "x"})
+	testutil.WriteFiles(t, dir, map[string]string{"a.txt": "x", "in use.txt": "x", "c.txt": "x"})
 	old := time.Now().AddDate(0, 0, -60)
 	for _, name := range []string{"a.txt", "in use.txt", "c.txt"} {
 		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {

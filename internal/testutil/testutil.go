@@ -1,8 +1,9 @@
 // Package testutil holds the small helpers the tests of several packages
 // share: waiting for a condition, a buffer a child process and a test may
 // use at once, a child's pid file, JSON for comparisons, a stand-in web
-// API that records what a tool sends (api.go). It needs nothing
-// but the standard library, so any package's tests can import it.
+// API that records what a tool sends (api.go), folders of files of a given
+// age (files.go). It needs nothing but the standard library, so any
+// package's tests can import it.
 package testutil
 
 import (

@@ -41,3 +41,18 @@ func TestSyncBufferAndMustJSON(t *testing.T) {
 		t.Fatalf("MustJSON = %s", got)
 	}
 }
+
+func TestWriteFilesAndAged(t *testing.T) {
+	dir := t.TempDir()
+	WriteFiles(t, dir, map[string]string{"a.txt": "a", "sub/b.md": "b"})
+	Aged(t, filepath.Join(dir, "sub"), 48*time.Hour)
+	for name, want := range map[string]string{"a.txt": "a", filepath.Join("sub", "b.md"): "b"} {
+		if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != want {
+			t.Errorf("%s holds %q, %v; want %q", name, got, err, want)
+		}
+	}
+	fi, err := os.Stat(filepath.Join(dir, "sub"))
+	if age := time.Since(fi.ModTime()); err != nil || age < 48*time.Hour || age > 49*time.Hour {
+		t.Errorf("the folder aged 48 hours was changed %v ago (%v)", age, err)
+	}
+}

@@ -184,7 +184,7 @@ func TestExamplesWindowsLines(t *testing.T) {
 	wants := map[string]want{
 		"current_time": {argv: []string{"cmd", "/d", "/c", `powershell -NoProfile -NonInteractive -Command "Get-Date -Format F; [TimeZoneInfo]::Local.DisplayName" 2>nul || echo %DATE% %TIME%`}},
 		// The query last, after "--": text to look for whatever it holds.
-		"search_notes": {argv: []string{exe, "files", "search", "--in", home + `\Notes`, "--ext", ".md,.txt", "--max-per-file", "5", "--", hostile}, dir: home},
+		"search_notes": {argv: []string{exe, "files", "search", "--in", home + `\Notes`, "--ext", ".md,.txt", "--max-per-file", "5", "--", hostile}},
 		"run_script":   {argv: []string{home + `\mcptray-scripts\` + hostile}, dir: home + `\mcptray-scripts`},
 		// The days as the value of their flag (and a whole number by the schema).
 		"clean_downloads": {argv: []string{exe, "files", "clean", home + `\Downloads`, "--older-than-days", hostile}},
@@ -264,5 +264,58 @@ func TestExamplesWindowsLines(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s is no longer an example", name)
 		}
+	}
+}
+
+// TestStarterRunsMcptrayOnEverySystem: the starter's search_notes and
+// clean_downloads run mcptray's own files search and files clean
+// ({{.server.executable}}) on every system, not grep and find on Linux and
+// macOS: grep finding nothing exits 1, which reached the AI app as "grep
+// failed" and no text, and find -mtime +N deletes only what is N+1 whole
+// days old, not what the approval says. Each system's line differs only
+// in how it writes the folder (a backslash on Windows, where the approval
+// and the gallery's "Runs:" show it), each value is one argument (the
+// query after "--"), and no line needs a working folder. What the approval
+// of clean_downloads shows on Linux is the line that runs.
+func TestStarterRunsMcptrayOnEverySystem(t *testing.T) {
+	hostile := `x" & calc & "$HOME%PATH% --in=/etc`
+	var starter catalog.Catalog
+	if err := json.Unmarshal(examples.Starter, &starter); err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*catalog.Command{}
+	for _, tool := range starter.Tools {
+		tools[tool.Name] = tool.Action.Command
+	}
+	for goos, sys := range map[string]struct{ home, exe, sep string }{
+		"linux":   {"/home/Jane Doe", "/usr/bin/mcptray", "/"},
+		"darwin":  {"/Users/jane", "/Applications/mcptray.app/Contents/MacOS/mcptray", "/"},
+		"freebsd": {"/home/jane", "/usr/local/bin/mcptray", "/"},
+		"windows": {`C:\Users\Jane Doe`, `C:\Users\Jane Doe\AppData\Local\Programs\mcptray\mcptray.exe`, `\`},
+	} {
+		data := &Data{OS: goos, Args: map[string]any{"query": hostile, "days": 30}, Server: map[string]string{"home": sys.home, "executable": sys.exe}}
+		for name, want := range map[string][]string{
+			"search_notes":    {sys.exe, "files", "search", "--in", sys.home + sys.sep + "Notes", "--ext", ".md,.txt", "--max-per-file", "5", "--", hostile},
+			"clean_downloads": {sys.exe, "files", "clean", sys.home + sys.sep + "Downloads", "--older-than-days", "30"},
+		} {
+			c := tools[name]
+			if c == nil {
+				t.Fatalf("no %s command in the starter catalog", name)
+			}
+			here := c.On(goos)
+			argv, err := renderArgv(&here, data)
+			if err != nil {
+				t.Fatalf("%s on %s: %v", name, goos, err)
+			}
+			if !slices.Equal(argv, want) || here.Dir != "" {
+				t.Errorf("%s runs on %s\n%q in %q, want\n%q", name, goos, argv, here.Dir, want)
+			}
+		}
+	}
+	clean := catalog.Action{Command: tools["clean_downloads"]}
+	got, err := Describe(clean, &Data{OS: "linux", Args: map[string]any{"days": 30},
+		Server: map[string]string{"home": "/home/Jane Doe", "executable": "/home/Jane Doe/.local/bin/mcptray"}})
+	if want := "Runs: '/home/Jane Doe/.local/bin/mcptray' files clean '/home/Jane Doe/Downloads' --older-than-days 30"; err != nil || got != want {
+		t.Errorf("the approval of clean_downloads on Linux shows %q, %v; want %q", got, err, want)
 	}
 }
