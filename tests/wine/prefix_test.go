@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -208,9 +209,10 @@ func (p *prefix) run(t *testing.T, stdin string, exe string, args ...string) str
 	out, err := p.output(ctx, stdin, exe, args...)
 	if killedByWine(ctx, err) {
 		// Wine 8 now and then ends a process that is exiting with SIGKILL
-		// rather than its exit status (seen once, on token
-		// create, after it had printed the token): that is not the
-		// program's failure, but its status is unknown, so it runs again.
+		// rather than its exit status (seen twice on token create, after
+		// it had printed the token): that is not the program's failure,
+		// but its status is unknown, so it runs again. Every program run
+		// here may run twice; token create may not (p.token).
 		t.Logf("%s %s: Wine killed it as it ended (%v), so its exit status is unknown: running it again", exe, strings.Join(args, " "), err)
 		out, err = p.output(ctx, stdin, exe, args...)
 	}
@@ -283,14 +285,30 @@ func (p *prefix) serve(t *testing.T) *server {
 }
 
 // token creates a client token and returns it: the last line mcptray
-// token create prints (stdout and stderr are one file here).
+// token create prints (stdout and stderr are one file here). Not p.run:
+// a token create Wine killed as it ended (see run) may have made its
+// token, and a second one of the same name is refused, so it runs again
+// under another name.
 func (p *prefix) token(t *testing.T, name string) string {
 	t.Helper()
-	lines := strings.Fields(p.run(t, "", installed("mcptray.exe"), "token", "create", name))
-	if len(lines) == 0 {
-		t.Fatal("mcptray token create printed no token")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for try := 1; ; try++ {
+		named := fmt.Sprintf("%s-%d", name, try)
+		out, err := p.output(ctx, "", installed("mcptray.exe"), "token", "create", named)
+		if killedByWine(ctx, err) && try < 3 {
+			t.Logf("token create %s: Wine killed it as it ended (%v): making another token", named, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("token create %s: %v\n%s", named, err, out)
+		}
+		lines := strings.Fields(out)
+		if len(lines) == 0 {
+			t.Fatal("mcptray token create printed no token")
+		}
+		return lines[len(lines)-1]
 	}
-	return lines[len(lines)-1]
 }
 
 // stop ends the server as Ctrl-C would not reach it under Wine: killed.
@@ -407,9 +425,11 @@ func call(t *testing.T, ctx context.Context, cs *mcp.ClientSession, name string,
 	return text(res)
 }
 
-// running lists the Linux processes whose command line holds marker: a
-// Wine process's is its Windows command line.
-func running(marker string) []string {
+// running lists the Linux processes of this prefix whose command line
+// holds marker: a Wine process's is its Windows command line. Another
+// run's prefix has the same user and folders, so its processes are told
+// apart by their WINEPREFIX.
+func (p *prefix) running(marker string) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -421,7 +441,11 @@ func running(marker string) []string {
 			continue
 		}
 		line := strings.ReplaceAll(string(b), "\x00", " ")
-		if strings.Contains(line, marker) {
+		if !strings.Contains(line, marker) {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), "WINEPREFIX="+p.dir) {
 			found = append(found, e.Name()+" "+line)
 		}
 	}

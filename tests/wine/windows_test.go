@@ -290,17 +290,17 @@ func (p *prefix) startTree(t *testing.T, s *server, tag string) (cancel func(), 
 		done <- err
 	}()
 	testutil.EventuallyShows(t, "the tool's three processes", func() (bool, string) {
-		ps := running("tree " + tag)
+		ps := p.running("tree " + tag)
 		return len(ps) == 3, strings.Join(ps, "; ")
 	})
 	return cancelCall, done
 }
 
 // gone waits for every process marked by tag to end.
-func gone(t *testing.T, tag, after string) {
+func (p *prefix) gone(t *testing.T, tag, after string) {
 	t.Helper()
 	testutil.EventuallyShows(t, "no process of the tool left "+after, func() (bool, string) {
-		ps := running("tree " + tag)
+		ps := p.running("tree " + tag)
 		return len(ps) == 0, strings.Join(ps, "; ")
 	})
 }
@@ -314,7 +314,7 @@ func (p *prefix) checkCancel(t *testing.T, s *server) {
 	case <-time.After(testutil.Patience):
 		t.Fatal("the cancelled call did not return")
 	}
-	gone(t, "cancelled", "after the call was cancelled")
+	p.gone(t, "cancelled", "after the call was cancelled")
 }
 
 // checkKilled: mcptray is killed mid-call (as Task Manager's End task
@@ -332,7 +332,7 @@ func (p *prefix) checkKilled(t *testing.T, s *server) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("mcptray.exe serve still runs 30 s after it was killed")
 	}
-	gone(t, "orphaned", "after mcptray was killed")
+	p.gone(t, "orphaned", "after mcptray was killed")
 }
 
 // wrote finds the files `mcptray config … --install` says it wrote.
@@ -414,6 +414,12 @@ func (p *prefix) checkUninstall(t *testing.T) {
 			time.Sleep(100 * time.Millisecond) // polling a file the uninstaller deletes: nothing to wait on
 		}
 	}
+	// Its copy goes on with the sections after the programs' (the
+	// database's among them): the database is looked at once it ended.
+	testutil.EventuallyShows(t, "the uninstaller to end", func() (bool, string) {
+		ps := p.running(`\Un.exe /S _?=`)
+		return len(ps) == 0, strings.Join(ps, "; ")
+	})
 	if _, err := os.Stat(p.unix(database)); err != nil {
 		t.Errorf("the uninstaller took the database: %v", err)
 	}
