@@ -10,8 +10,8 @@ import (
 )
 
 // Starter is the catalog a new user's database starts with: a few useful
-// tools, a resource template and a prompt (see docs/install.md). Seed it
-// through On, which leaves out what does not run on the computer.
+// tools, a resource and a prompt (see docs/install.md). Seed it through
+// On, which leaves out what does not run on the computer.
 //
 //go:embed starter.json
 var Starter []byte

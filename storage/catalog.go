@@ -18,6 +18,8 @@ type catalogKind interface {
 	appendJSON(c *catalog.Catalog, key string, def []byte) error
 	merge(dst, old, in *catalog.Catalog)
 	writeAll(ctx context.Context, tx *sql.Tx, c *catalog.Catalog, at string) error
+	selectKeys(c *catalog.Catalog) (string, []any)
+	check(v Validator, c *catalog.Catalog) []catalog.Problem
 }
 
 // catalogKinds lists every kind in catalog order.

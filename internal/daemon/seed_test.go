@@ -2,12 +2,18 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/mcptray/mcptray/catalog"
 	"github.com/mcptray/mcptray/examples"
 	"github.com/mcptray/mcptray/internal/paths"
 	"github.com/mcptray/mcptray/internal/testcatalog"
+	"github.com/mcptray/mcptray/internal/testutil"
 	"github.com/mcptray/mcptray/mcpcore"
 	"github.com/mcptray/mcptray/storage"
 )
@@ -24,6 +30,23 @@ func userConfig(t *testing.T) Config {
 		t.Fatal(err)
 	}
 	return Config{Addr: "127.0.0.1:0", EndpointFile: l.EndpointFile(), Version: "test"}
+}
+
+// userDB is userConfig with the default database opened, for a test to
+// put there what an earlier run left before a server starts; the test
+// closes it.
+func userDB(t *testing.T) (Config, *storage.Store) {
+	t.Helper()
+	cfg := userConfig(t)
+	db, err := paths.DefaultDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := storage.Open(db, mcpcore.Validator{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, st
 }
 
 func starterTools(t *testing.T) int {
@@ -50,12 +73,7 @@ func toolCount(t *testing.T, d *Daemon) int {
 // it once, and the welcome is given once, to the first app that asks.
 func TestSeedWhenNeverSeeded(t *testing.T) {
 	ctx := context.Background()
-	cfg := userConfig(t)
-	db, _ := paths.DefaultDB()
-	st, err := storage.Open(db, mcpcore.Validator{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, st := userDB(t)
 	if _, err := st.CreateToken(ctx, "cursor", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +120,7 @@ func TestNoSeedForANamedDatabase(t *testing.T) {
 // left as it is, and nobody is welcomed again.
 func TestNoSeedOverACatalog(t *testing.T) {
 	ctx := context.Background()
-	cfg := userConfig(t)
-	db, _ := paths.DefaultDB()
-	st, err := storage.Open(db, mcpcore.Validator{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, st := userDB(t)
 	if err := st.PutTool(ctx, testcatalog.RespondTool("mine", "hi")); err != nil {
 		t.Fatal(err)
 	}
@@ -118,5 +131,81 @@ func TestNoSeedOverACatalog(t *testing.T) {
 	}
 	if w, _ := d.TakeWelcome(ctx); w {
 		t.Fatal("an existing user was welcomed again")
+	}
+}
+
+// TestOldExamplesBroughtUpToDate: a database seeded by an earlier mcptray
+// (testdata: the first starter catalog, whose search_notes ran grep and
+// failed when nothing matched) gets this version's examples where the
+// person left them as they came, disabled ones staying disabled, once;
+// one they edited stays as they made it.
+func TestOldExamplesBroughtUpToDate(t *testing.T) {
+	ctx := context.Background()
+	cfg, st := userDB(t)
+	old, err := os.ReadFile(filepath.Join("testdata", "starter-2026-11-29.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldCat, err := mcpcore.ParseCatalog(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Import(ctx, oldCat, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetToolDisabled(ctx, "search_notes", true); err != nil {
+		t.Fatal(err)
+	}
+	mine, err := st.Tool(ctx, "run_script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine.Description = "Runs my scripts."
+	if err := st.PutTool(ctx, mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetState(ctx, stateSeeded, true); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	var said testutil.SyncBuffer
+	cfg.Stderr = &said
+	d := start(t, cfg)
+	if !strings.Contains(said.String(), "brought the examples current_time, search_notes, clean_downloads up to date") {
+		t.Errorf("the server said:\n%s", said.String())
+	}
+	now, err := mcpcore.ParseCatalog(examples.Starter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]catalog.Tool{}
+	for _, tool := range examples.On(now, runtime.GOOS).Tools {
+		want[tool.Name] = tool
+	}
+	want["run_script"] = mine
+	want["search_notes"] = func(t catalog.Tool) catalog.Tool { t.Disabled = true; return t }(want["search_notes"])
+	got, err := d.Store().Catalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range got.Tools {
+		// As stored: JSON, which drops the spaces of an input schema.
+		is, _ := json.Marshal(tool)
+		should, _ := json.Marshal(want[tool.Name])
+		if string(is) != string(should) {
+			t.Errorf("%s is now\n%s\nwant\n%s", tool.Name, is, should)
+		}
+	}
+	if len(got.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(got.Tools), len(want))
+	}
+	d.Stop()
+
+	var again testutil.SyncBuffer
+	cfg.Stderr = &again
+	start(t, cfg)
+	if strings.Contains(again.String(), "up to date") {
+		t.Errorf("the second start updated again:\n%s", again.String())
 	}
 }
