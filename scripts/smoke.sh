@@ -573,7 +573,13 @@ log=$OUT/app-light.log
 port=$(freeport)
 ldb=$HOME/light/mcptray.db # HOME is the smoke's fresh work folder
 mkdir -p "$(dirname "$ldb")"
-"$BIN" import examples/starter.json --db "$ldb" >/dev/null || fail "the light theme: the starter catalog was not imported"
+# The question shows the line clean_downloads runs: the program and the
+# home folder, which differ with each checkout and work folder, are named
+# here as on a person's computer, so that the image is alike on every run
+# (the call is denied: nothing runs).
+sed -e 's|{{\.server\.executable}}|/home/jane/.local/bin/mcptray|g' -e 's|{{\.server\.home}}|/home/jane|g' \
+  examples/starter.json >"$HOME/light/starter.json"
+"$BIN" import "$HOME/light/starter.json" --db "$ldb" >/dev/null || fail "the light theme: the starter catalog was not imported"
 FYNE_THEME=light "$BIN" --open --addr "127.0.0.1:$port" --db "$ldb" >"$log" 2>&1 &
 pid=$!
 shown 15

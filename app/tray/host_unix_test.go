@@ -3,38 +3,13 @@
 package tray
 
 import (
-	"bufio"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/godbus/dbus/v5"
-)
 
-// sessionBus starts a D-Bus session daemon of the test's own and returns
-// its address.
-func sessionBus(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		t.Skip("no dbus-daemon (apt install dbus)")
-	}
-	// Its socket in the test's folder: killed, dbus-daemon leaves it
-	// behind, and /tmp would fill with them.
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:dir="+t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon printed no address: %v", err)
-	}
-	return strings.TrimSpace(addr)
-}
+	"github.com/mcptray/mcptray/internal/testutil"
+)
 
 func TestDetectHost(t *testing.T) {
 	// No bus at all: nothing is started to find one.
@@ -49,7 +24,7 @@ func TestDetectHost(t *testing.T) {
 		t.Errorf("with a dead bus: %+v", h)
 	}
 
-	addr := sessionBus(t)
+	addr := testutil.SessionBus(t)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	if h := DetectHost(); h.Present || !strings.Contains(h.About, "no org.kde.StatusNotifierWatcher") {
 		t.Errorf("a bus without a watcher: %+v", h)

@@ -8,6 +8,7 @@ package trayicon
 import (
 	"log/slog"
 	"reflect"
+	"sync"
 
 	"fyne.io/systray"
 
@@ -26,6 +27,13 @@ import (
 // click arrives, and lines come and go by being hidden and shown.
 type Icon struct {
 	items map[*tray.Item]*trayItem
+	// mu orders the changes to the shown icon and menu with the tray's
+	// end: once it ended (ended), they are dropped. fyne.io/systray's
+	// SetIcon panics once its D-Bus connection is closed, and the tray's
+	// watcher may change the icon just as Quit closes it (seen: "panic:
+	// dbus: connection closed by user", exit status 2 at Quit).
+	mu    sync.Mutex
+	ended bool
 }
 
 // trayItem is a line of the tray and what it shows now.
@@ -59,6 +67,7 @@ func (ic *Icon) Run(title string, icon []byte, ready func()) {
 		if r := recover(); r != nil {
 			slog.Warn("the tray failed while ending", "panic", r)
 		}
+		ic.end()
 	}()
 	systray.Run(func() {
 		if !setBeforeRun {
@@ -69,15 +78,44 @@ func (ic *Icon) Run(title string, icon []byte, ready func()) {
 	}, nil)
 }
 
-// SetIcon shows another icon.
-func (ic *Icon) SetIcon(png []byte) { systray.SetIcon(native(png)) }
+// SetIcon shows another icon, unless the tray ended. A tray that fails
+// (its D-Bus connection lost) is said in the log; mcptray goes on.
+func (ic *Icon) SetIcon(png []byte) {
+	ic.whileShown(func() { systray.SetIcon(native(png)) })
+}
+
+// whileShown runs change unless the tray ended, and never while it ends;
+// a panic of fyne.io/systray's is logged.
+func (ic *Icon) whileShown(change func()) {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	if ic.ended {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Warn("the tray icon could not be changed", "panic", r)
+		}
+	}()
+	change()
+}
+
+// end marks the tray ended, once no change is under way.
+func (ic *Icon) end() {
+	ic.mu.Lock()
+	ic.ended = true
+	ic.mu.Unlock()
+}
 
 // Opened receives a value each time the menu opens (not on every
 // system).
 func (ic *Icon) Opened() <-chan struct{} { return systray.TrayOpenedCh }
 
 // Quit ends Run.
-func (ic *Icon) Quit() { systray.Quit() }
+func (ic *Icon) Quit() {
+	ic.end()
+	systray.Quit()
+}
 
 // listen runs click, with the item clicked, for each click until the tray
 // ends: one goroutine waits on every item's ClickedCh (the tray holds some
@@ -122,9 +160,11 @@ func (ic *Icon) Add(items []*tray.Item) {
 // (each change is a D-Bus signal to the tray host). Call it with the items
 // held still (tray.Tray's lock).
 func (ic *Icon) Sync() {
-	for it, ti := range ic.items {
-		ic.apply(it, ti)
-	}
+	ic.whileShown(func() {
+		for it, ti := range ic.items {
+			ic.apply(it, ti)
+		}
+	})
 }
 
 // apply brings ti in line with it.
