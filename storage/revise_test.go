@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcptray/mcptray/catalog"
 )
@@ -62,12 +63,24 @@ func TestRevise(t *testing.T) {
 		t.Errorf("a failing revise: %v, changed: %v", err, dump(t, s) != before)
 	}
 
+	// Nothing to change: nothing is reported as changed (the server
+	// revises the examples on each start); a change is reported.
+	changes := s.Changes(ctx)
+	if err := s.Revise(ctx, want, func(*catalog.Catalog) (*catalog.Catalog, error) { return &catalog.Catalog{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if receive(changes, 200*time.Millisecond) {
+		t.Error("a revision that changed nothing was reported as a change")
+	}
 	if err := s.Revise(ctx, want, func(stored *catalog.Catalog) (*catalog.Catalog, error) {
 		g := stored.Tools[0]
 		g.Description = "Greets warmly."
 		return &catalog.Catalog{Tools: []catalog.Tool{g}}, nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+	if !receive(changes, wait) {
+		t.Error("a revision was not reported as a change")
 	}
 	c, err := s.Catalog(ctx)
 	if err != nil {
