@@ -11,7 +11,7 @@
 // text, and find -mtime +N deletes only what is N+1 whole days old, not
 // what the approval asks. mcptray runs these jobs itself, through
 // {{.server.executable}}, so the tools answer alike on every system and
-// under Wine. Standard library only.
+// under Wine.
 package files
 
 import (
@@ -27,16 +27,14 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf16"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // binaryPeek is how much of a file's start is read to tell a binary file
 // (a NUL byte in it) from text, as Git does.
 const binaryPeek = 8000
-
-// maxUTF16 is the largest UTF-16 text file Search reads: such a file is
-// decoded whole, and notes are far smaller.
-const maxUTF16 = 16 << 20
 
 // SearchOptions narrow a Search.
 type SearchOptions struct {
@@ -156,19 +154,14 @@ func searchFile(w io.Writer, path, rel string, match *regexp.Regexp, limit int) 
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return 0, fmt.Errorf("reading %s: %w", path, err)
 	}
-	var lines io.Reader = r
-	switch {
-	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
-		text, err := decodeUTF16(r)
-		if err != nil {
-			return 0, fmt.Errorf("reading %s: %w", path, err)
-		}
-		lines = strings.NewReader(text)
-	case bytes.IndexByte(head, 0) >= 0:
-		return 0, nil // binary
+	if !bytes.HasPrefix(head, []byte{0xFF, 0xFE}) && !bytes.HasPrefix(head, []byte{0xFE, 0xFF}) && bytes.IndexByte(head, 0) >= 0 {
+		return 0, nil // binary: NULs that are not UTF-16's
 	}
+	// A byte order mark says the text's encoding (UTF-16 either way, or
+	// UTF-8) and is no part of it; without one the bytes are searched as
+	// they are, as grep does.
+	br := bufio.NewReader(transform.NewReader(r, unicode.BOMOverride(transform.Nop)))
 	n := 0
-	br := bufio.NewReader(lines)
 	for no := 1; limit == 0 || n < limit; no++ {
 		line, err := br.ReadString('\n')
 		if line == "" && err != nil {
@@ -178,9 +171,6 @@ func searchFile(w io.Writer, path, rel string, match *regexp.Regexp, limit int) 
 			return n, fmt.Errorf("reading %s: %w", path, err)
 		}
 		line = strings.TrimRight(line, "\r\n")
-		if no == 1 {
-			line = strings.TrimPrefix(line, "\uFEFF") // UTF-8's byte order mark
-		}
 		if match.MatchString(line) {
 			if _, err := fmt.Fprintf(w, "%s:%d:%s\n", rel, no, line); err != nil {
 				return n, err
@@ -189,28 +179,6 @@ func searchFile(w io.Writer, path, rel string, match *regexp.Regexp, limit int) 
 		}
 	}
 	return n, nil
-}
-
-// decodeUTF16 reads r, which starts with a UTF-16 byte order mark, whole,
-// and returns its text without the mark.
-func decodeUTF16(r io.Reader) (string, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxUTF16+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxUTF16 {
-		return "", fmt.Errorf("a UTF-16 text file larger than %d MiB is not searched", maxUTF16>>20)
-	}
-	big := b[0] == 0xFE
-	units := make([]uint16, 0, len(b)/2)
-	for i := 2; i+1 < len(b); i += 2 {
-		if big {
-			units = append(units, uint16(b[i])<<8|uint16(b[i+1]))
-		} else {
-			units = append(units, uint16(b[i+1])<<8|uint16(b[i]))
-		}
-	}
-	return string(utf16.Decode(units)), nil
 }
 
 // Clean deletes the regular files directly in dir — not its folders, nor
