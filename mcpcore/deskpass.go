@@ -2,7 +2,6 @@ package mcpcore
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"sync"
 	"time"
 )
@@ -31,9 +30,7 @@ type deskPasses struct {
 
 // issue gives out a new pass, valid for ttl, and forgets those lapsed.
 func (p *deskPasses) issue(ttl time.Duration) string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // never fails (crypto/rand)
-	id := hex.EncodeToString(b)
+	id := rand.Text()
 	now := time.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
